@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way (see DESIGN.md):
+// replan → ReplanCLI → Nightly → {Assistant, Store} → Planning; Assistant → HTTP → CCurl; Store → CSQLite.
+let package = Package(
+    name: "replan",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "replan", targets: ["replan"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "Planning"),
+        .target(name: "Store", dependencies: ["CSQLite", "Planning"]),
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "Assistant", dependencies: ["HTTP", "Planning"]),
+        .target(name: "Nightly", dependencies: ["Assistant", "Store", "Planning"]),
+        .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Planning", "Assistant"]),
+        .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
+        .testTarget(name: "PlanningTests", dependencies: ["Planning"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Planning"]),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning"]),
+        .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Store", "Planning"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

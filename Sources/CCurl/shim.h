@@ -1,0 +1,18 @@
+#ifndef REPLAN_CCURL_SHIM_H
+#define REPLAN_CCURL_SHIM_H
+#include <curl/curl.h>
+
+/* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call.
+   These typed wrappers give each argument type its own entry point. */
+static inline CURLcode replan_curl_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode replan_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode replan_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode replan_curl_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode replan_curl_setopt_offt(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
+typedef size_t (*replan_curl_data_callback)(char *ptr, size_t size, size_t nmemb, void *userdata);
+static inline CURLcode replan_curl_setopt_data_callback(CURL *h, CURLoption o, replan_curl_data_callback v) { return curl_easy_setopt(h, o, v); }
+typedef int (*replan_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode replan_curl_setopt_xferinfo_callback(CURL *h, CURLoption o, replan_curl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode replan_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
+static inline CURLcode replan_curl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
+#endif

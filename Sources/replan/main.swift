@@ -1,0 +1,2 @@
+import ReplanCLI
+ReplanCommandLine.main()

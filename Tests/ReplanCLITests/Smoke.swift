@@ -1,0 +1,3 @@
+import Testing
+
+@Test func ReplanCLITestsBuilds() { #expect(Bool(true)) }
