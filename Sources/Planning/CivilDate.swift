@@ -1,0 +1,104 @@
+/// A calendar date with no time zone attached ("2025-01-06"), proleptic Gregorian.
+///
+/// Day arithmetic is done on a day number (days since 1970-01-01), which is exact for civil
+/// dates: adding a day to a date never depends on a zone. Instants are never involved here.
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Creates a date, or nil when the components do not name a real day.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+        self.year = year; self.month = month; self.day = day
+    }
+
+    private init(unchecked year: Int, _ month: Int, _ day: Int) {
+        self.year = year; self.month = month; self.day = day
+    }
+
+    /// Parses exactly `YYYY-MM-DD`.
+    public init?(_ text: some StringProtocol) {
+        let u = Array(text.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
+              let y = Digits.parse(u[0..<4]), let m = Digits.parse(u[5..<7]), let d = Digits.parse(u[8..<10])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days-from-civil algorithm).
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    public init(dayNumber z0: Int) {
+        let z = z0 + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.init(unchecked: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    public func adding(days: Int) -> CivilDate { days == 0 ? self : CivilDate(dayNumber: dayNumber + days) }
+
+    /// Whole days from `self` to `other` (positive when `other` is later).
+    public func days(until other: CivilDate) -> Int { other.dayNumber - dayNumber }
+
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday.
+        let index = ((dayNumber % 7) + 7 + 3) % 7 // 0 = Monday
+        return Weekday.allCases[index]
+    }
+
+    /// The same day of month `months` later, clamped to the last day of shorter months.
+    public func adding(months: Int, anchorDay: Int? = nil) -> CivilDate {
+        let total = (year * 12 + (month - 1)) + months
+        let y = total / 12, m = total % 12 + 1
+        let d = min(anchorDay ?? day, CivilDate.daysInMonth(year: y, month: m))
+        return CivilDate(unchecked: y, m, d)
+    }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    public var description: String { "\(Digits.pad(year, 4))-\(Digits.pad(month, 2))-\(Digits.pad(day, 2))" }
+}
+
+/// Fixed-width decimal parsing and printing for the date formats, without Foundation formatters.
+enum Digits {
+    static func parse(_ bytes: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for b in bytes {
+            guard b >= 48, b <= 57 else { return nil }
+            value = value * 10 + Int(b - 48)
+        }
+        return bytes.isEmpty ? nil : value
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

@@ -1,0 +1,173 @@
+/// A strict recursive-descent JSON parser over UTF-8 bytes (see `JSONValue.init(parsing:)`).
+struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func parseDocument() throws(DataError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected text after the JSON value") }
+        return value
+    }
+
+    private func failure(_ message: String) -> DataError {
+        // Report a line number: people fix files in an editor.
+        let line = bytes[..<min(index, bytes.count)].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+        return DataError(path: "", message: "invalid JSON at line \(line): \(message)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func parseValue() throws(DataError) -> JSONValue {
+        guard index < bytes.count else { throw failure("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        default: return try parseNumber()
+        }
+    }
+
+    private mutating func expectWord(_ word: String) throws(DataError) {
+        let w = Array(word.utf8)
+        guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
+            throw failure("unexpected character")
+        }
+        index += w.count
+    }
+
+    private mutating func enter() throws(DataError) {
+        depth += 1
+        guard depth <= 512 else { throw failure("nested too deeply") }
+    }
+
+    private mutating func parseObject() throws(DataError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key in quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after key '\(key)'") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            guard members.updateValue(value, forKey: key) == nil else { throw failure("duplicate key '\(key)'") }
+            skipWhitespace()
+            guard index < bytes.count else { throw failure("unexpected end of input in an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw failure("expected ',' or '}'")
+        }
+    }
+
+    private mutating func parseArray() throws(DataError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw failure("unexpected end of input in an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw failure("expected ',' or ']'")
+        }
+    }
+
+    private mutating func parseString() throws(DataError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var raw: [UInt8] = []
+        func flush() { if !raw.isEmpty { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() } }
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                index += 1; flush()
+                return String(scalars)
+            }
+            if b < 0x20 { throw failure("control character in a string") }
+            if b == UInt8(ascii: "\\") {
+                flush()
+                index += 1
+                guard index < bytes.count else { break }
+                let e = bytes[index]; index += 1
+                switch e {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw failure("unpaired surrogate in a string")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate in a string") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
+                    scalars.append(scalar)
+                default: throw failure("invalid escape in a string")
+                }
+                continue
+            }
+            raw.append(b)
+            index += 1
+        }
+        throw failure("unterminated string")
+    }
+
+    private mutating func hex4() throws(DataError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("short \\u escape") }
+        var v: UInt32 = 0
+        for b in bytes[index..<index + 4] {
+            let d: UInt8
+            switch b {
+            case 48...57: d = b - 48
+            case 65...70: d = b - 55
+            case 97...102: d = b - 87
+            default: throw failure("invalid \\u escape")
+            }
+            v = v * 16 + UInt32(d)
+        }
+        index += 4
+        return v
+    }
+
+    private mutating func parseNumber() throws(DataError) -> JSONValue {
+        let start = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        while index < bytes.count, (48...57).contains(bytes[index]) || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
+            index += 1
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard !text.isEmpty, text.first != "+", let value = Double(text), value.isFinite else {
+            index = start
+            throw failure("unexpected character")
+        }
+        return .number(value)
+    }
+}

@@ -1,0 +1,137 @@
+/// Expands tasks into the occurrences that touch a date range (planning.md §1, data.md).
+///
+/// Series are never materialised: the recurrence dates whose occurrences can land in the range
+/// are computed arithmetically, so a two-week range of a ten-year daily series costs two weeks
+/// of work. Overrides and slides are applied on the way.
+public struct OccurrenceExpander: Sendable {
+    public let zone: UserZone
+
+    public init(zone: UserZone) { self.zone = zone }
+
+    /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
+    public func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+                            from: CivilDate, through: CivilDate) -> [Occurrence] {
+        guard from <= through else { return [] }
+        let overridesByTask = Dictionary(grouping: overrides, by: \.taskID)
+        let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
+        var result: [Occurrence] = []
+        for task in tasks {
+            if task.repeatRule == nil {
+                let o = oneOff(task)
+                if o.start.date <= through && o.lastDate >= from { result.append(o) }
+            } else {
+                expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
+                       from: from, through: through, into: &result)
+            }
+        }
+        result.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        return result
+    }
+
+    private func oneOff(_ task: StudyTask) -> Occurrence {
+        Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
+                   color: task.color, start: task.start, end: task.end, allDay: task.allDay,
+                   state: task.completed ? .completed : .open)
+    }
+
+    /// The original recurrence date number `n` of a series (n = 0 is the first session).
+    public static func recurrenceDate(of task: StudyTask, index n: Int) -> CivilDate {
+        let first = task.start.date
+        switch task.repeatRule?.every ?? .daily {
+        case .daily: return first.adding(days: n)
+        case .weekly: return first.adding(days: 7 * n)
+        case .monthly: return first.adding(months: n, anchorDay: first.day)
+        }
+    }
+
+    /// Whether `date` is one of the series' original recurrence dates.
+    public static func isRecurrenceDate(_ date: CivilDate, of task: StudyTask) -> Bool {
+        guard let rule = task.repeatRule, date >= task.start.date else { return false }
+        if let until = rule.until, date > until { return false }
+        let first = task.start.date
+        switch rule.every {
+        case .daily: return true
+        case .weekly: return first.days(until: date) % 7 == 0
+        case .monthly:
+            let months = (date.year - first.year) * 12 + (date.month - first.month)
+            return recurrenceDate(of: task, index: months) == date
+        }
+    }
+
+    /// Total slide, in days, applying to the occurrence originally on `date`.
+    public static func slideDays(for date: CivilDate, slides: [SeriesSlide]) -> Int {
+        slides.reduce(0) { $1.from <= date ? $0 + $1.days : $0 }
+    }
+
+    /// Where the series (with its slides, before any move override) puts the occurrence of `date`.
+    public func scheduledPlace(of task: StudyTask, originalDate: CivilDate, slides: [SeriesSlide]) -> (start: CivilDateTime, end: CivilDateTime) {
+        let day = originalDate.adding(days: OccurrenceExpander.slideDays(for: originalDate, slides: slides))
+        if task.allDay {
+            return (CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
+                    CivilDateTime(date: day.adding(days: task.end.date.dayNumber - task.start.date.dayNumber), time: TimeOfDay(minutes: 0)))
+        }
+        let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
+        return (start, start.adding(minutes: task.lengthMinutes))
+    }
+
+    /// The occurrence of a series on its original date, with overrides and slides applied.
+    public func occurrence(of task: StudyTask, originalDate: CivilDate, override: OccurrenceOverride?,
+                           slides: [SeriesSlide]) -> Occurrence {
+        var place = scheduledPlace(of: task, originalDate: originalDate, slides: slides)
+        if let o = override, let s = o.start, let e = o.end { place = (s, e) }
+        return Occurrence(id: OccurrenceID(taskID: task.id, originalDate: originalDate), title: task.title,
+                          note: task.note, category: task.category, color: task.color,
+                          start: place.start, end: place.end, allDay: task.allDay,
+                          state: override?.state ?? .open, series: task.repeatRule?.every)
+    }
+
+    private func expand(series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
+                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+        guard let rule = task.repeatRule else { return }
+        let overrideByDate = Dictionary(overrides.map { ($0.originalDate, $0) }, uniquingKeysWith: { a, _ in a })
+        let spanDays = (task.allDay ? task.end.date.dayNumber - task.start.date.dayNumber
+                                    : task.end.adding(minutes: -1).date.dayNumber - task.start.date.dayNumber) + 1
+        let maxShift = slides.reduce(0) { $0 + max($1.days, 0) }
+        let minShift = slides.reduce(0) { $0 + min($1.days, 0) }
+        // Original dates whose (slid) occurrence can touch the range.
+        var low = from.adding(days: -(spanDays + maxShift))
+        var high = through.adding(days: -minShift)
+        let first = task.start.date
+        if low < first { low = first }
+        if let until = rule.until, until < high { high = until }
+        func inRange(_ o: Occurrence) -> Bool { o.start.date <= through && o.lastDate >= from }
+
+        if low <= high {
+            let (nLow, nHigh) = indexRange(rule.every, first: first, low: low, high: high)
+            if nLow <= nHigh {
+                for n in nLow...nHigh {
+                    let date = OccurrenceExpander.recurrenceDate(of: task, index: n)
+                    guard date >= low, date <= high else { continue }
+                    let override = overrideByDate[date]
+                    if override?.isMove == true { continue } // placed by the override loop below
+                    let o = occurrence(of: task, originalDate: date, override: override, slides: slides)
+                    if inRange(o) { result.append(o) }
+                }
+            }
+        }
+        // Moved occurrences sit wherever the student or a changeset put them.
+        for override in overrides where override.isMove {
+            guard OccurrenceExpander.isRecurrenceDate(override.originalDate, of: task) else { continue }
+            let o = occurrence(of: task, originalDate: override.originalDate, override: override, slides: slides)
+            if inRange(o) { result.append(o) }
+        }
+    }
+
+    /// Recurrence indexes that may fall in `low ... high` (a superset; dates are re-checked).
+    private func indexRange(_ every: RepeatRule.Frequency, first: CivilDate, low: CivilDate, high: CivilDate) -> (Int, Int) {
+        let a = first.days(until: low), b = first.days(until: high)
+        switch every {
+        case .daily: return (max(a, 0), b)
+        case .weekly: return (max((a + 6) / 7, 0), b / 7)
+        case .monthly:
+            let ma = (low.year - first.year) * 12 + (low.month - first.month)
+            let mb = (high.year - first.year) * 12 + (high.month - first.month)
+            return (max(ma, 0), mb)
+        }
+    }
+}

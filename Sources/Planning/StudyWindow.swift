@@ -1,0 +1,80 @@
+/// One study window of a weekday, `HH:MM-HH:MM` in local time, start < end (`24:00` allowed
+/// as an end).
+public struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
+    public let start: TimeOfDay
+    public let end: TimeOfDay
+
+    public init(start: TimeOfDay, end: TimeOfDay) throws(DataError) {
+        guard start < end else {
+            throw DataError(path: "", message: "window \(start)-\(end) must start before it ends")
+        }
+        self.start = start; self.end = end
+    }
+
+    public init(_ text: String) throws(DataError) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let s = TimeOfDay(parts[0].trimmingCharacters(in: " ")),
+              let e = TimeOfDay(parts[1].trimmingCharacters(in: " "), allowingEndOfDay: true) else {
+            throw DataError(path: "", message: "window '\(text)' is not HH:MM-HH:MM")
+        }
+        try self.init(start: s, end: e)
+    }
+
+    public var minutes: Int { end.minutes - start.minutes }
+    public var description: String { "\(start)-\(end == TimeOfDay(minutes: 1440) ? "24:00" : end.description)" }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: Character) -> String {
+        var s = Substring(self)
+        while s.first == set { s.removeFirst() }
+        while s.last == set { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// The study windows of every weekday. A weekday may have none.
+public struct WeeklyWindows: Hashable, Sendable {
+    public private(set) var byWeekday: [Weekday: [StudyWindow]]
+
+    /// Validates each day: windows sorted by start and not overlapping.
+    public init(_ byWeekday: [Weekday: [StudyWindow]]) throws(DataError) {
+        var sorted: [Weekday: [StudyWindow]] = [:]
+        for (day, windows) in byWeekday where !windows.isEmpty {
+            let ordered = windows.sorted { $0.start < $1.start }
+            for (a, b) in zip(ordered, ordered.dropFirst()) where b.start < a.end {
+                throw DataError(path: day.rawValue, message: "windows \(a) and \(b) overlap")
+            }
+            sorted[day] = ordered
+        }
+        self.byWeekday = sorted
+    }
+
+    /// Parses `{"mon": ["09:00-12:00", …]}` style text ranges.
+    public init(text: [Weekday: [String]]) throws(DataError) {
+        var parsed: [Weekday: [StudyWindow]] = [:]
+        for (day, ranges) in text {
+            var list: [StudyWindow] = []
+            for (i, r) in ranges.enumerated() {
+                do { list.append(try StudyWindow(r)) } catch { throw error.under("\(day.rawValue)[\(i)]") }
+            }
+            parsed[day] = list
+        }
+        try self.init(parsed)
+    }
+
+    public func windows(on day: Weekday) -> [StudyWindow] { byWeekday[day] ?? [] }
+
+    /// Mon–Fri 09:00–17:00, the default of data.md.
+    public static let standard: WeeklyWindows = {
+        let nineToFive = try! StudyWindow(start: TimeOfDay(hour: 9, minute: 0), end: TimeOfDay(hour: 17, minute: 0))
+        return try! WeeklyWindows([.mon: [nineToFive], .tue: [nineToFive], .wed: [nineToFive], .thu: [nineToFive], .fri: [nineToFive]])
+    }()
+
+    /// What every day has when the user's window preference is off (planning.md §1).
+    public static let windowsOff: WeeklyWindows = {
+        let day = try! StudyWindow(start: TimeOfDay(hour: 8, minute: 0), end: TimeOfDay(hour: 22, minute: 0))
+        return try! WeeklyWindows(Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, [day]) }))
+    }()
+}

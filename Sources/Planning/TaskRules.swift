@@ -1,0 +1,67 @@
+/// The field rules of data.md for tasks, shared by import, the CLI and the model's tools.
+public enum TaskRules {
+    /// Category names that mean "no category" and are therefore refused.
+    public static let placeholderCategories: Set<String> = ["未分類", "Uncategorized"]
+
+    public static func validateID(_ id: String) throws(DataError) {
+        let ok = (1...100).contains(id.count) && id.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "_-.".unicodeScalars.contains($0)
+        }
+        guard ok else {
+            throw DataError(path: "id", message: "task id '\(id)' must be 1–100 letters, digits or _ - . (and no '@')")
+        }
+    }
+
+    public static func validateTitle(_ title: String) throws(DataError) {
+        let trimmed = title.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw DataError(path: "title", message: "must not be empty") }
+        guard trimmed.count <= 200 else {
+            throw DataError(path: "title", message: "must be at most 200 characters after trimming, got \(trimmed.count)")
+        }
+    }
+
+    public static func validateNote(_ note: String) throws(DataError) {
+        guard note.count <= 4000 else {
+            throw DataError(path: "note", message: "must be at most 4000 characters, got \(note.count)")
+        }
+    }
+
+    public static func validateCategory(_ category: String) throws(DataError) {
+        let trimmed = category.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw DataError(path: "category", message: "must not be empty") }
+        guard !placeholderCategories.contains(trimmed) else {
+            throw DataError(path: "category", message: "'\(trimmed)' is not a specific category")
+        }
+        guard trimmed.count <= 50 else {
+            throw DataError(path: "category", message: "must be at most 50 characters, got \(trimmed.count)")
+        }
+    }
+
+    public static func validateTimes(start: CivilDateTime, end: CivilDateTime, allDay: Bool) throws(DataError) {
+        if allDay {
+            guard start.time.minutes == 0, end.time.minutes == 0 else {
+                throw DataError(path: "start", message: "an all-day task takes dates, not times")
+            }
+            guard end.date >= start.date else {
+                throw DataError(path: "end", message: "last day \(end.date) is before the first day \(start.date)")
+            }
+        } else {
+            guard end > start else {
+                throw DataError(path: "end", message: "end \(end) must be after start \(start)")
+            }
+            guard end.minuteNumber - start.minuteNumber <= 7 * 1440 else {
+                throw DataError(path: "end", message: "a timed session may last at most 7 days")
+            }
+        }
+    }
+}
+
+extension String {
+    /// Trims spaces, tabs and newlines, including full-width spaces.
+    public func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

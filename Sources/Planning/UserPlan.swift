@@ -1,0 +1,107 @@
+/// One user's plan in memory: the working copy that local rules and the model's tool calls
+/// edit. Nothing here touches the database; the nightly job diffs the working copy against
+/// the plan it loaded and commits the difference as one changeset.
+public struct UserPlan: Hashable, Sendable {
+    public var user: User
+    public private(set) var tasks: [String: StudyTask]
+    public private(set) var overrides: [OccurrenceID: OccurrenceOverride]
+    public private(set) var slides: [String: [SeriesSlide]]
+
+    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []) {
+        self.user = user
+        self.tasks = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        self.overrides = Dictionary(overrides.map { ($0.occurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
+        self.slides = Dictionary(grouping: slides, by: \.taskID).mapValues { $0.sorted { $0.from < $1.from } }
+    }
+
+    public var zone: UserZone { user.zone }
+    public var settings: UserSettings { user.settings }
+    public var allOverrides: [OccurrenceOverride] { overrides.values.sorted { $0.occurrenceID < $1.occurrenceID } }
+    public var allSlides: [SeriesSlide] { slides.keys.sorted().flatMap { slides[$0]! } }
+    public var sortedTasks: [StudyTask] { tasks.keys.sorted().map { tasks[$0]! } }
+
+    /// The occurrences touching `from ... through`, sorted by start.
+    public func occurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
+        OccurrenceExpander(zone: zone).occurrences(of: sortedTasks, overrides: Array(overrides.values),
+                                                   slides: allSlides, from: from, through: through)
+    }
+
+    /// The occurrence with this id, wherever it currently sits.
+    public func occurrence(_ id: OccurrenceID) -> Occurrence? {
+        guard let task = tasks[id.taskID] else { return nil }
+        guard let date = id.originalDate else {
+            return task.isSeries ? nil : OccurrenceExpander(zone: zone).occurrences(
+                of: [task], overrides: [], slides: [], from: task.start.date, through: task.end.date).first
+        }
+        guard OccurrenceExpander.isRecurrenceDate(date, of: task) else { return nil }
+        return OccurrenceExpander(zone: zone).occurrence(of: task, originalDate: date, override: overrides[id],
+                                                        slides: slides[task.id] ?? [])
+    }
+
+    // MARK: - Edits
+
+    /// Moves one occurrence: a one-off task's own times, or a move override of a series occurrence.
+    public mutating func move(_ id: OccurrenceID, start: CivilDateTime, end: CivilDateTime) {
+        guard var task = tasks[id.taskID] else { return }
+        if let date = id.originalDate {
+            var o = overrides[id] ?? OccurrenceOverride(taskID: task.id, originalDate: date, state: .open, version: 0)
+            let scheduled = OccurrenceExpander(zone: zone).scheduledPlace(of: task, originalDate: date, slides: slides[task.id] ?? [])
+            if scheduled.start == start && scheduled.end == end && o.state == .open {
+                // Back where the series puts it: the override is no longer needed.
+                overrides[id] = nil
+            } else {
+                o.start = start; o.end = end
+                overrides[id] = o
+            }
+        } else {
+            task.start = start; task.end = end
+            tasks[task.id] = task
+        }
+    }
+
+    /// Marks a series occurrence skipped (its history stays; the series goes on).
+    public mutating func skip(_ id: OccurrenceID) {
+        guard let date = id.originalDate, tasks[id.taskID] != nil else { return }
+        var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .skipped, version: 0)
+        o.state = .skipped
+        overrides[id] = o
+    }
+
+    /// Marks an occurrence completed (a one-off task's flag, or a series occurrence's override).
+    public mutating func complete(_ id: OccurrenceID) {
+        guard var task = tasks[id.taskID] else { return }
+        if let date = id.originalDate {
+            var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .completed, version: 0)
+            o.state = .completed
+            overrides[id] = o
+        } else {
+            task.completed = true
+            tasks[task.id] = task
+        }
+    }
+
+    /// Deletes a task with its overrides and slides.
+    public mutating func deleteTask(_ taskID: String) {
+        tasks[taskID] = nil
+        slides[taskID] = nil
+        for key in overrides.keys where key.taskID == taskID { overrides[key] = nil }
+    }
+
+    /// Adds or replaces a task.
+    public mutating func put(_ task: StudyTask) {
+        tasks[task.id] = task
+    }
+
+    /// Adds a slide of `days` from `from` onward; slides of one series from the same date merge.
+    public mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
+        var list = slides[taskID] ?? []
+        if let i = list.firstIndex(where: { $0.from == from }) {
+            list[i].days += days
+            if list[i].days == 0 { list.remove(at: i) }
+        } else if days != 0 {
+            list.append(SeriesSlide(taskID: taskID, from: from, days: days, version: 0))
+            list.sort { $0.from < $1.from }
+        }
+        slides[taskID] = list.isEmpty ? nil : list
+    }
+}

@@ -1,0 +1,44 @@
+/// One user's settings (data.md "Settings"), with the documented defaults.
+public struct UserSettings: Hashable, Sendable {
+    public var windows: WeeklyWindows = .standard
+    public var windowsEnabled = true
+    public var sessionMinutes = 60
+    public var sessionMinutesEnabled = true
+    public var tone = "a calm, professional tutor"
+    public var instruction = ""
+    public var autoUpdate = true
+    public var notificationsEnabled = false
+    public var reminderMinutes = 10
+    public var deleteAfterDays = 7
+    public var horizonDays = 14
+    public var keepCategories: [String] = []
+    public var splitSessions = false
+
+    public static let allowedReminderMinutes = [0, 5, 10, 15, 30, 60]
+
+    public init() {}
+
+    /// The windows planning uses: the user's own, or 08:00–22:00 every day when turned off.
+    public var effectiveWindows: WeeklyWindows { windowsEnabled ? windows : .windowsOff }
+
+    /// Checks the ranges of data.md; the error names the setting.
+    public func validate() throws(DataError) {
+        guard (15...240).contains(sessionMinutes) else {
+            throw DataError(path: "sessionMinutes", message: "must be between 15 and 240, got \(sessionMinutes)")
+        }
+        guard UserSettings.allowedReminderMinutes.contains(reminderMinutes) else {
+            throw DataError(path: "reminderMinutes", message: "must be one of 0, 5, 10, 15, 30, 60, got \(reminderMinutes)")
+        }
+        guard (0...365).contains(deleteAfterDays) else {
+            throw DataError(path: "deleteAfterDays", message: "must be between 0 and 365, got \(deleteAfterDays)")
+        }
+        guard (1...90).contains(horizonDays) else {
+            throw DataError(path: "horizonDays", message: "must be between 1 and 90, got \(horizonDays)")
+        }
+        guard tone.count <= 500 else { throw DataError(path: "tone", message: "must be at most 500 characters") }
+        guard instruction.count <= 4000 else { throw DataError(path: "instruction", message: "must be at most 4000 characters") }
+        for (i, c) in keepCategories.enumerated() {
+            do { try TaskRules.validateCategory(c) } catch { throw error.under("keepCategories[\(i)]") }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A user's IANA time zone and the conversions between civil time and instants in it.
+///
+/// The only place where instants and civil time meet. DST rules of planning.md §1: a civil
+/// time that does not exist (spring-forward gap) moves forward by the gap; an ambiguous one
+/// (fall-back overlap) takes the first of its two instants.
+public struct UserZone: Hashable, Sendable, CustomStringConvertible {
+    public let timeZone: TimeZone
+    public var identifier: String { timeZone.identifier }
+
+    /// Validates an IANA identifier; an unknown zone is an error, never a silent UTC.
+    public init(identifier: String) throws(DataError) {
+        // `TimeZone(identifier:)` also accepts abbreviations ("EST") and offsets ("GMT+8"),
+        // which are not IANA zones and do not follow DST; only the IANA list (and "UTC") passes.
+        guard identifier == "UTC" || UserZone.knownIdentifiers.contains(identifier),
+              let zone = TimeZone(identifier: identifier) else {
+            throw DataError(path: "timeZone", message: "unknown time zone '\(identifier)' (use an IANA name such as 'Asia/Taipei')")
+        }
+        self.timeZone = zone
+    }
+
+    private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
+
+    /// The local wall-clock time of an instant.
+    public func civil(_ instant: Date) -> CivilDateTime {
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
+        let minutes = seconds >= 0 ? seconds / 60 : -((59 - seconds) / 60)
+        return CivilDateTime(minuteNumber: minutes)
+    }
+
+    /// The instant of a wall-clock time: the first one when ambiguous, the gap-shifted one when
+    /// the time does not exist.
+    public func instant(_ civil: CivilDateTime) -> Date {
+        let local = Double(civil.minuteNumber * 60)
+        // Offsets a day either side: a zone changes its offset at most once in that span.
+        let before = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
+        let after = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)))
+        let candidates = [local - before, local - after].filter {
+            Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == local - $0
+        }
+        if let first = candidates.min() { return Date(timeIntervalSince1970: first) }
+        // In the gap: reading the wall clock with the offset in force before the jump lands
+        // the time forward by exactly the gap (02:30 → 03:30 on a one-hour spring-forward).
+        return Date(timeIntervalSince1970: local - before)
+    }
+
+    /// The civil time as it will actually show on the clock: unchanged unless it falls in a
+    /// spring-forward gap, in which case it moves forward by the gap.
+    public func existing(_ civil: CivilDateTime) -> CivilDateTime {
+        self.civil(instant(civil))
+    }
+
+    /// UTC offset at a civil time, e.g. "+08:00".
+    public func offsetText(at civil: CivilDateTime) -> String {
+        let seconds = timeZone.secondsFromGMT(for: instant(civil))
+        let sign = seconds < 0 ? "-" : "+"
+        let m = abs(seconds) / 60
+        return "\(sign)\(Digits.pad(m / 60, 2)):\(Digits.pad(m % 60, 2))"
+    }
+
+    public var description: String { identifier }
+}
