@@ -1,0 +1,52 @@
+import Foundation
+import Planning
+
+/// Everything a command needs from the outside world, injected so tests can run commands
+/// in-process with a fixed clock, environment and captured output.
+public struct CommandContext: Sendable {
+    public var arguments: Arguments
+    public var environment: [String: String]
+    public var console: Console
+    /// The run's instant: `--now`, else `REPLAN_NOW`, else the clock.
+    public var now: Date
+    /// The database path (`--db`, `REPLAN_DB`, systemd's state directory, or the XDG default).
+    public var databasePath: String
+    /// Set by SIGINT/SIGTERM handlers; long-running commands check it between units of work.
+    public var interruption: Interruption
+
+    /// The `--now` / `REPLAN_NOW` instant, or nil to use the clock.
+    static func parseNow(_ text: String?, source: String) throws(CLIError) -> Date? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let date = Timestamp.date(text) else {
+            throw .usage("\(source) '\(text)' is not an ISO-8601 instant with an offset, e.g. 2025-01-07T03:00:00+08:00 or 2025-01-06T19:00:00Z")
+        }
+        return date
+    }
+
+    /// cli.md's default database location.
+    static func defaultDatabasePath(environment env: [String: String]) -> String {
+        if let p = env["REPLAN_DB"], !p.isEmpty { return p }
+        if let state = env["STATE_DIRECTORY"], !state.isEmpty {
+            // systemd may list several directories separated by ':'; the first is ours.
+            return String(state.split(separator: ":").first!) + "/replan.db"
+        }
+        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return dataHome + "/replan/replan.db"
+    }
+}
+
+/// A flag raised by a signal handler and read by the work loop: stop after the current unit.
+public final class Interruption: @unchecked Sendable {
+    private let lock = NSLock()
+    private var signal: Int32?
+
+    public init() {}
+
+    public func raise(_ signal: Int32) { lock.withLock { if self.signal == nil { self.signal = signal } } }
+    public var raisedSignal: Int32? { lock.withLock { signal } }
+    public var isRaised: Bool { raisedSignal != nil }
+
+    /// The exit code cli.md gives an interrupted run.
+    public var exitCode: ExitCode { raisedSignal == SIGTERM ? .terminated : .interrupted }
+}

@@ -1,0 +1,48 @@
+/// One command of the `replan` command line: its words, help, options and what it does.
+public struct CommandDescriptor: Sendable {
+    public var path: [String]
+    public var synopsis: String
+    public var summary: String
+    /// Extra help text printed under the synopsis (may be empty).
+    public var details: String
+    public var options: [OptionSpec]
+    public var run: @Sendable (CommandContext) throws -> ExitCode
+
+    public init(path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
+                run: @escaping @Sendable (CommandContext) throws -> ExitCode) {
+        self.path = path; self.synopsis = synopsis; self.summary = summary; self.details = details
+        self.options = options; self.run = run
+    }
+
+    public var name: String { path.joined(separator: " ") }
+
+    /// The `--help` text of this command, global options included.
+    public func helpText() -> String {
+        var text = "usage: replan \(synopsis)\n\n\(summary)\n"
+        if !details.isEmpty { text += "\n\(details)\n" }
+        let all = options + GlobalOptions.specs
+        if !all.isEmpty {
+            text += "\noptions:\n"
+            let width = all.map { $0.name.count + ($0.takesValue ? 6 : 0) }.max() ?? 0
+            for o in all {
+                let left = o.name + (o.takesValue ? " VALUE" : "")
+                text += "  \(left.padding(toLength: max(width, left.count), withPad: " ", startingAt: 0))  \(o.help)\n"
+            }
+        }
+        return text
+    }
+}
+
+/// Options every command accepts, before or after the command name.
+public enum GlobalOptions {
+    public static let specs: [OptionSpec] = [
+        .value("--db", "database file (default: $REPLAN_DB, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
+        .value("--api-key-file", "file holding the model API key"),
+        .value("--prompts", "directory of system-prompt templates (default: the installed prompts/)"),
+        .flag("--help", "show this help"),
+    ]
+
+    /// Global options that take a value, so the command name can be found around them.
+    static let valued: Set<String> = Set(specs.filter(\.takesValue).map(\.name))
+}

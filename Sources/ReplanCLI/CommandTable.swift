@@ -1,0 +1,68 @@
+/// All commands of cli.md and how a command line finds one.
+enum CommandTable {
+    static var all: [CommandDescriptor] {
+        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor,
+        StatsCommand.descriptor] + NightlyCommands.all + [DemoCommand.descriptor]
+    }
+
+    /// The command named by the first non-option words, and the tokens without those words.
+    /// Global options may come first (`replan --db x.db run`).
+    static func find(_ tokens: [String]) throws(CLIError) -> (CommandDescriptor?, [String]) {
+        var wordPositions: [Int] = []
+        var i = 0
+        while i < tokens.count {
+            let t = tokens[i]
+            if t == "--" { break }
+            if t.hasPrefix("-") {
+                if GlobalOptions.valued.contains(t) { i += 1 }
+                i += 1
+                continue
+            }
+            // Command words come before any command option; stop at the first option-like value.
+            wordPositions.append(i)
+            if wordPositions.count == 2 { break }
+            i += 1
+            if i < tokens.count, tokens[i].hasPrefix("-"), !GlobalOptions.valued.contains(tokens[i]),
+               !GlobalOptions.specs.contains(where: { $0.name == tokens[i] }) { break }
+        }
+        let words = wordPositions.map { tokens[$0] }
+        for length in stride(from: words.count, through: 1, by: -1) {
+            let path = Array(words.prefix(length))
+            if let d = all.first(where: { $0.path == path }) {
+                var rest = tokens
+                for p in wordPositions.prefix(length).reversed() { rest.remove(at: p) }
+                return (d, rest)
+            }
+        }
+        if let first = words.first {
+            let group = all.filter { $0.path.first == first }
+            if !group.isEmpty {
+                if tokens.contains("--help") || tokens.contains("-h") || words.count == 1 {
+                    throw .usage("'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
+                }
+                throw .usage("unknown command '\(words.joined(separator: " "))'; '\(first)' has: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
+            }
+            throw .usage("unknown command '\(first)'")
+        }
+        return (nil, tokens)
+    }
+
+    static func overview() -> String {
+        var text = """
+        replan — the nightly calendar assistant of a study planner.
+
+        usage: replan COMMAND [OPTIONS]   (replan COMMAND --help for details)
+
+        commands:
+
+        """
+        let width = all.map { $0.name.count }.max() ?? 0
+        for d in all {
+            text += "  \(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(d.summary)\n"
+        }
+        text += "\nglobal options: --db PATH, --now INSTANT, --api-key-file FILE, --prompts DIR, --help\n"
+        text += "exit codes: 0 ok, 1 some users failed, 2 conflicts, 64 usage, 65 bad input, 69 model unavailable,\n"
+        text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted\n"
+        return text
+    }
+}

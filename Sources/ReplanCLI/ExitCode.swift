@@ -1,0 +1,19 @@
+/// The process exit codes of cli.md.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    /// The job ran but at least one user failed.
+    case someUsersFailed = 1
+    /// Undo/redo refused because rows changed since.
+    case conflicts = 2
+    case usage = 64
+    /// Bad input data: import files, flag values.
+    case badInput = 65
+    /// The model was unavailable for every user.
+    case modelUnavailable = 69
+    case internalError = 70
+    case cannotOpenDatabase = 73
+    /// Another run holds the lock; try again later.
+    case locked = 75
+    case interrupted = 130
+    case terminated = 143
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Planning
+
+/// Entry point of the `replan` command line: finds the command, parses its options, runs it
+/// and turns errors into messages and exit codes.
+public enum ReplanCommandLine {
+    /// Runs the process's own command line and exits.
+    public static func main() -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let console = Console.standard(environment: environment)
+        let interruption = SignalTrap.install()
+        let code = run(Array(CommandLine.arguments.dropFirst()), environment: environment, console: console,
+                       interruption: interruption)
+        exit(code.rawValue)
+    }
+
+    /// Runs one command line in-process (tests call this directly).
+    public static func run(_ tokens: [String], environment: [String: String], console: Console,
+                           interruption: Interruption = Interruption()) -> ExitCode {
+        do {
+            let (descriptor, rest) = try CommandTable.find(tokens)
+            guard let descriptor else {
+                console.out(CommandTable.overview())
+                return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
+            }
+            let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
+            if args.flag("--help") {
+                console.out(descriptor.helpText())
+                return .success
+            }
+            let now = try CommandContext.parseNow(args.value("--now"), source: "--now")
+                ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
+                ?? Date()
+            let context = CommandContext(arguments: args, environment: environment, console: console, now: now,
+                                         databasePath: args.value("--db") ?? CommandContext.defaultDatabasePath(environment: environment),
+                                         interruption: interruption)
+            return try descriptor.run(context)
+        } catch let error as CLIError {
+            console.log("replan: \(error.message)", priority: error.code == .usage ? .warning : .error)
+            if error.code == .usage { console.log("(run 'replan --help' for the commands)") }
+            return error.code
+        } catch let error as DataError {
+            console.log("replan: \(error)", priority: .error)
+            return .badInput
+        } catch {
+            console.log("replan: internal error: \(error)", priority: .error)
+            return .internalError
+        }
+    }
+}

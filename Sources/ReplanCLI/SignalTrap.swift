@@ -1,0 +1,25 @@
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a raised `Interruption` instead of killing the process, so a
+/// run can roll back the user in progress and exit 130/143 with nothing half-written.
+enum SignalTrap {
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    static func install() -> Interruption {
+        let interruption = Interruption()
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                if interruption.isRaised {
+                    // A second signal means "now": leave at once; SQLite rolls back what was open.
+                    exit(sig == SIGTERM ? 143 : 130)
+                }
+                interruption.raise(sig)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return interruption
+    }
+}
