@@ -44,6 +44,20 @@ public struct OccurrenceExpander: Sendable {
         }
     }
 
+    /// The index of the first recurrence on or after `date` (0 when `date` is before the start).
+    public static func firstIndex(onOrAfter date: CivilDate, of task: StudyTask) -> Int {
+        let first = task.start.date
+        guard date > first else { return 0 }
+        var n: Int
+        switch task.repeatRule?.every ?? .daily {
+        case .daily: n = first.days(until: date)
+        case .weekly: n = (first.days(until: date) + 6) / 7
+        case .monthly: n = max(0, (date.year - first.year) * 12 + (date.month - first.month) - 1)
+        }
+        while recurrenceDate(of: task, index: n) < date { n += 1 }
+        return n
+    }
+
     /// Whether `date` is one of the series' original recurrence dates.
     public static func isRecurrenceDate(_ date: CivilDate, of task: StudyTask) -> Bool {
         guard let rule = task.repeatRule, date >= task.start.date else { return false }

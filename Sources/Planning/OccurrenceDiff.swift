@@ -1,0 +1,68 @@
+/// The occurrence-level edits (what a student reads) behind a set of row changes: which
+/// sessions were moved, skipped, deleted, created or updated, with before and after times.
+///
+/// Derived from the rows, not from whoever made them, so local rules, the model's tool calls
+/// and manual commands are reported the same way. A slide moves a whole series tail; only its
+/// occurrences up to `through` are listed (the slide row itself carries the rest).
+public enum OccurrenceDiff {
+    public static func edits(from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
+                             reason: (OccurrenceID) -> PlanEdit.Reason) -> [PlanEdit] {
+        var edits: [OccurrenceID: PlanEdit] = [:]
+        func record(_ op: PlanEdit.Operation, _ id: OccurrenceID, _ title: String, _ before: TimeRange?, _ after: TimeRange?) {
+            edits[id] = PlanEdit(op: op, id: id, title: title, before: before, after: after, reason: reason(id))
+        }
+        func compare(_ id: OccurrenceID) {
+            let old = original.occurrence(id), new = working.occurrence(id)
+            switch (old, new) {
+            case (let o?, let n?):
+                if n.state == .skipped && o.state != .skipped { record(.skip, id, n.title, TimeRange(o), nil) }
+                else if o.start != n.start || o.end != n.end {
+                    record(o.state == n.state ? .move : .update, id, n.title, TimeRange(o), TimeRange(n))
+                } else if o != n { record(.update, id, n.title, TimeRange(o), TimeRange(n)) }
+            case (nil, let n?): record(.create, id, n.title, nil, TimeRange(n))
+            case (let o?, nil): record(.delete, id, o.title, TimeRange(o), nil)
+            case (nil, nil): break
+            }
+        }
+
+        for change in changes {
+            switch change.entity {
+            case .task:
+                let oldTask = original.tasks[change.key], newTask = working.tasks[change.key]
+                if (oldTask ?? newTask)?.isSeries == true {
+                    // A series as a whole: report it by its task id, placed at its first session.
+                    let id = OccurrenceID(taskID: change.key)
+                    let range = { (t: StudyTask) in TimeRange(start: t.start, end: t.end) }
+                    switch (oldTask, newTask) {
+                    case (nil, let n?): record(.create, id, n.title, nil, range(n))
+                    case (let o?, nil): record(.delete, id, o.title, range(o), nil)
+                    case (let o?, let n?): record(.update, id, n.title, range(o), range(n))
+                    default: break
+                    }
+                } else {
+                    compare(OccurrenceID(taskID: change.key))
+                }
+            case .override:
+                guard let id = OccurrenceID(change.key), working.tasks[id.taskID] != nil, original.tasks[id.taskID] != nil else { continue }
+                compare(id)
+            case .slide:
+                guard let id = OccurrenceID(change.key), let date = id.originalDate,
+                      let task = working.tasks[id.taskID], original.tasks[id.taskID] != nil else { continue }
+                // Every original date from the slide's start whose occurrence can now sit before `through`.
+                var n = OccurrenceExpander.firstIndex(onOrAfter: date, of: task)
+                while true {
+                    let d = OccurrenceExpander.recurrenceDate(of: task, index: n)
+                    n += 1
+                    if let until = task.repeatRule?.until, d > until { break }
+                    if d > through { break }
+                    compare(OccurrenceID(taskID: task.id, originalDate: d))
+                }
+            }
+        }
+        return edits.values.sorted { a, b in
+            let ka = a.after?.start ?? a.before?.start, kb = b.after?.start ?? b.before?.start
+            if ka != kb, let ka, let kb { return ka < kb }
+            return a.id < b.id
+        }
+    }
+}
