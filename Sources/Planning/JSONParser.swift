@@ -157,17 +157,36 @@ struct JSONParser {
         return v
     }
 
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` exactly (RFC 8259): `Double(_:)`
+    /// alone would also take `01`, `.5` and `1.`, which no JSON writer produces.
     private mutating func parseNumber() throws(DataError) -> JSONValue {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        while index < bytes.count, (48...57).contains(bytes[index]) || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
-            index += 1
-        }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard !text.isEmpty, text.first != "+", let value = Double(text), value.isFinite else {
+        guard index < bytes.count, (48...57).contains(bytes[index]) else {
             index = start
             throw failure("unexpected character")
         }
+        if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { throw failure("expected a digit after '.' in a number") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { throw failure("expected a digit in a number's exponent") }
+        }
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            index = start
+            throw failure("number out of range")
+        }
         return .number(value)
+    }
+
+    @discardableResult
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+        return index - start
     }
 }
