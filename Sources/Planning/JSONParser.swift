@@ -95,16 +95,25 @@ struct JSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var raw: [UInt8] = []
-        func flush() { if !raw.isEmpty { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() } }
+        // Raw bytes must be valid UTF-8: decoding leniently would turn a broken file into U+FFFD
+        // replacement characters in the student's titles without a word.
+        func flush() -> Bool {
+            guard !raw.isEmpty else { return true }
+            guard let text = String(validating: raw, as: UTF8.self) else { return false }
+            scalars.append(contentsOf: text.unicodeScalars)
+            raw.removeAll()
+            return true
+        }
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                index += 1; flush()
+                index += 1
+                guard flush() else { throw failure("invalid UTF-8 in a string") }
                 return String(scalars)
             }
             if b < 0x20 { throw failure("control character in a string") }
             if b == UInt8(ascii: "\\") {
-                flush()
+                guard flush() else { throw failure("invalid UTF-8 in a string") }
                 index += 1
                 guard index < bytes.count else { break }
                 let e = bytes[index]; index += 1
