@@ -95,16 +95,25 @@ struct JSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var raw: [UInt8] = []
-        func flush() { if !raw.isEmpty { scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars); raw.removeAll() } }
+        // Raw bytes must be valid UTF-8: decoding leniently would turn a broken file into U+FFFD
+        // replacement characters in the student's titles without a word.
+        func flush() -> Bool {
+            guard !raw.isEmpty else { return true }
+            guard let text = String(validating: raw, as: UTF8.self) else { return false }
+            scalars.append(contentsOf: text.unicodeScalars)
+            raw.removeAll()
+            return true
+        }
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                index += 1; flush()
+                index += 1
+                guard flush() else { throw failure("invalid UTF-8 in a string") }
                 return String(scalars)
             }
             if b < 0x20 { throw failure("control character in a string") }
             if b == UInt8(ascii: "\\") {
-                flush()
+                guard flush() else { throw failure("invalid UTF-8 in a string") }
                 index += 1
                 guard index < bytes.count else { break }
                 let e = bytes[index]; index += 1
@@ -157,17 +166,36 @@ struct JSONParser {
         return v
     }
 
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` exactly (RFC 8259): `Double(_:)`
+    /// alone would also take `01`, `.5` and `1.`, which no JSON writer produces.
     private mutating func parseNumber() throws(DataError) -> JSONValue {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        while index < bytes.count, (48...57).contains(bytes[index]) || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
-            index += 1
-        }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard !text.isEmpty, text.first != "+", let value = Double(text), value.isFinite else {
+        guard index < bytes.count, (48...57).contains(bytes[index]) else {
             index = start
             throw failure("unexpected character")
         }
+        if bytes[index] == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard skipDigits() > 0 else { throw failure("expected a digit after '.' in a number") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard skipDigits() > 0 else { throw failure("expected a digit in a number's exponent") }
+        }
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            index = start
+            throw failure("number out of range")
+        }
         return .number(value)
+    }
+
+    @discardableResult
+    private mutating func skipDigits() -> Int {
+        let start = index
+        while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+        return index - start
     }
 }

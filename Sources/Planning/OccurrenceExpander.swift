@@ -99,33 +99,40 @@ public struct OccurrenceExpander: Sendable {
                           state: override?.state ?? .open, series: task.repeatRule?.every)
     }
 
-    private func expand(series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
-                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
-        guard let rule = task.repeatRule else { return }
-        let overrideByDate = Dictionary(overrides.map { ($0.originalDate, $0) }, uniquingKeysWith: { a, _ in a })
+    /// The original dates whose (slid) occurrences can touch `from ... through`, and the
+    /// recurrence indexes that may fall between them: a few more than the range has days,
+    /// however long the series. Nil when no original date can.
+    func candidates(of task: StudyTask, slides: [SeriesSlide], from: CivilDate, through: CivilDate)
+        -> (low: CivilDate, high: CivilDate, indexes: ClosedRange<Int>)? {
+        guard let rule = task.repeatRule else { return nil }
         let spanDays = (task.allDay ? task.end.date.dayNumber - task.start.date.dayNumber
                                     : task.end.adding(minutes: -1).date.dayNumber - task.start.date.dayNumber) + 1
         let maxShift = slides.reduce(0) { $0 + max($1.days, 0) }
         let minShift = slides.reduce(0) { $0 + min($1.days, 0) }
-        // Original dates whose (slid) occurrence can touch the range.
         var low = from.adding(days: -(spanDays + maxShift))
         var high = through.adding(days: -minShift)
         let first = task.start.date
         if low < first { low = first }
         if let until = rule.until, until < high { high = until }
+        guard low <= high else { return nil }
+        let (nLow, nHigh) = indexRange(rule.every, first: first, low: low, high: high)
+        guard nLow <= nHigh else { return nil }
+        return (low, high, nLow...nHigh)
+    }
+
+    private func expand(series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
+                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+        let overrideByDate = Dictionary(overrides.map { ($0.originalDate, $0) }, uniquingKeysWith: { a, _ in a })
         func inRange(_ o: Occurrence) -> Bool { o.start.date <= through && o.lastDate >= from }
 
-        if low <= high {
-            let (nLow, nHigh) = indexRange(rule.every, first: first, low: low, high: high)
-            if nLow <= nHigh {
-                for n in nLow...nHigh {
-                    let date = OccurrenceExpander.recurrenceDate(of: task, index: n)
-                    guard date >= low, date <= high else { continue }
-                    let override = overrideByDate[date]
-                    if override?.isMove == true { continue } // placed by the override loop below
-                    let o = occurrence(of: task, originalDate: date, override: override, slides: slides)
-                    if inRange(o) { result.append(o) }
-                }
+        if let c = candidates(of: task, slides: slides, from: from, through: through) {
+            for n in c.indexes {
+                let date = OccurrenceExpander.recurrenceDate(of: task, index: n)
+                guard date >= c.low, date <= c.high else { continue }
+                let override = overrideByDate[date]
+                if override?.isMove == true { continue } // placed by the override loop below
+                let o = occurrence(of: task, originalDate: date, override: override, slides: slides)
+                if inRange(o) { result.append(o) }
             }
         }
         // Moved occurrences sit wherever the student or a changeset put them.

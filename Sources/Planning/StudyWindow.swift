@@ -38,10 +38,12 @@ extension StringProtocol {
 public struct WeeklyWindows: Hashable, Sendable {
     public private(set) var byWeekday: [Weekday: [StudyWindow]]
 
-    /// Validates each day: windows sorted by start and not overlapping.
+    /// Validates each day: windows sorted by start and not overlapping. Days are checked
+    /// Monday first, so the same input always reports the same error.
     public init(_ byWeekday: [Weekday: [StudyWindow]]) throws(DataError) {
         var sorted: [Weekday: [StudyWindow]] = [:]
-        for (day, windows) in byWeekday where !windows.isEmpty {
+        for day in Weekday.allCases {
+            guard let windows = byWeekday[day], !windows.isEmpty else { continue }
             let ordered = windows.sorted { $0.start < $1.start }
             for (a, b) in zip(ordered, ordered.dropFirst()) where b.start < a.end {
                 throw DataError(path: day.rawValue, message: "windows \(a) and \(b) overlap")
@@ -54,7 +56,8 @@ public struct WeeklyWindows: Hashable, Sendable {
     /// Parses `{"mon": ["09:00-12:00", …]}` style text ranges.
     public init(text: [Weekday: [String]]) throws(DataError) {
         var parsed: [Weekday: [StudyWindow]] = [:]
-        for (day, ranges) in text {
+        for day in Weekday.allCases {
+            guard let ranges = text[day] else { continue }
             var list: [StudyWindow] = []
             for (i, r) in ranges.enumerated() {
                 do { list.append(try StudyWindow(r)) } catch { throw error.under("\(day.rawValue)[\(i)]") }

@@ -16,7 +16,7 @@ public enum TaskColor: String, CaseIterable, Sendable, Codable {
     /// four reference colours (alpha ignored) rather than needing an exact match.
     public init?(importing text: String) {
         if let named = TaskColor(rawValue: text.lowercased()) { self = named; return }
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: " ")) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: " ")) }
         guard parts.count == 4, parts.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else { return nil }
         let (r, g, b) = (parts[0]!, parts[1]!, parts[2]!)
         func distance(_ ref: (Double, Double, Double)) -> Double {

@@ -24,12 +24,13 @@ public struct User: Hashable, Sendable {
         }
     }
 
-    /// A BCP-47-looking tag such as `en` or `zh-TW`.
+    /// A BCP-47-looking tag such as `en` or `zh-TW`: a 2–3 letter language, then up to three
+    /// subtags of 1–8 letters or digits (`es-419`, `zh-Hant-TW`).
     public static func validateLanguage(_ tag: String) throws(DataError) {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         let ok = !parts.isEmpty && parts.count <= 4 && parts.allSatisfy { p in
             (1...8).contains(p.count) && p.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
-        } && parts[0].count >= 2 && parts[0].count <= 3
+        } && (2...3).contains(parts[0].count) && parts[0].unicodeScalars.allSatisfy(\.properties.isAlphabetic)
         guard ok else { throw DataError(path: "language", message: "'\(tag)' is not a language tag such as 'en' or 'zh-TW'") }
     }
 }

@@ -40,15 +40,26 @@ public struct UserPlan: Hashable, Sendable {
 
     // MARK: - Edits
 
+    /// The task of an id that names an occurrence (as in `occurrence(_:)`): undated for a one-off
+    /// task, one of its recurrence dates for a series. Edits of any other id change nothing, so
+    /// a stray id can neither rewrite a whole series nor leave an override that matches nothing.
+    private func task(of id: OccurrenceID) -> StudyTask? {
+        guard let task = tasks[id.taskID] else { return nil }
+        guard let date = id.originalDate else { return task.isSeries ? nil : task }
+        return OccurrenceExpander.isRecurrenceDate(date, of: task) ? task : nil
+    }
+
     /// Moves one occurrence: a one-off task's own times, or a move override of a series occurrence.
     public mutating func move(_ id: OccurrenceID, start: CivilDateTime, end: CivilDateTime) {
-        guard var task = tasks[id.taskID] else { return }
+        guard var task = task(of: id) else { return }
         if let date = id.originalDate {
             var o = overrides[id] ?? OccurrenceOverride(taskID: task.id, originalDate: date, state: .open, version: 0)
             let scheduled = OccurrenceExpander(zone: zone).scheduledPlace(of: task, originalDate: date, slides: slides[task.id] ?? [])
-            if scheduled.start == start && scheduled.end == end && o.state == .open {
-                // Back where the series puts it: the override is no longer needed.
-                overrides[id] = nil
+            if scheduled.start == start && scheduled.end == end {
+                // Back where the series puts it: no move is needed, and an open occurrence
+                // needs no override at all (a completed or skipped one keeps its state).
+                o.start = nil; o.end = nil
+                overrides[id] = o.state == .open ? nil : o
             } else {
                 o.start = start; o.end = end
                 overrides[id] = o
@@ -61,7 +72,7 @@ public struct UserPlan: Hashable, Sendable {
 
     /// Marks a series occurrence skipped (its history stays; the series goes on).
     public mutating func skip(_ id: OccurrenceID) {
-        guard let date = id.originalDate, tasks[id.taskID] != nil else { return }
+        guard let date = id.originalDate, task(of: id) != nil else { return }
         var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .skipped, version: 0)
         o.state = .skipped
         overrides[id] = o
@@ -69,7 +80,7 @@ public struct UserPlan: Hashable, Sendable {
 
     /// Marks an occurrence completed (a one-off task's flag, or a series occurrence's override).
     public mutating func complete(_ id: OccurrenceID) {
-        guard var task = tasks[id.taskID] else { return }
+        guard var task = task(of: id) else { return }
         if let date = id.originalDate {
             var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .completed, version: 0)
             o.state = .completed

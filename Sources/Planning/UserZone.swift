@@ -7,17 +7,23 @@ import Foundation
 /// (fall-back overlap) takes the first of its two instants.
 public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     public let timeZone: TimeZone
-    public var identifier: String { timeZone.identifier }
+    /// The name the user gave, kept as given: Foundation reports "UTC" as "GMT", and an export
+    /// must write back what was imported.
+    public let identifier: String
 
     /// Validates an IANA identifier; an unknown zone is an error, never a silent UTC.
     public init(identifier: String) throws(DataError) {
         // `TimeZone(identifier:)` also accepts abbreviations ("EST") and offsets ("GMT+8"),
-        // which are not IANA zones and do not follow DST; only the IANA list (and "UTC") passes.
-        guard identifier == "UTC" || UserZone.knownIdentifiers.contains(identifier),
+        // which are not IANA zones and do not follow DST. Foundation's known list holds one
+        // name per zone and misses current IANA names such as "Asia/Kolkata" and "Etc/UTC", so
+        // an `Area/Location` name that Foundation resolves to itself passes as well.
+        guard identifier == "UTC" || UserZone.knownIdentifiers.contains(identifier)
+                || (identifier.contains("/") && TimeZone(identifier: identifier)?.identifier == identifier),
               let zone = TimeZone(identifier: identifier) else {
             throw DataError(path: "timeZone", message: "unknown time zone '\(identifier)' (use an IANA name such as 'Asia/Taipei')")
         }
         self.timeZone = zone
+        self.identifier = identifier
     }
 
     private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
