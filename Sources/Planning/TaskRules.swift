@@ -29,7 +29,7 @@ public enum TaskRules {
     public static func validateCategory(_ category: String) throws(DataError) {
         let trimmed = category.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "category", message: "must not be empty") }
-        guard !placeholderCategories.contains(trimmed) else {
+        guard !placeholderCategories.contains(where: { $0.lowercased() == trimmed.lowercased() }) else {
             throw DataError(path: "category", message: "'\(trimmed)' is not a specific category")
         }
         guard trimmed.count <= 50 else {
