@@ -41,7 +41,7 @@ final class Fixture {
     /// Commits the difference between two plans, as the nightly job does.
     @discardableResult
     func commit(from original: UserPlan, to working: UserPlan, at now: Date = Fixture.now,
-                origin: ChangesetOrigin = .manual, outbox: [OutboxEntry] = []) throws -> ChangesetID {
+                origin: ChangesetOrigin = .manual, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetID {
         let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in "\(entity.rawValue) \(key)" }
         return try changesets.commit(NewChangeset(userID: working.user.id, origin: origin, planDate: date("2025-01-07"),
                                                   createdAt: now, changes: changes, summary: ["rescheduled": 1],
@@ -50,7 +50,7 @@ final class Fixture {
 
     /// Stores `plan` for a user who has nothing yet.
     @discardableResult
-    func seed(_ plan: UserPlan) throws -> ChangesetID {
+    func seed(_ plan: UserPlan) throws(StoreError) -> ChangesetID {
         try commit(from: UserPlan(user: plan.user, tasks: []), to: plan, origin: .import)
     }
 
