@@ -102,14 +102,14 @@ public struct ChangesetStore {
     ///     the report).
     /// - Throws: `.conflict` (unless `force`), `.alreadyUndone`, `.unknownChangeset`.
     @discardableResult
-    public func undo(_ id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    public func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
         try flip(id, to: .undone, force: force, now: now, outbox: outbox)
     }
 
     /// Re-applies an undone changeset, with the same checks as `undo` against the before
     /// images. - Throws: `.conflict` (unless `force`), `.notUndone`, `.unknownChangeset`.
     @discardableResult
-    public func redo(_ id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    public func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
         try flip(id, to: .applied, force: force, now: now, outbox: outbox)
     }
 

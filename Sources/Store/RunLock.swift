@@ -24,6 +24,11 @@ public final class RunLock: Sendable {
         close(descriptor)
     }
 
+    /// Takes the lock for an open database (`<its path>.lock`).
+    public static func tryAcquire(for database: Database) throws(StoreError) -> RunLock? {
+        try tryAcquire(databasePath: database.path)
+    }
+
     /// Takes the lock for the database at `databasePath`.
     /// - Returns: the held lock, or nil when another process (or another holder in this one)
     ///   has it.

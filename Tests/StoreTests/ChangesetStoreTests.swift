@@ -100,7 +100,7 @@ import Testing
         #expect(try f.count("SELECT count(*) FROM occurrence_overrides") == 0)
         #expect(try f.count("SELECT count(*) FROM series_slides") == 0)
 
-        let outcome = try f.changesets.undo(id, now: Fixture.later)
+        let outcome = try f.changesets.undo(changesetID: id, now: Fixture.later)
         #expect(try f.plans.loadPlan(userID: "mei", window: nil) == before)
         #expect(outcome.changeset.state == .undone)
         #expect(outcome.overwritten.isEmpty)
@@ -129,13 +129,13 @@ import Testing
         w2.put(m1)
         try f.commit(from: p2, to: w2, at: Fixture.later)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(nightly, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: nightly, now: Fixture.later) }
         #expect(refused?.changesetID == nightly)
         #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 2, foundVersion: 3)])
         #expect(try f.plans.task(id: "m1")?.note == "the student's own note")
         #expect(try f.changesets.changeset(nightly).header.state == .applied)
 
-        let forced = try f.changesets.undo(nightly, force: true, now: Fixture.later)
+        let forced = try f.changesets.undo(changesetID: nightly, force: true, now: Fixture.later)
         let restored = try f.plans.task(id: "m1")
         #expect(restored?.title == "Task m1")
         #expect(restored?.start == time("2025-01-07T14:00"))
@@ -144,7 +144,7 @@ import Testing
         #expect(forced.overwritten == refused?.rows)
 
         // The forced row no longer matches the changeset's before image: redo must ask again.
-        let redo = conflict { () throws(StoreError) in _ = try f.changesets.redo(nightly, now: Fixture.later) }
+        let redo = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: nightly, now: Fixture.later) }
         #expect(redo?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: 4)])
     }
 
@@ -152,10 +152,10 @@ import Testing
         let f = try Fixture()
         let mei = try f.addUser()
         let id = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.redo(id, now: Fixture.now) } == .notUndone(id))
-        try f.changesets.undo(id, now: Fixture.now)
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo(id, now: Fixture.now) } == .alreadyUndone(id))
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo("cs-nope", now: Fixture.now) } == .unknownChangeset("cs-nope"))
+        #expect(storeError { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.now) } == .notUndone(id))
+        try f.changesets.undo(changesetID: id, now: Fixture.now)
+        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: id, now: Fixture.now) } == .alreadyUndone(id))
+        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: "cs-nope", now: Fixture.now) } == .unknownChangeset("cs-nope"))
     }
 
     @Test func redoReappliesExactlyWhatUndoReverted() throws {
@@ -170,9 +170,9 @@ import Testing
         let id = try f.commit(from: original, to: working, at: Fixture.later)
         let after = try f.plans.loadPlan(userID: "mei", window: nil)
 
-        try f.changesets.undo(id, now: Fixture.later)
+        try f.changesets.undo(changesetID: id, now: Fixture.later)
         #expect(try content(f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)) == content(original))
-        let outcome = try f.changesets.redo(id, now: Fixture.later)
+        let outcome = try f.changesets.redo(changesetID: id, now: Fixture.later)
         #expect(outcome.changeset.state == .applied)
         #expect(try f.plans.loadPlan(userID: "mei", window: nil) == after)
     }
@@ -181,15 +181,15 @@ import Testing
         let f = try Fixture()
         let mei = try f.addUser()
         let id = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
-        try f.changesets.undo(id, now: Fixture.now)
+        try f.changesets.undo(changesetID: id, now: Fixture.now)
         // The student creates a task with the same id meanwhile.
         let empty = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = empty
         working.put(oneOff("m1", "2025-01-09T08:00", "2025-01-09T09:00"))
         try f.commit(from: empty, to: working)
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(id, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.later) }
         #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: 1)])
-        try f.changesets.redo(id, force: true, now: Fixture.later)
+        try f.changesets.redo(changesetID: id, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "m1")?.start == time("2025-01-07T14:00"))
         #expect(try f.plans.task(id: "m1")?.version == 2)
     }
@@ -203,10 +203,10 @@ import Testing
         w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
         try f.commit(from: p, to: w)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(created, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: created, now: Fixture.later) }
         #expect(refused?.rows == [ChangesetConflict.Row(entity: .override, key: "eng@2025-01-06", expectedVersion: nil,
                                                         foundVersion: 1, kind: .unrecordedChild)])
-        try f.changesets.undo(created, force: true, now: Fixture.later)
+        try f.changesets.undo(changesetID: created, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "eng") == nil)
         #expect(try f.count("SELECT count(*) FROM occurrence_overrides") == 0)
     }
@@ -219,15 +219,15 @@ import Testing
         var w = p
         w.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")))
         let skip = try f.commit(from: p, to: w)
-        try f.changesets.undo(skip, now: Fixture.now)
+        try f.changesets.undo(changesetID: skip, now: Fixture.now)
         let q = try f.plans.loadPlan(userID: "mei", window: nil)
         var gone = q
         gone.deleteTask("eng")
         try f.commit(from: q, to: gone)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(skip, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: skip, now: Fixture.later) }
         #expect(refused?.rows.map(\.kind) == [.parentMissing])
-        let outcome = try f.changesets.redo(skip, force: true, now: Fixture.later)
+        let outcome = try f.changesets.redo(changesetID: skip, force: true, now: Fixture.later)
         #expect(outcome.applied.isEmpty)
         #expect(outcome.changeset.state == .applied)
     }
@@ -251,9 +251,9 @@ import Testing
         #expect(edits.first?.after?["user"] == "mei")
         #expect(try stats.statistics(userID: "mei").map(\.category) == ["Chemistry", "English"])
 
-        try f.changesets.undo(id, now: Fixture.later)
+        try f.changesets.undo(changesetID: id, now: Fixture.later)
         #expect(try stats.statistics(userID: "mei").map(\.category) == ["English"])
-        try f.changesets.redo(id, now: Fixture.later)
+        try f.changesets.redo(changesetID: id, now: Fixture.later)
         #expect(try stats.statistics(userID: "mei").map(\.category) == ["Chemistry", "English"])
     }
 
@@ -268,7 +268,7 @@ import Testing
         #expect(stored.map(\.entry) == entries)
         #expect(stored.allSatisfy { $0.userID == "mei" && $0.createdAt == Fixture.now && $0.changesetID == id })
 
-        try f.changesets.undo(id, now: Fixture.later, outbox: [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.later, action: .cancel)])
+        try f.changesets.undo(changesetID: id, now: Fixture.later, outbox: [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.later, action: .cancel)])
         let all = try OutboxRepository(f.db).entries(userID: "mei")
         #expect(all.count == 3)
         #expect(all.last?.entry.action == .cancel && all.last?.createdAt == Fixture.later)
@@ -304,7 +304,7 @@ import Testing
         #expect(try f.changesets.changesets(limit: 2).first?.id == second)
         #expect(try f.changesets.changesets().count == 3)
         #expect(try f.changesets.lastApplied(userID: "mei")?.id == second)
-        try f.changesets.undo(second, now: Fixture.later)
+        try f.changesets.undo(changesetID: second, now: Fixture.later)
         #expect(try f.changesets.lastApplied(userID: "mei")?.id == first)
     }
 }

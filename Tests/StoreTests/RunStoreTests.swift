@@ -132,7 +132,7 @@ import Testing
         var first = try RunLock.tryAcquire(databasePath: f.path)
         #expect(first != nil)
         #expect(first?.path == f.path + ".lock")
-        #expect(try RunLock.tryAcquire(databasePath: f.path) == nil)
+        #expect(try RunLock.tryAcquire(for: f.db) == nil)
         first = nil
         let second = try RunLock.tryAcquire(databasePath: f.path)
         #expect(second != nil)
