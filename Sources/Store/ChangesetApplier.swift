@@ -81,16 +81,18 @@ struct ChangesetApplier {
         for step in steps where step.entity != .statistic {
             let expected = RowChange.version(of: step.before)
             let found = try currentVersion(of: step.entity, key: step.key)
+            if step.entity != .task && step.after != nil {
+                let (taskID, _) = try childKey(step.entity, step.key)
+                // Checked first: such a row can not be written at all, forced or not.
+                if !createdTasks.contains(taskID), try TaskTable.ownerAndVersion(id: taskID, in: db) == nil {
+                    rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found, kind: .parentMissing))
+                    continue
+                }
+            }
             let mismatch = step.before == nil ? found != nil : (found == nil || expected != found)
             if mismatch {
                 rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found))
                 continue
-            }
-            if step.entity != .task && step.after != nil {
-                let (taskID, _) = try childKey(step.entity, step.key)
-                if !createdTasks.contains(taskID), try TaskTable.ownerAndVersion(id: taskID, in: db) == nil {
-                    rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found, kind: .parentMissing))
-                }
             }
             if step.entity == .task && step.after == nil {
                 for child in try storedChildren(ofTask: step.key) where !touched.contains(ChangesetApplier.identity(child.entity, child.key)) {

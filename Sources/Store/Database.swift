@@ -154,7 +154,8 @@ public final class Database {
         }
     }
 
-    /// Reads a pragma's first value, e.g. `pragma("journal_mode")`.
+    /// Reads a pragma's first value, e.g. `pragma("journal_mode")`. The text becomes SQL:
+    /// pass only literals written in code, never input.
     public func pragma(_ text: String) throws(StoreError) -> String? {
         try queryFirst("PRAGMA \(text)") { $0.optionalText(0) } ?? nil
     }

@@ -25,16 +25,23 @@ public struct Migrator: Sendable {
     /// - Throws: `.schemaTooNew` when the database has a version this list does not know.
     @discardableResult
     public func migrate(_ db: Database, now: Date) throws(StoreError) -> [Int] {
-        try db.write { (db) throws(StoreError) in
-            try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+        // Opening an up-to-date database only reads: the nightly workers' connections must not
+        // queue for the write lock just to learn that nothing is to do.
+        let hasTable = try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } != nil
+        if !hasTable {
+            try db.write { (db) throws(StoreError) in
+                try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+            }
         }
+        let recorded = try Migrator.appliedVersions(db)
         let known = Set(migrations.map(\.version))
-        if let unknown = try Migrator.appliedVersions(db).filter({ !known.contains($0) }).max() {
+        if let unknown = recorded.filter({ !known.contains($0) }).max() {
             throw StoreError.schemaTooNew(path: db.path, found: unknown, known: latestVersion)
         }
         var applied: [Int] = []
-        for migration in migrations {
+        for migration in migrations where !recorded.contains(migration.version) {
             let didApply = try db.write { (db) throws(StoreError) -> Bool in
+                // Another process may have applied it since we looked.
                 let done = try db.queryFirst("SELECT 1 FROM schema_migrations WHERE version = ?", [.integer(migration.version)]) { _ in true }
                 if done != nil { return false }
                 try migration.apply(db)

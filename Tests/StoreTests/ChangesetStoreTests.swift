@@ -232,6 +232,29 @@ import Testing
         #expect(outcome.changeset.state == .applied)
     }
 
+    @Test func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+                            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)]))
+        let p = try f.plans.loadPlan(userID: "mei", window: nil)
+        var w = p
+        w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
+        let completed = try f.commit(from: p, to: w)
+        let q = try f.plans.loadPlan(userID: "mei", window: nil)
+        var gone = q
+        gone.deleteTask("eng")
+        try f.commit(from: q, to: gone)
+
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: completed, now: Fixture.later) }
+        #expect(refused?.rows == [ChangesetConflict.Row(entity: .override, key: "eng@2025-01-06", expectedVersion: 2,
+                                                        foundVersion: nil, kind: .parentMissing)])
+        let outcome = try f.changesets.undo(changesetID: completed, force: true, now: Fixture.later)
+        #expect(outcome.applied.isEmpty)
+        #expect(outcome.overwritten == refused?.rows)
+        #expect(try f.plans.task(id: "eng") == nil)
+    }
+
     @Test func statisticRowIsCreatedForANewCategoryAndRemovedByUndo() throws {
         let f = try Fixture()
         let mei = try f.addUser()

@@ -43,6 +43,15 @@ import Testing
         #expect(try Migrator(migrations: Schema.migrations + [MigratorTests.addNickname]).migrate(upgraded, now: Fixture.later) == [])
     }
 
+    @Test func openingAnUpToDateDatabaseNeedsNoWriteLock() throws {
+        let f = try Fixture()
+        try f.db.write { (_) throws(StoreError) in
+            // Another connection opens while this one holds the write lock.
+            let reader = try Database.open(path: f.path, busyTimeoutMilliseconds: 10)
+            #expect(try UserRepository(reader).count() == 0)
+        }
+    }
+
     @Test func schemaNewerThanThisBinaryIsRefused() throws {
         let f = try Fixture(migrations: Schema.migrations + [MigratorTests.addNickname])
         try f.db.close()
