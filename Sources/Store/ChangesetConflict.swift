@@ -5,6 +5,7 @@ import Planning
 public struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvertible {
     /// One conflicting row.
     public struct Row: Hashable, Sendable, CustomStringConvertible {
+        /// What is wrong with the row.
         public enum Kind: String, Hashable, Sendable {
             /// The row's version (or its presence) differs from what the changeset expects.
             case changed

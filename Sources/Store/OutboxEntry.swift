@@ -4,6 +4,7 @@ import Planning
 /// A push notification to schedule or cancel, written in the same transaction as the
 /// changeset that moved, created or deleted the occurrence.
 public struct OutboxEntry: Hashable, Sendable {
+    /// Whether the delivering side should set up or withdraw the reminder.
     public enum Action: String, Hashable, Sendable, CaseIterable { case schedule, cancel }
 
     public var occurrenceID: OccurrenceID
