@@ -1,0 +1,192 @@
+import Planning
+
+/// Checks and applies the row edits of one user's changeset, inside the caller's write
+/// transaction. Shared by commit, undo and redo so all three check and write rows alike.
+///
+/// Every row an edit touches must belong to the changeset's user; a row of another user is
+/// refused outright (`.foreignRow`), even with `force`, because task ids are global.
+struct ChangesetApplier {
+    let db: Database
+    let userID: String
+
+    /// An override or slide stored for a task, as (entity, key, image).
+    struct Child {
+        var entity: EditEntity
+        var key: String
+        var image: JSONValue
+    }
+
+    // MARK: Reading the current rows
+
+    /// The stored version of the row (nil = absent). Statistics carry no version: 0 = present.
+    func currentVersion(of entity: EditEntity, key: String) throws(StoreError) -> Int? {
+        switch entity {
+        case .task:
+            guard let row = try TaskTable.ownerAndVersion(id: key, in: db) else { return nil }
+            guard row.owner == userID else { throw StoreError.foreignRow(entity: entity.rawValue, key: key) }
+            return row.version
+        case .override:
+            let (taskID, date) = try childKey(entity, key)
+            _ = try taskOwned(taskID, entity: entity, key: key)
+            return try db.queryFirst("SELECT version FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+                                     [.text(taskID), .text(date.description)]) { $0.int(0) }
+        case .slide:
+            let (taskID, date) = try childKey(entity, key)
+            _ = try taskOwned(taskID, entity: entity, key: key)
+            return try db.queryFirst("SELECT version FROM series_slides WHERE task_id = ? AND from_date = ?",
+                                     [.text(taskID), .text(date.description)]) { $0.int(0) }
+        case .statistic:
+            return try db.queryFirst("SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
+                                     [.text(userID), .text(key)]) { $0.int(0) }
+        }
+    }
+
+    /// Whether the task exists; throws when it exists but belongs to another user.
+    private func taskOwned(_ taskID: String, entity: EditEntity, key: String) throws(StoreError) -> Bool {
+        guard let row = try TaskTable.ownerAndVersion(id: taskID, in: db) else { return false }
+        guard row.owner == userID else { throw StoreError.foreignRow(entity: entity.rawValue, key: key) }
+        return true
+    }
+
+    /// Splits `TASKID@YYYY-MM-DD`.
+    func childKey(_ entity: EditEntity, _ key: String) throws(StoreError) -> (String, CivilDate) {
+        guard let id = OccurrenceID(key), let date = id.originalDate else {
+            throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: "key is not TASKID@YYYY-MM-DD")
+        }
+        return (id.taskID, date)
+    }
+
+    /// The overrides and slides stored for a task.
+    func storedChildren(ofTask taskID: String) throws(StoreError) -> [Child] {
+        let overrides = try OverrideTable.all(taskID: taskID, in: db).map {
+            Child(entity: .override, key: $0.occurrenceID.description, image: RowImage.override($0))
+        }
+        let slides = try SlideTable.all(taskID: taskID, in: db).map {
+            Child(entity: .slide, key: "\($0.taskID)@\($0.from)", image: RowImage.slide($0))
+        }
+        return overrides + slides
+    }
+
+    // MARK: Conflicts
+
+    /// The rows that do not look as `steps` expect: the version (or absence) of each touched
+    /// row must equal its `before` image's; an override or slide can only be written under a
+    /// task that exists or that `steps` creates; a task can only be deleted when the steps
+    /// account for all its overrides and slides. Statistic rows are never compared (the
+    /// nightly job recomputes their counts).
+    func conflicts(of steps: [ChangesetEdit]) throws(StoreError) -> [ChangesetConflict.Row] {
+        var rows: [ChangesetConflict.Row] = []
+        let touched = Set(steps.map { ChangesetApplier.identity($0.entity, $0.key) })
+        let createdTasks = Set(steps.filter { $0.entity == .task && $0.after != nil }.map(\.key))
+        for step in steps where step.entity != .statistic {
+            let expected = RowChange.version(of: step.before)
+            let found = try currentVersion(of: step.entity, key: step.key)
+            if step.entity != .task && step.after != nil {
+                let (taskID, _) = try childKey(step.entity, step.key)
+                // Checked first: such a row can not be written at all, forced or not.
+                if !createdTasks.contains(taskID), try TaskTable.ownerAndVersion(id: taskID, in: db) == nil {
+                    rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found, kind: .parentMissing))
+                    continue
+                }
+            }
+            let mismatch = step.before == nil ? found != nil : (found == nil || expected != found)
+            if mismatch {
+                rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found))
+                continue
+            }
+            if step.entity == .task && step.after == nil {
+                for child in try storedChildren(ofTask: step.key) where !touched.contains(ChangesetApplier.identity(child.entity, child.key)) {
+                    rows.append(.init(entity: child.entity, key: child.key, expectedVersion: nil,
+                                      foundVersion: RowChange.version(of: child.image), kind: .unrecordedChild))
+                }
+            }
+        }
+        return rows
+    }
+
+    static func identity(_ entity: EditEntity, _ key: String) -> String { "\(entity.rawValue)|\(key)" }
+
+    // MARK: Statistics
+
+    /// Statistic rows to create: one per category of a task the steps write that has no row
+    /// yet for this user (data.md: the first task of a new category creates its statistic).
+    func statisticEdits(for steps: [ChangesetEdit]) throws(StoreError) -> [ChangesetEdit] {
+        var categories: [String] = []
+        for step in steps where step.entity == .task {
+            guard let category = step.after?["category"]?.stringValue, !categories.contains(category) else { continue }
+            if try currentVersion(of: .statistic, key: category) == nil { categories.append(category) }
+        }
+        return categories.map {
+            ChangesetEdit(seq: 0, entity: .statistic, key: $0, before: nil, after: statisticImage(category: $0),
+                          reason: "first task in category")
+        }
+    }
+
+    func statisticImage(category: String) -> JSONValue {
+        ["user": .string(userID), "category": .string(category), "taskCount": 0, "completedCount": 0,
+         "completionRate": 0, "focusMinutes": 0]
+    }
+
+    // MARK: Writing
+
+    /// Sets the row to `image`, or deletes it when `image` is nil. With `versionAbove` (a
+    /// forced overwrite of a conflicting row) the written version is raised above the one
+    /// found, so versions stay monotonic for every later check.
+    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil) throws(StoreError) {
+        switch entity {
+        case .task:
+            guard let image else { return try TaskTable.delete(id: key, in: db) }
+            var task = try decode(entity, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
+            guard task.id == key else { throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key") }
+            guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
+            if let v = versionAbove { task.version = max(task.version, v + 1) }
+            try TaskTable.upsert(task, in: db)
+        case .override:
+            let (taskID, date) = try childKey(entity, key)
+            guard let image else { return try OverrideTable.delete(taskID: taskID, date: date, in: db) }
+            var o = try decode(entity, key) { (image) throws(DataError) in try RowImage.override(from: image) }(image)
+            guard o.taskID == taskID, o.originalDate == date else {
+                throw StoreError.malformedRow(entity: "override", key: key, problem: "image differs from key")
+            }
+            try requireTask(taskID, entity: entity, key: key)
+            if let v = versionAbove { o.version = max(o.version, v + 1) }
+            try OverrideTable.upsert(o, in: db)
+        case .slide:
+            let (taskID, date) = try childKey(entity, key)
+            guard let image else { return try SlideTable.delete(taskID: taskID, from: date, in: db) }
+            var s = try decode(entity, key) { (image) throws(DataError) in try RowImage.slide(from: image) }(image)
+            guard s.taskID == taskID, s.from == date else {
+                throw StoreError.malformedRow(entity: "slide", key: key, problem: "image differs from key")
+            }
+            try requireTask(taskID, entity: entity, key: key)
+            if let v = versionAbove { s.version = max(s.version, v + 1) }
+            try SlideTable.upsert(s, in: db)
+        case .statistic:
+            if image != nil {
+                try db.execute("INSERT OR IGNORE INTO statistics (user_id, category) VALUES (?, ?)", [.text(userID), .text(key)])
+            } else {
+                // Removed only when no task of the category is left: another changeset may have
+                // added one since, and its statistic must survive this undo.
+                try db.execute("""
+                    DELETE FROM statistics WHERE user_id = ?1 AND category = ?2
+                    AND NOT EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1 AND category = ?2)
+                    """, [.text(userID), .text(key)])
+            }
+        }
+    }
+
+    private func requireTask(_ taskID: String, entity: EditEntity, key: String) throws(StoreError) {
+        guard try taskOwned(taskID, entity: entity, key: key) else {
+            throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: "its task \(taskID) does not exist")
+        }
+    }
+
+    private func decode<T>(_ entity: EditEntity, _ key: String,
+                           _ read: @escaping (JSONValue) throws(DataError) -> T) -> (JSONValue) throws(StoreError) -> T {
+        { (image) throws(StoreError) -> T in
+            do throws(DataError) { return try read(image) } catch {
+                throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Planning
+
+/// Commits, undoes and redoes changesets, each in one `BEGIN IMMEDIATE` transaction, and
+/// answers the `log` / `show` queries about them.
+///
+/// Every write is checked against the rows as they are at that moment, under the write lock:
+/// a commit expects each touched row to still have its `before` version (or to be absent),
+/// an undo expects the `after` versions, a redo the `before` versions again. Any difference
+/// throws `ChangesetConflict` listing every such row, and nothing is written; so a student's
+/// own edit made meanwhile is never silently overwritten.
+public struct ChangesetStore {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    // MARK: Commit
+
+    /// Applies a changeset and records it (state `applied`) with its edits and outbox rows.
+    ///
+    /// Besides `changes`, the stored edits include: every override and slide still stored
+    /// for a deleted task but missing from `changes` (they go with the task; recording them
+    /// lets undo bring them back), and a `statistic` row for each category of a written task
+    /// that has none yet (undo removes it again).
+    ///
+    /// - Throws: `.conflict` (nothing written), `.unknownUser`, `.foreignRow` for a row of
+    ///   another user, `.malformedRow` for an image that does not decode.
+    @discardableResult
+    public func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
+        try db.write { (db) throws(StoreError) -> ChangesetID in
+            guard try UserRepository(db).exists(changeset.userID) else { throw StoreError.unknownUser(changeset.userID) }
+            let applier = ChangesetApplier(db: db, userID: changeset.userID)
+
+            var listed = Set<String>()
+            for change in changeset.changes {
+                let entity = EditEntity(change.entity)
+                guard listed.insert(ChangesetApplier.identity(entity, change.key)).inserted else {
+                    throw StoreError.malformedRow(entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
+                }
+            }
+            var steps: [ChangesetEdit] = []
+            for change in changeset.changes {
+                if change.entity == .task, change.before != nil, change.after == nil {
+                    for child in try applier.storedChildren(ofTask: change.key)
+                    where !listed.contains(ChangesetApplier.identity(child.entity, child.key)) {
+                        steps.append(ChangesetEdit(seq: 0, entity: child.entity, key: child.key, before: child.image,
+                                                   after: nil, reason: change.reason))
+                    }
+                }
+                steps.append(ChangesetEdit(seq: 0, change))
+            }
+
+            let conflicts = try applier.conflicts(of: steps)
+            guard conflicts.isEmpty else { throw StoreError.conflict(ChangesetConflict(changesetID: nil, rows: conflicts)) }
+
+            // Statistic rows first: they have no foreign keys, and undo (which runs in
+            // reverse) then removes them last, after the tasks that kept them alive are gone.
+            var edits = try applier.statisticEdits(for: steps) + steps
+            for i in edits.indices { edits[i].seq = i + 1 }
+            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after) }
+
+            let id = try newID(at: changeset.createdAt)
+            try db.execute("""
+                INSERT INTO changesets (id, user_id, created_at, origin, plan_date, state, summary, report)
+                VALUES (?, ?, ?, ?, ?, 'applied', ?, ?)
+                """, [.text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
+                      .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
+                      .text(changeset.summary.text), .text(changeset.report.text)])
+            for edit in edits {
+                try db.execute("""
+                    INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(id.rawValue), .integer(edit.seq), .text(edit.entity.rawValue), .text(edit.key),
+                          SQLValue(edit.before?.text), SQLValue(edit.after?.text), .text(edit.reason)])
+            }
+            try OutboxRepository(db).insert(changeset.outbox, userID: changeset.userID, changesetID: id, createdAt: changeset.createdAt)
+            return id
+        }
+    }
+
+    /// A fresh id; re-drawn while taken (30 random bits per second make that rare).
+    private func newID(at date: Date) throws(StoreError) -> ChangesetID {
+        var random = SystemRandomNumberGenerator()
+        while true {
+            let id = ChangesetID.generate(at: date, using: &random)
+            let taken = try db.queryFirst("SELECT 1 FROM changesets WHERE id = ?", [.text(id.rawValue)]) { _ in true } ?? false
+            if !taken { return id }
+        }
+    }
+
+    // MARK: Undo and redo
+
+    /// Reverts an applied changeset: checks that every touched row still has the version the
+    /// changeset left (absent rows too), then restores the before images in reverse order and
+    /// marks the changeset `undone`.
+    ///
+    /// - Parameters:
+    ///   - force: overwrite conflicting rows with the restored image (its version raised above
+    ///     the one found); rows whose task is gone are skipped. Rows of other users are never
+    ///     touched.
+    ///   - outbox: notification rows to write in the same transaction (built by the caller from
+    ///     the report).
+    /// - Throws: `.conflict` (unless `force`), `.alreadyUndone`, `.unknownChangeset`.
+    @discardableResult
+    public func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+        try flip(id, to: .undone, force: force, now: now, outbox: outbox)
+    }
+
+    /// Re-applies an undone changeset, with the same checks as `undo` against the before
+    /// images. - Throws: `.conflict` (unless `force`), `.notUndone`, `.unknownChangeset`.
+    @discardableResult
+    public func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+        try flip(id, to: .applied, force: force, now: now, outbox: outbox)
+    }
+
+    private func flip(_ id: ChangesetID, to target: ChangesetState, force: Bool, now: Date,
+                      outbox: [OutboxEntry]) throws(StoreError) -> ChangesetOutcome {
+        try db.write { (db) throws(StoreError) -> ChangesetOutcome in
+            var record = try changeset(id)
+            switch (record.header.state, target) {
+            case (.undone, .undone): throw StoreError.alreadyUndone(id)
+            case (.applied, .applied): throw StoreError.notUndone(id)
+            default: break
+            }
+            let steps = target == .undone ? record.edits.reversed().map(\.inverted) : record.edits
+            let applier = ChangesetApplier(db: db, userID: record.header.userID)
+            let conflicts = try applier.conflicts(of: steps)
+            if !conflicts.isEmpty && !force {
+                throw StoreError.conflict(ChangesetConflict(changesetID: id, rows: conflicts))
+            }
+            let changed = Dictionary(conflicts.filter { $0.kind == .changed }.map { (ChangesetApplier.identity($0.entity, $0.key), $0) },
+                                     uniquingKeysWith: { a, _ in a })
+            let orphaned = Set(conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
+            var applied: [ChangesetEdit] = []
+            for step in steps {
+                let identity = ChangesetApplier.identity(step.entity, step.key)
+                // A child whose task is gone cannot be restored; force skips it.
+                if orphaned.contains(identity) { continue }
+                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion)
+                applied.append(step)
+            }
+            try db.execute("UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
+            try OutboxRepository(db).insert(outbox, userID: record.header.userID, changesetID: id, createdAt: now)
+            record.header.state = target
+            return ChangesetOutcome(changeset: record.header, applied: applied, overwritten: conflicts, report: record.report)
+        }
+    }
+
+    // MARK: Queries
+
+    static let headerColumns = "id, user_id, created_at, origin, plan_date, state, summary"
+
+    /// One changeset with its edits and report. - Throws: `.unknownChangeset`.
+    public func changeset(_ id: ChangesetID) throws(StoreError) -> ChangesetRecord {
+        try db.read { (db) throws(StoreError) -> ChangesetRecord in
+            let rows = try db.query("SELECT \(ChangesetStore.headerColumns), report FROM changesets WHERE id = ?", [.text(id.rawValue)]) {
+                (s) throws(StoreError) in
+                (try ChangesetStore.decodeHeader(s), try StoredJSON.parse(s.text(7), entity: "changeset", key: id.rawValue))
+            }
+            guard let (header, report) = rows.first else { throw StoreError.unknownChangeset(id) }
+            let edits = try db.query("""
+                SELECT seq, entity, entity_key, before, after, reason FROM changeset_edits WHERE changeset_id = ? ORDER BY seq
+                """, [.text(id.rawValue)]) { (s) throws(StoreError) -> ChangesetEdit in
+                let where_ = "\(id)#\(s.int(0))"
+                guard let entity = EditEntity(rawValue: s.text(1)) else {
+                    throw StoreError.malformedRow(entity: "changeset edit", key: where_, problem: "unknown entity")
+                }
+                return ChangesetEdit(seq: s.int(0), entity: entity, key: s.text(2),
+                                     before: try StoredJSON.parse(s.optionalText(3), entity: "changeset edit", key: where_),
+                                     after: try StoredJSON.parse(s.optionalText(4), entity: "changeset edit", key: where_),
+                                     reason: s.text(5))
+            }
+            return ChangesetRecord(header: header, edits: edits, report: report)
+        }
+    }
+
+    /// Changesets newest first, of one user or of everyone.
+    public func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
+        let filter = userID == nil ? "" : "WHERE user_id = ?"
+        let values: [SQLValue] = (userID.map { [SQLValue.text($0)] } ?? []) + [.integer(limit)]
+        return try db.query("SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, id DESC LIMIT ?",
+                            values) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }
+    }
+
+    /// The newest changeset of a user still in effect (`undo --user U --last`).
+    public func lastApplied(userID: String) throws(StoreError) -> ChangesetHeader? {
+        try db.query("""
+            SELECT \(ChangesetStore.headerColumns) FROM changesets WHERE user_id = ? AND state = 'applied'
+            ORDER BY created_at DESC, id DESC LIMIT 1
+            """, [.text(userID)]) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }.first
+    }
+
+    static func decodeHeader(_ s: Statement) throws(StoreError) -> ChangesetHeader {
+        let id = s.text(0)
+        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "changeset", key: id, problem: problem) }
+        guard let created = Timestamp.date(s.text(2)) else { throw bad("bad created_at") }
+        guard let origin = ChangesetOrigin(rawValue: s.text(3)) else { throw bad("unknown origin") }
+        guard let state = ChangesetState(rawValue: s.text(5)) else { throw bad("unknown state") }
+        var planDate: CivilDate?
+        if let text = s.optionalText(4) { guard let d = CivilDate(text) else { throw bad("bad plan_date") }; planDate = d }
+        return ChangesetHeader(id: ChangesetID(id), userID: s.text(1), createdAt: created, origin: origin, planDate: planDate,
+                               state: state, summary: try StoredJSON.parse(s.text(6), entity: "changeset", key: id))
+    }
+}

@@ -1,0 +1,230 @@
+import CSQLite
+import Foundation
+
+/// One connection to the replan database: owns the `sqlite3*` handle, configures it (WAL,
+/// `synchronous=NORMAL`, foreign keys, busy timeout), migrates the schema on open, caches
+/// prepared statements and runs transactions.
+///
+/// A connection is used from one thread at a time, so it is deliberately not `Sendable`; code
+/// that works on several users in parallel opens one connection per worker (WAL lets readers
+/// and one writer proceed side by side). The handle is opened without SQLite's own mutex for
+/// the same reason.
+public final class Database {
+    public let path: String
+    private var connection: OpaquePointer?
+    /// Idle prepared statements by SQL text; a statement is taken out while in use, so a nested
+    /// use of the same SQL (e.g. a query inside a row callback) prepares its own.
+    private var cache: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    public static let defaultBusyTimeoutMilliseconds = 5000
+    static let statementCacheLimit = 64
+
+    private init(path: String, connection: OpaquePointer) {
+        self.path = path
+        self.connection = connection
+    }
+
+    deinit {
+        cache.removeAll()
+        // close_v2 waits for any statement a caller still holds instead of failing.
+        if let connection { sqlite3_close_v2(connection) }
+    }
+
+    /// Opens (creating with mode 0600 when missing) and migrates the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock
+    ///     before failing with `StoreError.isBusy`.
+    ///   - migrations: the schema history; tests inject their own list.
+    ///   - now: the time recorded for applied migrations.
+    /// - Throws: `.cannotOpen` (missing directory, permissions), `.notADatabase`,
+    ///   `.schemaTooNew`, or an SQLite failure.
+    public static func open(path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
+                            migrations: [Migration] = Schema.migrations, now: Date = Date()) throws(StoreError) -> Database {
+        let inMemory = path == ":memory:"
+        if !inMemory { try DatabaseFile.prepare(path) }
+        var raw: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let raw else {
+            let reason = raw.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close_v2(raw)
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+        let db = Database(path: path, connection: raw)
+        do throws(StoreError) {
+            sqlite3_busy_timeout(raw, Int32(clamping: busyTimeoutMilliseconds))
+            // Every pragma runs before any transaction: journal_mode and foreign_keys are
+            // no-ops inside one. WAL lets the nightly job write while `log` reads; NORMAL
+            // sync is durable in WAL except for the last commits on power loss, never corrupt.
+            let mode = try db.pragma("journal_mode = WAL")
+            if !inMemory && mode?.lowercased() != "wal" {
+                throw StoreError.cannotOpen(path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+            }
+            try db.execute("PRAGMA synchronous = NORMAL")
+            try db.execute("PRAGMA foreign_keys = ON")
+            try Migrator(migrations: migrations).migrate(db, now: now)
+        } catch {
+            db.cache.removeAll()
+            sqlite3_close_v2(raw)
+            db.connection = nil
+            throw Database.openFailure(error, path: path)
+        }
+        return db
+    }
+
+    /// Reports the failures that mean "wrong file" or "cannot open" as such, not as a raw code.
+    private static func openFailure(_ error: StoreError, path: String) -> StoreError {
+        guard case .sqlite(let failure) = error else { return error }
+        switch failure.code {
+        case SQLITE_NOTADB: return .notADatabase(path: path)
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: return .cannotOpen(path: path, reason: failure.message)
+        default: return error
+        }
+    }
+
+    /// Closes the connection. Fails with SQLITE_BUSY (and stays open) while a statement the
+    /// caller prepared is still alive: a leak shows up here instead of lingering.
+    public func close() throws(StoreError) {
+        guard let connection else { return }
+        cache.removeAll()
+        let rc = sqlite3_close(connection)
+        guard rc == SQLITE_OK else { throw StoreError.sqlite(connection, rc, "close") }
+        self.connection = nil
+    }
+
+    var handle: OpaquePointer {
+        guard let connection else { preconditionFailure("database \(path) used after close()") }
+        return connection
+    }
+
+    // MARK: Statements
+
+    /// A fresh statement owned by the caller (finalized when released).
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement(connection: handle, sql: sql)
+    }
+
+    /// Runs `body` with a cached statement for `sql`, reset and returned to the cache after.
+    public func withStatement<T>(_ sql: String, _ body: (Statement) throws(StoreError) -> T) throws(StoreError) -> T {
+        let statement: Statement
+        if let cached = cache.removeValue(forKey: sql) { statement = cached } else { statement = try prepare(sql) }
+        defer {
+            statement.reset()
+            if cache[sql] == nil && cache.count < Database.statementCacheLimit { cache[sql] = statement }
+        }
+        return try body(statement)
+    }
+
+    /// Runs one statement to completion.
+    public func execute(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+        try withStatement(sql) { (s) throws(StoreError) in
+            try s.bind(values)
+            while try s.step() {}
+        }
+    }
+
+    /// Runs a query and maps every row.
+    public func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try withStatement(sql) { (s) throws(StoreError) -> [T] in
+            try s.bind(values)
+            var rows: [T] = []
+            while try s.step() { rows.append(try row(s)) }
+            return rows
+        }
+    }
+
+    /// Runs a query and maps its first row, if any.
+    public func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> T? {
+        try withStatement(sql) { (s) throws(StoreError) -> T? in
+            try s.bind(values)
+            return try s.step() ? try row(s) : nil
+        }
+    }
+
+    /// Runs several `;`-separated statements without bindings (schema scripts).
+    public func executeScript(_ sql: String) throws(StoreError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            throw StoreError.sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
+                                                  message: text, operation: "script"))
+        }
+    }
+
+    /// Reads a pragma's first value, e.g. `pragma("journal_mode")`. The text becomes SQL:
+    /// pass only literals written in code, never input.
+    public func pragma(_ text: String) throws(StoreError) -> String? {
+        try queryFirst("PRAGMA \(text)") { $0.optionalText(0) } ?? nil
+    }
+
+    public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { transactionDepth > 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a write transaction opened with `BEGIN IMMEDIATE`, so the write lock is
+    /// taken up front (waiting up to the busy timeout) and the transaction can never fail
+    /// half-way for lack of it. Commits when `body` returns, rolls back when it throws.
+    ///
+    /// Nested calls run in a savepoint of the outer transaction, so a caller can make several
+    /// store operations (commit a changeset, record the user run) one atomic unit.
+    public func write<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+        try transaction(begin: "BEGIN IMMEDIATE", body)
+    }
+
+    /// Runs `body` in a deferred transaction: every read inside sees one snapshot. Inside
+    /// another transaction it simply joins it. A write inside a read may fail as busy when
+    /// another connection committed since the snapshot; use `write` for read-modify-write.
+    public func read<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+        if transactionDepth > 0 { return try body(self) }
+        return try transaction(begin: "BEGIN DEFERRED", body)
+    }
+
+    private func transaction<T>(begin: String, _ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+        if transactionDepth > 0 { return try savepoint(body) }
+        try execute(begin)
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        let result: T
+        do throws(StoreError) {
+            result = try body(self)
+            try execute("COMMIT")
+        } catch {
+            rollback("ROLLBACK")
+            throw error
+        }
+        return result
+    }
+
+    private func savepoint<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+        let name = "replan_\(transactionDepth)"
+        try execute("SAVEPOINT \(name)")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        let result: T
+        do throws(StoreError) {
+            result = try body(self)
+            try execute("RELEASE \(name)")
+        } catch {
+            rollback("ROLLBACK TO \(name)")
+            rollback("RELEASE \(name)")
+            throw error
+        }
+        return result
+    }
+
+    /// Best effort: SQLite may already have rolled back on its own (e.g. SQLITE_FULL), in
+    /// which case ROLLBACK reports "no transaction" and there is nothing left to undo.
+    private func rollback(_ sql: String) {
+        sqlite3_exec(handle, sql, nil, nil, nil)
+    }
+}
+
+@available(*, unavailable, message: "open one connection per thread; SQLite handles are not shared")
+extension Database: Sendable {}

@@ -1,0 +1,52 @@
+import Foundation
+import Planning
+
+/// The notification outbox: rows written with changesets (and their undo/redo), read and
+/// removed by whatever delivers push messages.
+public struct OutboxRepository {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError) {
+        for e in entries {
+            try db.execute("""
+                INSERT INTO notification_outbox (user_id, occurrence_id, fire_at, action, created_at, changeset_id)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(userID), .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)), .text(e.action.rawValue),
+                      .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue)])
+        }
+    }
+
+    /// A user's pending rows, in insertion order.
+    public func entries(userID: String) throws(StoreError) -> [StoredOutboxEntry] {
+        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE user_id = ? ORDER BY id", [.text(userID)]) {
+            (s) throws(StoreError) in try OutboxRepository.decode(s)
+        }
+    }
+
+    /// The rows written with one changeset (and its undo/redo), in insertion order.
+    public func entries(changesetID: ChangesetID) throws(StoreError) -> [StoredOutboxEntry] {
+        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE changeset_id = ? ORDER BY id",
+                     [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
+    }
+
+    /// Removes delivered rows.
+    public func remove(ids: [Int]) throws(StoreError) {
+        try db.write { (db) throws(StoreError) in
+            for id in ids { try db.execute("DELETE FROM notification_outbox WHERE id = ?", [.integer(id)]) }
+        }
+    }
+
+    static let columns = "id, user_id, occurrence_id, fire_at, action, created_at, changeset_id"
+
+    static func decode(_ s: Statement) throws(StoreError) -> StoredOutboxEntry {
+        let key = String(s.int(0))
+        guard let occurrence = OccurrenceID(s.text(2)), let fireAt = Timestamp.date(s.text(3)),
+              let action = OutboxEntry.Action(rawValue: s.text(4)), let created = Timestamp.date(s.text(5)) else {
+            throw StoreError.malformedRow(entity: "outbox", key: key, problem: "bad occurrence, time or action")
+        }
+        return StoredOutboxEntry(id: s.int(0), userID: s.text(1), entry: OutboxEntry(occurrenceID: occurrence, fireAt: fireAt, action: action),
+                                 createdAt: created, changesetID: s.optionalText(6).map { ChangesetID($0) })
+    }
+}

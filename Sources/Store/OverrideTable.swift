@@ -1,0 +1,46 @@
+import Planning
+
+/// The `occurrence_overrides` table: how an `OccurrenceOverride` maps to a row and back.
+enum OverrideTable {
+    static let columns = #"task_id, original_date, state, start, "end", version"#
+    static let aliasedColumns = #"o.task_id, o.original_date, o.state, o.start, o."end", o.version"#
+
+    static func values(_ o: OccurrenceOverride) -> [SQLValue] {
+        [.text(o.taskID), .text(o.originalDate.description), .text(o.state.rawValue),
+         SQLValue(o.start?.description), SQLValue(o.end?.description), .integer(o.version)]
+    }
+
+    static func decode(_ s: Statement) throws(StoreError) -> OccurrenceOverride {
+        let key = "\(s.text(0))@\(s.text(1))"
+        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "override", key: key, problem: problem) }
+        guard let date = CivilDate(s.text(1)) else { throw bad("bad original_date") }
+        guard let state = OccurrenceState(rawValue: s.text(2)) else { throw bad("unknown state") }
+        var start: CivilDateTime?, end: CivilDateTime?
+        if let text = s.optionalText(3) { guard let v = CivilDateTime(text) else { throw bad("bad start") }; start = v }
+        if let text = s.optionalText(4) { guard let v = CivilDateTime(text) else { throw bad("bad end") }; end = v }
+        return OccurrenceOverride(taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
+    }
+
+    static func upsert(_ o: OccurrenceOverride, in db: Database) throws(StoreError) {
+        try db.execute("""
+            INSERT INTO occurrence_overrides (\(columns)) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (task_id, original_date) DO UPDATE SET
+                state = excluded.state, start = excluded.start, "end" = excluded."end", version = excluded.version
+            """, values(o))
+    }
+
+    static func delete(taskID: String, date: CivilDate, in db: Database) throws(StoreError) {
+        try db.execute("DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+                       [.text(taskID), .text(date.description)])
+    }
+
+    static func find(taskID: String, date: CivilDate, in db: Database) throws(StoreError) -> OccurrenceOverride? {
+        try db.query("SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+                     [.text(taskID), .text(date.description)]) { (s) throws(StoreError) in try decode(s) }.first
+    }
+
+    static func all(taskID: String, in db: Database) throws(StoreError) -> [OccurrenceOverride] {
+        try db.query("SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date",
+                     [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
+    }
+}

@@ -1,0 +1,118 @@
+import Planning
+
+/// Reads one user's plan (tasks, overrides, slides) into a `UserPlan` working copy, and looks
+/// tasks up by their global id. Writing goes through `ChangesetStore`.
+public struct PlanRepository {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// Days of slack on each side of the window when selecting overrides of series (see
+    /// `loadPlan`). Overrides outside it are not loaded, so the working copy can not see them;
+    /// a changeset that nevertheless creates one of them conflicts rather than overwriting it.
+    public static let overrideMarginDays = 7
+
+    static let seriesCondition = "repeat_every IN ('daily', 'weekly', 'monthly')"
+
+    /// Loads a user's plan in one read snapshot.
+    ///
+    /// - `window == nil` loads everything (export).
+    /// - With a window: every series of the user with all its slides; of the series' overrides
+    ///   those whose original date lies where the expander could look for the window (the
+    ///   window widened by the series' span and the sum of its slides) or whose moved place
+    ///   touches the window, each widened by `overrideMarginDays`; and the one-off tasks whose
+    ///   dates touch the window (an end at midnight does not touch its day). Callers pass a
+    ///   window that already includes their own slack (overdue days back, horizon ahead).
+    /// - Throws: `.unknownUser`.
+    public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
+        try db.read { (db) throws(StoreError) -> UserPlan in
+            let user = try UserRepository(db).get(userID)
+            guard let window else { return try everything(of: user) }
+            let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition) ORDER BY id",
+                                      [.text(userID)]) { (s) throws(StoreError) in try TaskTable.decode(s) }
+            let slides = try db.query("""
+                SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
+                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition) ORDER BY s.task_id, s.from_date
+                """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
+            let overrides = try seriesOverrides(userID: userID, series: series, slides: slides, window: window)
+            let oneOffs = try db.query("""
+                SELECT \(TaskTable.columns) FROM tasks
+                WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ? AND start < ? ORDER BY id
+                """, [.text(userID), .text(window.lowerBound.description), .text(window.upperBound.adding(days: 1).description)]) {
+                    (s) throws(StoreError) in try TaskTable.decode(s)
+                }.filter { t in
+                    let lastDate = t.allDay ? t.end.date : t.end.adding(minutes: -1).date
+                    return t.start.date <= window.upperBound && lastDate >= window.lowerBound
+                }
+            return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides)
+        }
+    }
+
+    private func everything(of user: User) throws(StoreError) -> UserPlan {
+        let id: [SQLValue] = [.text(user.id)]
+        let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? ORDER BY id", id) {
+            (s) throws(StoreError) in try TaskTable.decode(s)
+        }
+        let overrides = try db.query("""
+            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+            WHERE t.user_id = ? ORDER BY o.task_id, o.original_date
+            """, id) { (s) throws(StoreError) in try OverrideTable.decode(s) }
+        let slides = try db.query("""
+            SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
+            WHERE t.user_id = ? ORDER BY s.task_id, s.from_date
+            """, id) { (s) throws(StoreError) in try SlideTable.decode(s) }
+        return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
+    }
+
+    /// The overrides of the user's series that the window can need (see `loadPlan`).
+    private func seriesOverrides(userID: String, series: [StudyTask], slides: [SeriesSlide],
+                                 window: ClosedRange<CivilDate>) throws(StoreError) -> [OccurrenceOverride] {
+        guard !series.isEmpty else { return [] }
+        let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
+        var low = window.lowerBound, high = window.upperBound
+        for task in series {
+            // Mirrors OccurrenceExpander: the original dates whose (slid) occurrence can touch
+            // the window lie between from − (span + forward slides) and through − backward slides.
+            let lastDate = task.allDay ? task.end.date : task.end.adding(minutes: -1).date
+            let span = task.start.date.days(until: lastDate) + 1
+            let taskSlides = slidesByTask[task.id] ?? []
+            let forward = taskSlides.reduce(0) { $0 + max($1.days, 0) }
+            let backward = taskSlides.reduce(0) { $0 + min($1.days, 0) }
+            low = min(low, window.lowerBound.adding(days: -(span + forward)))
+            high = max(high, window.upperBound.adding(days: -backward))
+        }
+        let margin = PlanRepository.overrideMarginDays
+        return try db.query("""
+            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date BETWEEN ?2 AND ?3
+            UNION
+            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?4 AND o.start < ?5
+            ORDER BY 1, 2
+            """, [.text(userID), .text(low.adding(days: -margin).description), .text(high.adding(days: margin).description),
+                  .text(window.lowerBound.adding(days: -margin).description),
+                  .text(window.upperBound.adding(days: margin + 1).description)]) { (s) throws(StoreError) in
+            try OverrideTable.decode(s)
+        }
+    }
+
+    /// A task by its id (ids are global across users), or nil.
+    public func task(id: String) throws(StoreError) -> StudyTask? {
+        try TaskTable.find(id: id, in: db)
+    }
+
+    /// The user owning a task, or nil when no task has this id.
+    public func taskOwner(taskID: String) throws(StoreError) -> String? {
+        try TaskTable.ownerAndVersion(id: taskID, in: db)?.owner
+    }
+
+    /// Every override of a task, by original date.
+    public func overrides(taskID: String) throws(StoreError) -> [OccurrenceOverride] {
+        try OverrideTable.all(taskID: taskID, in: db)
+    }
+
+    /// Every slide of a series, by from date.
+    public func slides(taskID: String) throws(StoreError) -> [SeriesSlide] {
+        try SlideTable.all(taskID: taskID, in: db)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Planning
+
+/// Bookkeeping of nightly runs: runs, per-user outcomes, transcripts, and the "already done
+/// today" check that makes each (user, plan date) processed at most once.
+///
+/// To make a user's changeset and their user run one atomic unit (crash-only: either both
+/// or neither), call `ChangesetStore.commit` and `record` inside one `Database.write`.
+public struct RunStore {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// Records the start of a run. - Returns: its id.
+    public func startRun(startedAt: Date, options: JSONValue = [:]) throws(StoreError) -> Int {
+        try db.write { (db) throws(StoreError) -> Int in
+            try db.execute("INSERT INTO runs (started_at, options) VALUES (?, ?)", [.text(Timestamp.text(startedAt)), .text(options.text)])
+            return db.lastInsertRowID
+        }
+    }
+
+    public func finishRun(id: Int, finishedAt: Date) throws(StoreError) {
+        try db.write { (db) throws(StoreError) in
+            try db.execute("UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
+        }
+    }
+
+    /// Records one user's outcome. - Returns: the user run's id.
+    @discardableResult
+    public func record(_ r: UserRun) throws(StoreError) -> Int {
+        try db.write { (db) throws(StoreError) -> Int in
+            try db.execute("""
+                INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
+                    completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at)
+                VALUES (\(placeholders(14)))
+                """, [.integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
+                      SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns), .integer(r.promptTokens),
+                      .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
+                      .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt))])
+            return db.lastInsertRowID
+        }
+    }
+
+    /// Whether the user already has a finished (changed or unchanged) run for the plan date.
+    /// An index lookup on `user_runs_by_user_date`.
+    public func isDone(userID: String, planDate: CivilDate) throws(StoreError) -> Bool {
+        try db.queryFirst("""
+            SELECT 1 FROM user_runs WHERE user_id = ? AND plan_date = ? AND status IN ('changed', 'unchanged') LIMIT 1
+            """, [.text(userID), .text(planDate.description)]) { _ in true } ?? false
+    }
+
+    /// Stores (or replaces) the model exchange of a user run.
+    public func storeTranscript(userRunID: Int, messages: JSONValue) throws(StoreError) {
+        try db.write { (db) throws(StoreError) in
+            try db.execute("""
+                INSERT INTO transcripts (user_run_id, messages) VALUES (?, ?)
+                ON CONFLICT (user_run_id) DO UPDATE SET messages = excluded.messages
+                """, [.integer(userRunID), .text(messages.text)])
+        }
+    }
+
+    public func transcript(userRunID: Int) throws(StoreError) -> JSONValue? {
+        let text = try db.queryFirst("SELECT messages FROM transcripts WHERE user_run_id = ?", [.integer(userRunID)]) { $0.text(0) }
+        guard let text else { return nil }
+        let value: JSONValue = try StoredJSON.parse(text, entity: "transcript", key: String(userRunID))
+        return value
+    }
+
+    /// The user run that produced a changeset (for `show --transcript`).
+    public func userRun(changesetID: ChangesetID) throws(StoreError) -> UserRunRecord? {
+        try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE changeset_id = ? ORDER BY id DESC LIMIT 1",
+                     [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }.first
+    }
+
+    /// Runs newest first with their user runs; with `userID`, only runs that touched that user
+    /// and only that user's rows.
+    public func runs(limit: Int = 20, userID: String? = nil) throws(StoreError) -> [RunLog] {
+        try db.read { (db) throws(StoreError) -> [RunLog] in
+            let runs: [RunRecord]
+            if let userID {
+                runs = try db.query("""
+                    SELECT id, started_at, finished_at, options FROM runs
+                    WHERE id IN (SELECT run_id FROM user_runs WHERE user_id = ?) ORDER BY id DESC LIMIT ?
+                    """, [.text(userID), .integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
+            } else {
+                runs = try db.query("SELECT id, started_at, finished_at, options FROM runs ORDER BY id DESC LIMIT ?",
+                                    [.integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
+            }
+            return try runs.map { (run) throws(StoreError) -> RunLog in
+                let filter = userID == nil ? "" : "AND user_id = ?"
+                let values: [SQLValue] = [.integer(run.id)] + (userID.map { [SQLValue.text($0)] } ?? [])
+                let userRuns = try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ? \(filter) ORDER BY id",
+                                            values) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
+                return RunLog(run: run, userRuns: userRuns)
+            }
+        }
+    }
+
+    /// One user's runs, newest first.
+    public func userRuns(userID: String, limit: Int = 20) throws(StoreError) -> [UserRunRecord] {
+        try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+                     [.text(userID), .integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
+    }
+
+    static let userRunColumns = """
+        id, run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens, completion_tokens, \
+        reasoning_tokens, cached_tokens, duration_ms, error, finished_at
+        """
+
+    static func decodeRun(_ s: Statement) throws(StoreError) -> RunRecord {
+        let key = String(s.int(0))
+        guard let started = Timestamp.date(s.text(1)) else { throw StoreError.malformedRow(entity: "run", key: key, problem: "bad started_at") }
+        var finished: Date?
+        if let text = s.optionalText(2) {
+            guard let d = Timestamp.date(text) else { throw StoreError.malformedRow(entity: "run", key: key, problem: "bad finished_at") }
+            finished = d
+        }
+        return RunRecord(id: s.int(0), startedAt: started, finishedAt: finished,
+                         options: try StoredJSON.parse(s.text(3), entity: "run", key: key))
+    }
+
+    static func decodeUserRun(_ s: Statement) throws(StoreError) -> UserRunRecord {
+        let key = String(s.int(0))
+        guard let planDate = CivilDate(s.text(3)), let status = UserRunStatus(rawValue: s.text(4)),
+              let finished = Timestamp.date(s.text(14)) else {
+            throw StoreError.malformedRow(entity: "user run", key: key, problem: "bad plan date, status or finished_at")
+        }
+        return UserRunRecord(id: s.int(0), userRun: UserRun(
+            runID: s.int(1), userID: s.text(2), planDate: planDate, status: status,
+            changesetID: s.optionalText(5).map { ChangesetID($0) }, modelCalls: s.int(6), turns: s.int(7),
+            promptTokens: s.int(8), completionTokens: s.int(9), reasoningTokens: s.int(10), cachedTokens: s.int(11),
+            durationMilliseconds: s.int(12), error: s.optionalText(13), finishedAt: finished))
+    }
+}

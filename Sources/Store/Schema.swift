@@ -1,0 +1,178 @@
+/// The schema history of the replan database. Migration 1 creates every table the first
+/// release needs; later changes append migrations, never edit old ones.
+///
+/// Notes on the layout:
+/// - Civil date-times are TEXT `YYYY-MM-DDTHH:MM`, dates `YYYY-MM-DD`, instants UTC ISO text:
+///   all sort correctly as text, so range queries work on them directly.
+/// - `end` is an SQL keyword and is always quoted.
+/// - Every row of a user hangs off `users` with `ON DELETE CASCADE`, and every foreign key has
+///   an index on its child columns, so removing one user among 100k is a handful of index
+///   lookups rather than table scans.
+/// - `tasks_by_user_kind_end (user_id, repeat_every, end)` answers "one-off tasks of U that end
+///   on or after D" (`repeat_every IS NULL`) and "series of U" (`repeat_every IN (…)`).
+/// - `user_runs_by_user_date (user_id, plan_date, status)` makes "is U done for D" a covering
+///   index lookup.
+public enum Schema {
+    public static let migrations: [Migration] = [
+        .sql(version: 1, name: "initial schema", initial),
+    ]
+
+    static let initial = """
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY NOT NULL,
+        time_zone TEXT NOT NULL,
+        language TEXT NOT NULL DEFAULT 'en',
+        display_name TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1
+    );
+
+    CREATE TABLE settings (
+        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        windows TEXT NOT NULL,
+        windows_enabled INTEGER NOT NULL CHECK (windows_enabled IN (0, 1)),
+        session_minutes INTEGER NOT NULL,
+        session_minutes_enabled INTEGER NOT NULL CHECK (session_minutes_enabled IN (0, 1)),
+        tone TEXT NOT NULL,
+        instruction TEXT NOT NULL,
+        auto_update INTEGER NOT NULL CHECK (auto_update IN (0, 1)),
+        notifications_enabled INTEGER NOT NULL CHECK (notifications_enabled IN (0, 1)),
+        reminder_minutes INTEGER NOT NULL,
+        delete_after_days INTEGER NOT NULL,
+        horizon_days INTEGER NOT NULL,
+        keep_categories TEXT NOT NULL DEFAULT '[]',
+        split_sessions INTEGER NOT NULL CHECK (split_sessions IN (0, 1)),
+        version INTEGER NOT NULL DEFAULT 1
+    );
+
+    CREATE TABLE tasks (
+        id TEXT PRIMARY KEY NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        title TEXT NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        category TEXT NOT NULL,
+        color TEXT NOT NULL CHECK (color IN ('red', 'yellow', 'green', 'blue')),
+        start TEXT NOT NULL,
+        "end" TEXT NOT NULL,
+        all_day INTEGER NOT NULL CHECK (all_day IN (0, 1)),
+        completed INTEGER NOT NULL CHECK (completed IN (0, 1)),
+        subtasks TEXT NOT NULL DEFAULT '[]',
+        repeat_every TEXT CHECK (repeat_every IN ('daily', 'weekly', 'monthly')),
+        repeat_until TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        CHECK (repeat_until IS NULL OR repeat_every IS NOT NULL)
+    );
+    CREATE INDEX tasks_by_user_kind_end ON tasks (user_id, repeat_every, "end");
+
+    CREATE TABLE occurrence_overrides (
+        task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+        original_date TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('open', 'completed', 'skipped')),
+        start TEXT,
+        "end" TEXT,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (task_id, original_date),
+        CHECK ((start IS NULL) = ("end" IS NULL))
+    ) WITHOUT ROWID;
+    CREATE INDEX occurrence_overrides_moved ON occurrence_overrides (task_id, "end") WHERE start IS NOT NULL;
+
+    CREATE TABLE series_slides (
+        task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+        from_date TEXT NOT NULL,
+        days INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        PRIMARY KEY (task_id, from_date)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE statistics (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        category TEXT NOT NULL,
+        task_count INTEGER NOT NULL DEFAULT 0,
+        completed_count INTEGER NOT NULL DEFAULT 0,
+        completion_rate REAL NOT NULL DEFAULT 0,
+        focus_minutes INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, category)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE focus_sessions (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        category TEXT NOT NULL,
+        start TEXT NOT NULL,
+        minutes INTEGER NOT NULL CHECK (minutes > 0)
+    );
+    CREATE INDEX focus_sessions_by_user ON focus_sessions (user_id, start);
+
+    CREATE TABLE changesets (
+        id TEXT PRIMARY KEY NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        origin TEXT NOT NULL CHECK (origin IN ('nightly', 'manual', 'import')),
+        plan_date TEXT,
+        state TEXT NOT NULL CHECK (state IN ('applied', 'undone')),
+        summary TEXT NOT NULL DEFAULT '{}',
+        report TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX changesets_by_user ON changesets (user_id, created_at);
+    CREATE INDEX changesets_by_time ON changesets (created_at);
+
+    CREATE TABLE changeset_edits (
+        changeset_id TEXT NOT NULL REFERENCES changesets(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        entity TEXT NOT NULL CHECK (entity IN ('task', 'override', 'slide', 'statistic')),
+        entity_key TEXT NOT NULL,
+        before TEXT,
+        after TEXT,
+        reason TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (changeset_id, seq)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        options TEXT NOT NULL DEFAULT '{}'
+    );
+
+    CREATE TABLE user_runs (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        plan_date TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('changed', 'unchanged', 'skipped', 'failed')),
+        changeset_id TEXT REFERENCES changesets(id) ON DELETE SET NULL,
+        model_calls INTEGER NOT NULL DEFAULT 0,
+        turns INTEGER NOT NULL DEFAULT 0,
+        prompt_tokens INTEGER NOT NULL DEFAULT 0,
+        completion_tokens INTEGER NOT NULL DEFAULT 0,
+        reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens INTEGER NOT NULL DEFAULT 0,
+        duration_ms INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        finished_at TEXT NOT NULL
+    );
+    CREATE INDEX user_runs_by_user_date ON user_runs (user_id, plan_date, status);
+    CREATE INDEX user_runs_by_run ON user_runs (run_id);
+    CREATE INDEX user_runs_by_changeset ON user_runs (changeset_id);
+
+    CREATE TABLE transcripts (
+        user_run_id INTEGER PRIMARY KEY REFERENCES user_runs(id) ON DELETE CASCADE,
+        messages TEXT NOT NULL
+    );
+
+    CREATE TABLE notification_outbox (
+        id INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        occurrence_id TEXT NOT NULL,
+        fire_at TEXT NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('schedule', 'cancel')),
+        created_at TEXT NOT NULL,
+        changeset_id TEXT REFERENCES changesets(id) ON DELETE CASCADE
+    );
+    CREATE INDEX notification_outbox_by_user ON notification_outbox (user_id, fire_at);
+    CREATE INDEX notification_outbox_by_changeset ON notification_outbox (changeset_id);
+    """
+}

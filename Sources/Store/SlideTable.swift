@@ -1,0 +1,35 @@
+import Planning
+
+/// The `series_slides` table: how a `SeriesSlide` maps to a row and back.
+enum SlideTable {
+    static let columns = "task_id, from_date, days, version"
+    static let aliasedColumns = "s.task_id, s.from_date, s.days, s.version"
+
+    static func decode(_ s: Statement) throws(StoreError) -> SeriesSlide {
+        guard let from = CivilDate(s.text(1)) else {
+            throw StoreError.malformedRow(entity: "slide", key: "\(s.text(0))@\(s.text(1))", problem: "bad from_date")
+        }
+        return SeriesSlide(taskID: s.text(0), from: from, days: s.int(2), version: s.int(3))
+    }
+
+    static func upsert(_ slide: SeriesSlide, in db: Database) throws(StoreError) {
+        try db.execute("""
+            INSERT INTO series_slides (\(columns)) VALUES (?, ?, ?, ?)
+            ON CONFLICT (task_id, from_date) DO UPDATE SET days = excluded.days, version = excluded.version
+            """, [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
+    }
+
+    static func delete(taskID: String, from: CivilDate, in db: Database) throws(StoreError) {
+        try db.execute("DELETE FROM series_slides WHERE task_id = ? AND from_date = ?", [.text(taskID), .text(from.description)])
+    }
+
+    static func find(taskID: String, from: CivilDate, in db: Database) throws(StoreError) -> SeriesSlide? {
+        try db.query("SELECT \(columns) FROM series_slides WHERE task_id = ? AND from_date = ?",
+                     [.text(taskID), .text(from.description)]) { (s) throws(StoreError) in try decode(s) }.first
+    }
+
+    static func all(taskID: String, in db: Database) throws(StoreError) -> [SeriesSlide] {
+        try db.query("SELECT \(columns) FROM series_slides WHERE task_id = ? ORDER BY from_date",
+                     [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
+    }
+}

@@ -1,0 +1,66 @@
+/// How many tasks (occurrences, as the caller counts them) a category has and how many are done.
+public struct CategoryCount: Hashable, Sendable {
+    public var tasks: Int
+    public var completed: Int
+
+    public init(tasks: Int, completed: Int) { self.tasks = tasks; self.completed = completed }
+}
+
+/// One row of a user's statistics.
+public struct CategoryStatistic: Hashable, Sendable {
+    public var category: String
+    public var taskCount: Int
+    public var completedCount: Int
+    /// completed / tasks, 0 when there are no tasks.
+    public var completionRate: Double
+    public var focusMinutes: Int
+
+    public init(category: String, taskCount: Int, completedCount: Int, completionRate: Double, focusMinutes: Int) {
+        self.category = category; self.taskCount = taskCount; self.completedCount = completedCount
+        self.completionRate = completionRate; self.focusMinutes = focusMinutes
+    }
+}
+
+/// Per-user, per-category statistics. The counting rules belong to the caller (Planning knows
+/// what an occurrence is); the store combines them with the recorded focus minutes.
+public struct StatisticsRepository {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// Replaces a user's statistic rows: one per category in `counts` or with focus sessions.
+    /// - Returns: the new rows by category.
+    @discardableResult
+    public func recompute(userID: String, counts: [String: CategoryCount]) throws(StoreError) -> [CategoryStatistic] {
+        try db.write { (db) throws(StoreError) -> [CategoryStatistic] in
+            guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
+            let focus = try FocusSessionRepository(db).minutesByCategory(userID: userID)
+            let rows = Set(counts.keys).union(focus.keys).sorted().map { category in
+                let c = counts[category] ?? CategoryCount(tasks: 0, completed: 0)
+                return CategoryStatistic(category: category, taskCount: c.tasks, completedCount: c.completed,
+                                         completionRate: c.tasks > 0 ? Double(c.completed) / Double(c.tasks) : 0,
+                                         focusMinutes: focus[category] ?? 0)
+            }
+            try db.execute("DELETE FROM statistics WHERE user_id = ?", [.text(userID)])
+            for r in rows {
+                try db.execute("""
+                    INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, [.text(userID), .text(r.category), .integer(r.taskCount), .integer(r.completedCount),
+                          .real(r.completionRate), .integer(r.focusMinutes)])
+            }
+            return rows
+        }
+    }
+
+    /// A user's statistic rows by category.
+    public func statistics(userID: String) throws(StoreError) -> [CategoryStatistic] {
+        try db.query("""
+            SELECT category, task_count, completed_count, completion_rate, focus_minutes FROM statistics
+            WHERE user_id = ? ORDER BY category
+            """, [.text(userID)]) {
+            CategoryStatistic(category: $0.text(0), taskCount: $0.int(1), completedCount: $0.int(2),
+                              completionRate: $0.double(3), focusMinutes: $0.int(4))
+        }
+    }
+}

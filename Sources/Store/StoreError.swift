@@ -1,0 +1,91 @@
+import CSQLite
+
+/// Everything that can go wrong in the store, typed so callers map it to exit codes and to
+/// messages a user can act on.
+///
+/// SQLite failures carry the result code, the extended code, SQLite's own message and a short
+/// description of the operation (the head of the SQL text, which only ever holds `?`
+/// placeholders) — never a bound value, so a student's titles or notes cannot leak into logs.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The database file cannot be created or opened (missing directory, permissions). The CLI
+    /// maps this to exit code 73.
+    case cannotOpen(path: String, reason: String)
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// The database was migrated by a newer replan; this binary must not touch it.
+    case schemaTooNew(path: String, found: Int, known: Int)
+    /// An SQLite call failed.
+    case sqlite(SQLiteFailure)
+    case duplicateUser(String)
+    case unknownUser(String)
+    case unknownChangeset(ChangesetID)
+    /// Undo of a changeset that is already undone.
+    case alreadyUndone(ChangesetID)
+    /// Redo of a changeset that is applied (was never undone, or was redone already).
+    case notUndone(ChangesetID)
+    /// Rows changed since the changeset (or the plan it was computed from) saw them.
+    case conflict(ChangesetConflict)
+    /// An edit touches a row that belongs to another user: refused even with `force`.
+    case foreignRow(entity: String, key: String)
+    /// A stored row or a row image that does not decode; names the row, not its content.
+    case malformedRow(entity: String, key: String, problem: String)
+
+    /// SQLite's primary result code, when SQLite reported the failure.
+    public var code: Int32? { if case .sqlite(let f) = self { return f.code }; return nil }
+    /// SQLite's extended result code, when SQLite reported the failure.
+    public var extendedCode: Int32? { if case .sqlite(let f) = self { return f.extendedCode }; return nil }
+
+    /// Another connection holds a lock past the busy timeout: worth retrying later.
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot open database \(path): \(reason)"
+        case .notADatabase(let path): return "\(path) is not a replan database (not an SQLite file)"
+        case .schemaTooNew(let path, let found, let known):
+            return "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
+        case .sqlite(let f): return f.description
+        case .duplicateUser(let id): return "user '\(id)' already exists"
+        case .unknownUser(let id): return "no user '\(id)'"
+        case .unknownChangeset(let id): return "no changeset '\(id)'"
+        case .alreadyUndone(let id): return "changeset \(id) is already undone"
+        case .notUndone(let id): return "changeset \(id) is applied; only an undone changeset can be redone"
+        case .conflict(let c): return c.description
+        case .foreignRow(let entity, let key): return "\(entity) \(key) belongs to another user"
+        case .malformedRow(let entity, let key, let problem): return "stored \(entity) \(key) is malformed: \(problem)"
+        }
+    }
+}
+
+/// One failed SQLite call: codes, SQLite's message and what was being done.
+public struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
+    public var code: Int32
+    public var extendedCode: Int32
+    public var message: String
+    /// What the store was doing, e.g. `step: INSERT INTO tasks`. Never contains bound values.
+    public var operation: String
+
+    public init(code: Int32, extendedCode: Int32, message: String, operation: String) {
+        self.code = code; self.extendedCode = extendedCode; self.message = message; self.operation = operation
+    }
+
+    public var description: String {
+        "SQLite error \(code) (extended \(extendedCode)) during \(operation): \(message)"
+    }
+}
+
+extension StoreError {
+    /// The failure of the last call on `db`, described by `operation`.
+    static func sqlite(_ db: OpaquePointer?, _ result: Int32, _ operation: String) -> StoreError {
+        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
+        let extended = db.map { sqlite3_extended_errcode($0) } ?? result
+        return .sqlite(SQLiteFailure(code: result & 0xff, extendedCode: extended, message: message, operation: operation))
+    }
+}
+
+/// A short, value-free description of an SQL statement for error messages: its first words,
+/// whitespace collapsed. Store SQL binds every value, so the text holds only placeholders.
+func operationName(_ verb: String, _ sql: String) -> String {
+    let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6)
+    return "\(verb): \(words.joined(separator: " "))"
+}

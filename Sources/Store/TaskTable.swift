@@ -1,0 +1,75 @@
+import Planning
+
+/// The `tasks` table: how a `StudyTask` maps to a row and back. Shared by the plan loader and
+/// the changeset applier so both read and write tasks identically.
+enum TaskTable {
+    static let names = ["id", "user_id", "title", "note", "category", "color", "start", #""end""#, "all_day", "completed",
+                        "subtasks", "repeat_every", "repeat_until", "created_at", "updated_at", "version"]
+    static let columns = names.joined(separator: ", ")
+    /// The same columns prefixed with a table alias `t.`.
+    static let aliasedColumns = names.map { "t." + $0 }.joined(separator: ", ")
+
+    static func values(_ t: StudyTask) -> [SQLValue] {
+        let subtasks = JSONValue.array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] })
+        return [
+            .text(t.id), .text(t.userID), .text(t.title), .text(t.note), .text(t.category), .text(t.color.rawValue),
+            .text(t.start.description), .text(t.end.description), SQLValue(t.allDay), SQLValue(t.completed),
+            .text(subtasks.text), SQLValue(t.repeatRule?.every.rawValue), SQLValue(t.repeatRule?.until?.description),
+            .text(Timestamp.text(t.createdAt)), .text(Timestamp.text(t.updatedAt)), .integer(t.version),
+        ]
+    }
+
+    /// Reads a row selected with `columns` (from column 0).
+    static func decode(_ s: Statement) throws(StoreError) -> StudyTask {
+        let id = s.text(0)
+        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "task", key: id, problem: problem) }
+        guard let color = TaskColor(rawValue: s.text(5)) else { throw bad("unknown color") }
+        guard let start = CivilDateTime(s.text(6)), let end = CivilDateTime(s.text(7)) else { throw bad("bad start or end") }
+        var rule: RepeatRule?
+        if let every = s.optionalText(11) {
+            guard let frequency = RepeatRule.Frequency(rawValue: every) else { throw bad("unknown repeat") }
+            var until: CivilDate?
+            if let text = s.optionalText(12) {
+                guard let date = CivilDate(text) else { throw bad("bad repeat_until") }
+                until = date
+            }
+            rule = RepeatRule(every: frequency, until: until)
+        }
+        var subtasks: [Subtask] = []
+        for item in try StoredJSON.parse(s.text(10), entity: "task", key: id).arrayValue ?? [] {
+            guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
+            subtasks.append(Subtask(title: title, done: done))
+        }
+        guard let created = Timestamp.date(s.text(13)), let updated = Timestamp.date(s.text(14)) else { throw bad("bad timestamps") }
+        return StudyTask(id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
+                         start: start, end: end, allDay: s.bool(8), completed: s.bool(9), subtasks: subtasks,
+                         repeatRule: rule, createdAt: created, updatedAt: updated, version: s.int(15))
+    }
+
+    static func upsert(_ task: StudyTask, in db: Database) throws(StoreError) {
+        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        // An upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and the foreign
+        // key cascade would take the task's overrides and slides with it.
+        try db.execute("INSERT INTO tasks (\(columns)) VALUES (\(placeholders(names.count))) ON CONFLICT (id) DO UPDATE SET \(updates)",
+                       values(task))
+    }
+
+    static func delete(id: String, in db: Database) throws(StoreError) {
+        try db.execute("DELETE FROM tasks WHERE id = ?", [.text(id)])
+    }
+
+    static func find(id: String, in db: Database) throws(StoreError) -> StudyTask? {
+        let rows = try db.query("SELECT \(columns) FROM tasks WHERE id = ?", [.text(id)]) { (s) throws(StoreError) in try decode(s) }
+        return rows.first
+    }
+
+    /// The owner and version of a task, if it exists.
+    static func ownerAndVersion(id: String, in db: Database) throws(StoreError) -> (owner: String, version: Int)? {
+        try db.queryFirst("SELECT user_id, version FROM tasks WHERE id = ?", [.text(id)]) { ($0.text(0), $0.int(1)) }
+    }
+}
+
+/// `?, ?, …` for `count` placeholders.
+func placeholders(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
+}

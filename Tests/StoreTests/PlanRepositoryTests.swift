@@ -1,0 +1,119 @@
+import Foundation
+import Planning
+import Testing
+@testable import Store
+
+@Suite struct PlanRepositoryTests {
+    @Test func taskRoundTripsEveryField() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let full = StudyTask(id: "eng-1", userID: "mei", title: "English \"reading\" 📖", note: "Unit 3\nline two",
+                             category: "English", color: .yellow, start: time("2025-01-06T10:00"), end: time("2025-01-06T11:30"),
+                             subtasks: [Subtask(title: "vocabulary list", done: true), Subtask(title: "summary")],
+                             repeatRule: RepeatRule(every: .weekly, until: date("2025-03-31")))
+        let allDay = StudyTask(id: "trip", userID: "mei", title: "Field trip", category: "Biology", color: .red,
+                               start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
+        let monthly = StudyTask(id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
+                                start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
+        try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly]))
+
+        for original in [full, allDay, monthly] {
+            var expected = original
+            expected.version = 1
+            expected.createdAt = Fixture.now
+            expected.updatedAt = Fixture.now
+            #expect(try f.plans.task(id: original.id) == expected)
+            #expect(try f.plans.taskOwner(taskID: original.id) == "mei")
+        }
+        #expect(try f.plans.task(id: "nope") == nil)
+        #expect(try f.plans.taskOwner(taskID: "nope") == nil)
+    }
+
+    @Test func overridesAndSlidesRoundTrip() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let overrides = [
+            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed),
+            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped),
+            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-08"), state: .open,
+                               start: time("2025-01-08T15:00"), end: time("2025-01-08T16:00")),
+            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-09"), state: .completed,
+                               start: time("2025-01-09T08:00"), end: time("2025-01-09T09:00")),
+        ]
+        let slides = [SeriesSlide(taskID: "eng", from: date("2025-01-10"), days: 1),
+                      SeriesSlide(taskID: "eng", from: date("2025-01-20"), days: -2)]
+        let plan = UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-01-31")],
+                            overrides: overrides, slides: slides)
+        try f.seed(plan)
+        let loaded = try f.plans.loadPlan(userID: "mei", window: nil)
+        #expect(loaded.allOverrides == overrides)
+        #expect(loaded.allSlides == slides)
+        #expect(try f.plans.overrides(taskID: "eng") == overrides)
+        #expect(try f.plans.slides(taskID: "eng") == slides)
+        #expect(content(loaded) == content(plan))
+    }
+
+    @Test func windowLoadsEverySeriesAndOnlyTheOneOffsTouchingIt() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.addUser("other")
+        let tasks = [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            series("weekly", "2024-06-03T09:00", "2024-06-03T10:00", every: .weekly, until: "2024-09-30"),
+            oneOff("inside", "2025-01-08T10:00", "2025-01-08T11:00"),
+            oneOff("before", "2025-01-02T10:00", "2025-01-02T11:00"),
+            oneOff("after", "2025-01-14T10:00", "2025-01-14T11:00"),
+            oneOff("endsAtMidnight", "2025-01-05T23:00", "2025-01-06T00:00"),
+            oneOff("overnightIntoWindow", "2025-01-05T23:00", "2025-01-06T01:00"),
+            oneOff("lastDay", "2025-01-12T23:00", "2025-01-13T00:30"),
+            oneOff("longTrip", "2024-12-20T00:00", "2025-01-07T00:00", allDay: true),
+        ]
+        let overrides = [
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-02"), state: .completed),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-05"), state: .open,
+                               start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
+        ]
+        try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides))
+        try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
+
+        let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
+        #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip"])
+        #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07"])
+        #expect(plan.user.id == "mei")
+    }
+
+    @Test func windowWidensOverridesBySlides() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        // Slid 30 days: the occurrence originally on 12-08 now sits on 01-07, in the window.
+        let plan = UserPlan(user: mei, tasks: [series("daily", "2024-12-01T20:00", "2024-12-01T20:30")],
+                            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-08"), state: .completed)],
+                            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 30)])
+        try f.seed(plan)
+        let loaded = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
+        #expect(loaded.allOverrides.count == 1)
+        #expect(loaded.occurrences(from: date("2025-01-07"), through: date("2025-01-07")).first?.state == .completed)
+    }
+
+    @Test func windowQueriesUseTheirIndexes() throws {
+        let f = try Fixture()
+        func plan(_ sql: String) throws -> String {
+            try f.db.query("EXPLAIN QUERY PLAN " + sql, ["u", "d", "e"].prefix(sql.filter { $0 == "?" }.count).map { .text($0) }) {
+                $0.text(3)
+            }.joined(separator: " | ")
+        }
+        #expect(try plan(#"SELECT id FROM tasks WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ? AND start < ?"#)
+            .contains("USING INDEX tasks_by_user_kind_end (user_id=? AND repeat_every=? AND end>?)"))
+        #expect(try plan("SELECT id FROM tasks WHERE user_id = ? AND repeat_every IN ('daily', 'weekly', 'monthly')")
+            .contains("tasks_by_user_kind_end (user_id=? AND repeat_every=?)"))
+        #expect(try plan("SELECT 1 FROM user_runs WHERE user_id = ? AND plan_date = ? AND status IN ('changed', 'unchanged')")
+            .contains("USING COVERING INDEX user_runs_by_user_date (user_id=? AND plan_date=? AND status=?)"))
+    }
+
+    @Test func unknownUserPlanIsATypedError() throws {
+        let f = try Fixture()
+        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "nobody", window: nil) } == .unknownUser("nobody"))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Planning
+import Testing
+@testable import Store
+
+@Suite struct RunStoreTests {
+    @Test func userIsDoneOnlyAfterAChangedOrUnchangedRunForThatPlanDate() throws {
+        let f = try Fixture()
+        try f.addUser()
+        let runs = RunStore(f.db)
+        let run = try runs.startRun(startedAt: Fixture.now, options: ["noModel": true])
+        let day = date("2025-01-07")
+        #expect(try !runs.isDone(userID: "mei", planDate: day))
+        try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .failed, error: "model unavailable", finishedAt: Fixture.now))
+        try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .skipped, finishedAt: Fixture.now))
+        #expect(try !runs.isDone(userID: "mei", planDate: day))
+        try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .unchanged, finishedAt: Fixture.now))
+        #expect(try runs.isDone(userID: "mei", planDate: day))
+        #expect(try !runs.isDone(userID: "mei", planDate: date("2025-01-08")))
+    }
+
+    @Test func runsAndUserRunsRoundTripNewestFirst() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.addUser("zoe")
+        let runs = RunStore(f.db)
+        let first = try runs.startRun(startedAt: Fixture.now, options: ["force": false])
+        let cs = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
+        let full = UserRun(runID: first, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: cs,
+                           modelCalls: 3, turns: 4, promptTokens: 1200, completionTokens: 300, reasoningTokens: 150,
+                           cachedTokens: 800, durationMilliseconds: 5123, error: nil, finishedAt: Fixture.now)
+        let fullID = try runs.record(full)
+        try runs.record(UserRun(runID: first, userID: "zoe", planDate: date("2025-01-07"), status: .failed,
+                                error: "HTTP 503 from the model", finishedAt: Fixture.now))
+        try runs.finishRun(id: first, finishedAt: Fixture.now.addingTimeInterval(60))
+        let second = try runs.startRun(startedAt: Fixture.later)
+        try runs.record(UserRun(runID: second, userID: "zoe", planDate: date("2025-01-08"), status: .unchanged, finishedAt: Fixture.later))
+
+        let all = try runs.runs(limit: 10)
+        #expect(all.map(\.run.id) == [second, first])
+        #expect(all[0].run.finishedAt == nil)
+        #expect(all[1].run.finishedAt == Fixture.now.addingTimeInterval(60))
+        #expect(all[1].run.options == ["force": false])
+        #expect(all[1].userRuns.map(\.userRun.userID) == ["mei", "zoe"])
+        #expect(all[1].userRuns[0] == UserRunRecord(id: fullID, userRun: full))
+        #expect(try runs.runs(limit: 1).map(\.run.id) == [second])
+
+        let meiOnly = try runs.runs(limit: 10, userID: "mei")
+        #expect(meiOnly.map(\.run.id) == [first])
+        #expect(meiOnly[0].userRuns.map(\.userRun.userID) == ["mei"])
+        #expect(try runs.userRuns(userID: "zoe").map(\.userRun.status) == [.unchanged, .failed])
+        #expect(try runs.userRun(changesetID: cs)?.id == fullID)
+    }
+
+    @Test func transcriptIsStoredPerUserRun() throws {
+        let f = try Fixture()
+        try f.addUser()
+        let runs = RunStore(f.db)
+        let run = try runs.startRun(startedAt: Fixture.now)
+        let userRun = try runs.record(UserRun(runID: run, userID: "mei", planDate: date("2025-01-07"), status: .unchanged, finishedAt: Fixture.now))
+        #expect(try runs.transcript(userRunID: userRun) == nil)
+        let messages: JSONValue = [["role": "system", "content": "You are a calm tutor."], ["role": "assistant", "content": "Done."]]
+        try runs.storeTranscript(userRunID: userRun, messages: messages)
+        #expect(try runs.transcript(userRunID: userRun) == messages)
+    }
+
+    @Test func changesetAndUserRunCommitTogetherOrNotAtAll() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let runs = RunStore(f.db)
+        let run = try runs.startRun(startedAt: Fixture.now)
+        let plan = UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")])
+        // A crash after the commit but before the user run is recorded must leave no changeset.
+        let error = storeError { () throws(StoreError) in
+            try f.db.write { (db) throws(StoreError) in
+                let id = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
+                    createdAt: Fixture.now, changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" }))
+                _ = id
+                throw StoreError.unknownUser("simulated crash")
+            }
+        }
+        #expect(error == .unknownUser("simulated crash"))
+        #expect(try f.changesets.changesets().isEmpty)
+        #expect(try f.plans.task(id: "m1") == nil)
+
+        try f.db.write { (db) throws(StoreError) in
+            let id = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
+                createdAt: Fixture.now, changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" }))
+            try RunStore(db).record(UserRun(runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: id, finishedAt: Fixture.now))
+        }
+        #expect(try runs.isDone(userID: "mei", planDate: date("2025-01-07")))
+        #expect(try f.plans.task(id: "m1") != nil)
+    }
+}
+
+@Suite struct StatisticsTests {
+    @Test func focusSessionsRoundTripAndSumPerCategory() throws {
+        let f = try Fixture()
+        try f.addUser()
+        let focus = FocusSessionRepository(f.db)
+        let a = try focus.add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+        try focus.add(userID: "mei", category: "English", start: time("2025-01-08T10:00"), minutes: 20)
+        try focus.add(userID: "mei", category: "Math", start: time("2025-01-07T14:00"), minutes: 30)
+        #expect(try focus.sessions(userID: "mei").first == a)
+        #expect(try focus.sessions(userID: "mei", dates: date("2025-01-07")...date("2025-01-07")).map(\.category) == ["Math"])
+        #expect(try focus.minutesByCategory(userID: "mei") == ["English": 75, "Math": 30])
+        #expect(storeError { () throws(StoreError) in _ = try focus.add(userID: "nobody", category: "x", start: time("2025-01-06T10:00"), minutes: 5) }
+                == .unknownUser("nobody"))
+    }
+
+    @Test func recomputeReplacesRowsFromCountsAndFocusMinutes() throws {
+        let f = try Fixture()
+        try f.addUser()
+        try FocusSessionRepository(f.db).add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+        try FocusSessionRepository(f.db).add(userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+        let stats = StatisticsRepository(f.db)
+        try stats.recompute(userID: "mei", counts: ["Old": CategoryCount(tasks: 1, completed: 0)])
+        let rows = try stats.recompute(userID: "mei", counts: ["English": CategoryCount(tasks: 4, completed: 3),
+                                                                "Math": CategoryCount(tasks: 2, completed: 0)])
+        #expect(try stats.statistics(userID: "mei") == rows)
+        #expect(rows == [
+            CategoryStatistic(category: "English", taskCount: 4, completedCount: 3, completionRate: 0.75, focusMinutes: 55),
+            CategoryStatistic(category: "Math", taskCount: 2, completedCount: 0, completionRate: 0, focusMinutes: 0),
+            CategoryStatistic(category: "Piano", taskCount: 0, completedCount: 0, completionRate: 0, focusMinutes: 15),
+        ])
+    }
+}
+
+@Suite struct RunLockTests {
+    @Test func onlyOneHolderAtATime() throws {
+        let f = try Fixture()
+        var first = try RunLock.tryAcquire(databasePath: f.path)
+        #expect(first != nil)
+        #expect(first?.path == f.path + ".lock")
+        #expect(try RunLock.tryAcquire(for: f.db) == nil)
+        first = nil
+        let second = try RunLock.tryAcquire(databasePath: f.path)
+        #expect(second != nil)
+        #expect(DatabaseFile.mode(f.path + ".lock") == 0o600)
+    }
+
+    @Test func lockHeldByAnotherProcessIsSeen() throws {
+        let f = try Fixture()
+        let flock = Process()
+        flock.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        guard FileManager.default.isExecutableFile(atPath: flock.executableURL!.path) else { return }
+        // flock(1) holds the lock while `sleep` runs, then the kernel drops it as it exits.
+        flock.arguments = ["--exclusive", f.path + ".lock", "sleep", "0.3"]
+        try flock.run()
+        var sawHeld = false
+        for _ in 0..<50 where !sawHeld {
+            if try RunLock.tryAcquire(databasePath: f.path) == nil { sawHeld = true } else { usleep(5_000) }
+        }
+        #expect(sawHeld)
+        flock.waitUntilExit()
+        #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
+    }
+}
