@@ -103,6 +103,15 @@ public struct UserPlan: Hashable, Sendable {
         tasks[task.id] = task
     }
 
+    /// Adds or replaces a task together with all of its overrides and slides (import: the
+    /// document is authoritative for the series it contains).
+    public mutating func replace(_ task: StudyTask, overrides newOverrides: [OccurrenceOverride], slides newSlides: [SeriesSlide]) {
+        deleteTask(task.id)
+        tasks[task.id] = task
+        for o in newOverrides { overrides[o.occurrenceID] = o }
+        if !newSlides.isEmpty { slides[task.id] = newSlides.sorted { $0.from < $1.from } }
+    }
+
     /// Adds a slide of `days` from `from` onward; slides of one series from the same date merge.
     public mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
         var list = slides[taskID] ?? []

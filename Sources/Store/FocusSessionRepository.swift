@@ -1,7 +1,7 @@
 import Planning
 
 /// One focus session the app's timer recorded: how long the student studied a category.
-public struct FocusSession: Hashable, Sendable {
+public struct StoredFocusSession: Hashable, Sendable {
     public var id: Int
     public var userID: String
     public var category: String
@@ -22,28 +22,28 @@ public struct FocusSessionRepository {
 
     /// Records a session. - Throws: `.unknownUser`.
     @discardableResult
-    public func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError) -> FocusSession {
-        try db.write { (db) throws(StoreError) -> FocusSession in
+    public func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError) -> StoredFocusSession {
+        try db.write { (db) throws(StoreError) -> StoredFocusSession in
             guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
             try db.execute("INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)",
                            [.text(userID), .text(category), .text(start.description), .integer(minutes)])
-            return FocusSession(id: db.lastInsertRowID, userID: userID, category: category, start: start, minutes: minutes)
+            return StoredFocusSession(id: db.lastInsertRowID, userID: userID, category: category, start: start, minutes: minutes)
         }
     }
 
     /// A user's sessions by start, optionally only those starting within `dates`.
-    public func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [FocusSession] {
+    public func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [StoredFocusSession] {
         var sql = "SELECT id, user_id, category, start, minutes FROM focus_sessions WHERE user_id = ?"
         var values: [SQLValue] = [.text(userID)]
         if let dates {
             sql += " AND start >= ? AND start < ?"
             values += [.text(dates.lowerBound.description), .text(dates.upperBound.adding(days: 1).description)]
         }
-        return try db.query(sql + " ORDER BY start, id", values) { (s) throws(StoreError) -> FocusSession in
+        return try db.query(sql + " ORDER BY start, id", values) { (s) throws(StoreError) -> StoredFocusSession in
             guard let start = CivilDateTime(s.text(3)) else {
                 throw StoreError.malformedRow(entity: "focus session", key: String(s.int(0)), problem: "bad start")
             }
-            return FocusSession(id: s.int(0), userID: s.text(1), category: s.text(2), start: start, minutes: s.int(4))
+            return StoredFocusSession(id: s.int(0), userID: s.text(1), category: s.text(2), start: start, minutes: s.int(4))
         }
     }
 

@@ -1,0 +1,41 @@
+import Planning
+
+/// The JSON shapes of cli.md for edits, flags and summaries, shared by `run`, `preview` and
+/// `show` (the report stored with a changeset uses them too, so `show` prints what `run` saw).
+public enum EditReport {
+    public static func edit(_ e: PlanEdit) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "op": .string(e.op.rawValue), "id": .string(e.id.description), "title": .string(e.title),
+            "before": e.before.map(range) ?? .null, "after": e.after.map(range) ?? .null,
+            "reason": .string(e.reason.rawValue),
+        ]
+        if !e.detail.isEmpty { o["detail"] = .string(e.detail) }
+        return .object(o)
+    }
+
+    public static func range(_ r: TimeRange) -> JSONValue {
+        ["start": .string(r.start.description), "end": .string(r.end.description)]
+    }
+
+    public static func flag(_ f: PlanFlag) -> JSONValue {
+        ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
+    }
+
+    public static func summary(_ s: PlanSummary) -> JSONValue {
+        ["dropped": .int(s.dropped), "rescheduled": .int(s.rescheduled), "chained": .int(s.chained)]
+    }
+
+    /// Reads an edit back from a stored report.
+    public static func edit(from v: JSONValue) -> PlanEdit? {
+        guard let op = v["op"]?.stringValue.flatMap(PlanEdit.Operation.init(rawValue:)),
+              let id = v["id"]?.stringValue.flatMap(OccurrenceID.init),
+              let reason = v["reason"]?.stringValue.flatMap(PlanEdit.Reason.init(rawValue:)) else { return nil }
+        func r(_ key: String) -> TimeRange? {
+            guard let s = v[key]?["start"]?.stringValue.flatMap({ CivilDateTime($0) }),
+                  let e = v[key]?["end"]?.stringValue.flatMap({ CivilDateTime($0) }) else { return nil }
+            return TimeRange(start: s, end: e)
+        }
+        return PlanEdit(op: op, id: id, title: v["title"]?.stringValue ?? "", before: r("before"), after: r("after"),
+                        reason: reason, detail: v["detail"]?.stringValue ?? "")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Planning
+import Store
+
+/// Turns an edited working copy into the changeset that records it: the row changes, the
+/// occurrence-level edits with reasons, and the notification outbox rows. Every write of
+/// calendar data — nightly, manual command or import — goes through here, so all of it is
+/// reviewable and undoable the same way.
+public struct PlanCommitter: Sendable {
+    /// A changeset ready to commit, and what it means for the student.
+    public struct Prepared: Sendable {
+        public var changeset: NewChangeset
+        public var edits: [PlanEdit]
+    }
+
+    public init() {}
+
+    /// - Parameters:
+    ///   - reasons: reasons known for particular occurrences (from the local rules or the
+    ///     model); others get `defaultReason`.
+    ///   - through: last date whose slid occurrences are listed as edits.
+    ///   - report: extra report keys (flags, model, summary) stored with the changeset.
+    /// - Returns: nil when the working copy equals the original (nothing to commit).
+    public func prepare(original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
+                        reasons: [OccurrenceID: PlanEdit.Reason], details: [OccurrenceID: String] = [:],
+                        defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue = [:],
+                        report: [String: JSONValue] = [:]) -> Prepared? {
+        let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in
+            switch entity {
+            case .slide: return PlanEdit.Reason.chainShift.rawValue
+            case .task, .override:
+                return (OccurrenceID(key).flatMap { reasons[$0] } ?? defaultReason).rawValue
+            }
+        }
+        guard !changes.isEmpty else { return nil }
+        var edits = OccurrenceDiff.edits(from: original, to: working, changes: changes, through: through) {
+            reasons[$0] ?? defaultReason
+        }
+        for i in edits.indices { if let d = details[edits[i].id] { edits[i].detail = d } }
+        var fullReport = report
+        fullReport["edits"] = .array(edits.map(EditReport.edit))
+        let outbox = PlanCommitter.outbox(for: edits, plan: working, now: now)
+        let changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
+                                     summary: summary, report: .object(fullReport), outbox: outbox)
+        return Prepared(changeset: changeset, edits: edits)
+    }
+
+    /// Reminder bookkeeping for users with notifications on: every edited occurrence's old
+    /// reminder is cancelled and, if it still takes place in the future, a new one scheduled
+    /// at start − reminderMinutes.
+    public static func outbox(for edits: [PlanEdit], plan: UserPlan, now: Date) -> [OutboxEntry] {
+        guard plan.settings.notificationsEnabled else { return [] }
+        var entries: [OutboxEntry] = []
+        for e in edits {
+            if let before = e.before {
+                entries.append(OutboxEntry(occurrenceID: e.id, fireAt: fireTime(before.start, plan), action: .cancel))
+            }
+            if let after = e.after, e.op != .skip, e.op != .delete {
+                let fire = fireTime(after.start, plan)
+                if fire > now { entries.append(OutboxEntry(occurrenceID: e.id, fireAt: fire, action: .schedule)) }
+            }
+        }
+        return entries
+    }
+
+    static func fireTime(_ start: CivilDateTime, _ plan: UserPlan) -> Date {
+        plan.zone.instant(start).addingTimeInterval(-Double(plan.settings.reminderMinutes * 60))
+    }
+}

@@ -1,0 +1,36 @@
+/// Per-category counts of one user's plan (data.md "Statistic"): sessions due so far,
+/// completed ones, completion rate and focus minutes.
+public struct CategoryStatistics: Hashable, Sendable {
+    public var category: String
+    /// Occurrences in the period that were not skipped.
+    public var taskCount: Int
+    public var completedCount: Int
+    public var focusMinutes: Int
+
+    public var completionRate: Double { taskCount == 0 ? 0 : Double(completedCount) / Double(taskCount) }
+
+    /// Counts occurrences that start within `from ... through` (skipped ones do not count; a
+    /// session is "due" once its day has come) and the focus minutes recorded in that period.
+    /// Sorted by category.
+    public static func compute(plan: UserPlan, focusSessions: [FocusSession], from: CivilDate, through: CivilDate) -> [CategoryStatistics] {
+        var byCategory: [String: CategoryStatistics] = [:]
+        func entry(_ c: String) -> CategoryStatistics { byCategory[c] ?? CategoryStatistics(category: c, taskCount: 0, completedCount: 0, focusMinutes: 0) }
+        for o in plan.occurrences(from: from, through: through) where o.state != .skipped && o.start.date >= from {
+            var e = entry(o.category)
+            e.taskCount += 1
+            if o.state == .completed { e.completedCount += 1 }
+            byCategory[o.category] = e
+        }
+        for f in focusSessions where f.start.date >= from && f.start.date <= through {
+            var e = entry(f.category)
+            e.focusMinutes += f.minutes
+            byCategory[f.category] = e
+        }
+        return byCategory.keys.sorted().map { byCategory[$0]! }
+    }
+
+    /// The first date any of the plan's tasks touch (the start of "all time").
+    public static func firstDate(of plan: UserPlan, focusSessions: [FocusSession]) -> CivilDate? {
+        (plan.tasks.values.map(\.start.date) + focusSessions.map(\.start.date)).min()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Planning
+import Store
+
+extension CommandContext {
+    /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
+    func openDatabase() throws(CLIError) -> Database {
+        let dir = (databasePath as NSString).deletingLastPathComponent
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+            // Only the default location's parent is created; it holds one user's private data.
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+            catch { throw CLIError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(error.localizedDescription)") }
+        }
+        do { return try Database.open(path: databasePath) }
+        catch { throw CLIError(store: error) }
+    }
+}
+
+extension CLIError {
+    /// The exit code and message of a store failure.
+    init(store error: StoreError) {
+        switch error {
+        case .cannotOpen, .notADatabase, .schemaTooNew: self.init(.cannotOpenDatabase, error.description)
+        case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow: self.init(.badInput, error.description)
+        case .alreadyUndone, .notUndone: self.init(.badInput, error.description)
+        case .conflict: self.init(.conflicts, error.description)
+        case .sqlite where error.isBusy:
+            self.init(.locked, "the database is busy (another replan process holds it); try again later")
+        default: self.init(.internalError, error.description)
+        }
+    }
+}
+
+/// Runs a store call, turning its error into the CLI's.
+func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
+    do { return try body() } catch { throw CLIError(store: error) }
+}
+
+/// Parses user-given values of the CLI.
+enum CLIValues {
+    static func date(_ text: String, option: String) throws(CLIError) -> CivilDate {
+        guard let d = CivilDate(text) else { throw .badInput("\(option) '\(text)' is not a date YYYY-MM-DD") }
+        return d
+    }
+
+    /// A local date-time, a date (all-day), or an instant with offset converted into `zone`.
+    static func dateTime(_ text: String, option: String, zone: UserZone, allDay: Bool) throws(CLIError) -> CivilDateTime {
+        if allDay, let d = CivilDate(text) { return CivilDateTime(date: d, time: TimeOfDay(minutes: 0)) }
+        if let t = CivilDateTime(text) { return t }
+        if let instant = Timestamp.date(text) { return zone.civil(instant) }
+        throw .badInput("\(option) '\(text)' is not a local date-time YYYY-MM-DDTHH:MM\(allDay ? " or a date YYYY-MM-DD" : "")")
+    }
+
+    static func zone(_ text: String) throws(CLIError) -> UserZone {
+        do { return try UserZone(identifier: text) } catch { throw .badInput("--time-zone: \(error.message)") }
+    }
+
+    static func color(_ text: String) throws(CLIError) -> TaskColor {
+        guard let c = TaskColor(importing: text) else { throw .badInput("--color '\(text)' is not red, yellow, green or blue") }
+        return c
+    }
+}
+
+extension DataError {
+    /// A validation failure of a command-line value, naming the option.
+    func asCLIError(option: String? = nil) -> CLIError {
+        .badInput(option.map { "\($0): \(message)" } ?? description)
+    }
+}

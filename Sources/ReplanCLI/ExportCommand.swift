@@ -1,0 +1,34 @@
+import Foundation
+import Planning
+import Store
+
+/// `replan export --user ID [--format json|ics]`.
+enum ExportCommand {
+    static let descriptor = CommandDescriptor(
+        path: ["export"], synopsis: "export --user ID [--format json|ics] [--from DATE] [--to DATE]",
+        summary: "write a student's data as replan/1 JSON (everything) or iCalendar (a date range) to stdout",
+        details: "iCalendar lists each occurrence as its own event; the range defaults to 30 days back and 90 days ahead.",
+        options: [.value("--user", "student id"), .value("--format", "json (default) or ics"),
+                  .value("--from", "ics: first date"), .value("--to", "ics: last date")]
+    ) { ctx in
+        let a = ctx.arguments
+        let userID = try a.required("--user")
+        let format = a.value("--format") ?? "json"
+        guard format == "json" || format == "ics" else { throw CLIError.usage("--format must be json or ics, got '\(format)'") }
+        let db = try ctx.openDatabase()
+        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
+        if format == "ics" {
+            let today = plan.zone.civil(ctx.now).date
+            let from = try a.value("--from").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--from") } ?? today.adding(days: -30)
+            let to = try a.value("--to").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--to") } ?? today.adding(days: 90)
+            guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
+            ctx.console.out(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
+            return .success
+        }
+        let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }
+        let entry = ReplanDocument.Entry(user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides, slides: plan.allSlides,
+                                         focusSessions: focus.map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) })
+        ctx.console.out(ReplanDocument(entries: [entry]).json.prettyText)
+        return .success
+    }
+}

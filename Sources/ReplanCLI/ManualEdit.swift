@@ -1,0 +1,42 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+
+/// A student's own edit from the command line, committed as a `manual` changeset so it is
+/// logged and undoable like everything else. The plan is loaded, edited in memory and
+/// committed with version checks: if another process changed a touched row meanwhile, the
+/// commit is refused (exit 2) instead of overwriting it.
+struct ManualEdit {
+    let context: CommandContext
+    let db: Database
+    let userID: String
+
+    init(context: CommandContext, db: Database, userID: String) {
+        self.context = context; self.db = db; self.userID = userID
+    }
+
+    func loadPlan() throws(CLIError) -> UserPlan {
+        try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
+    }
+
+    /// Commits the difference between `original` and `working`; returns the changeset id, or
+    /// nil when nothing changed.
+    @discardableResult
+    func commit(original: UserPlan, working: UserPlan) throws(CLIError) -> (ChangesetID, [PlanEdit])? {
+        let today = working.zone.civil(context.now).date
+        guard let prepared = PlanCommitter().prepare(
+            original: original, working: working, origin: .manual, planDate: nil, now: context.now, reasons: [:],
+            defaultReason: .manual, through: today.adding(days: working.settings.horizonDays)) else { return nil }
+        let id = try storeCall { () throws(StoreError) in try ChangesetStore(db).commit(prepared.changeset) }
+        return (id, prepared.edits)
+    }
+
+    /// The user who owns a task id (task ids are unique across users).
+    static func owner(of taskID: String, db: Database) throws(CLIError) -> String {
+        guard let owner = try storeCall({ () throws(StoreError) in try PlanRepository(db).taskOwner(taskID: taskID) }) else {
+            throw .badInput("no task '\(taskID)'")
+        }
+        return owner
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+
+/// `replan task add|edit|rm|done|list`. Every change is a `manual` changeset (undoable).
+enum TaskCommands {
+    static let all = [add, edit, remove, done, list]
+
+    static let taskOptions: [OptionSpec] = [
+        .value("--title", "1-200 characters"), .value("--start", "local YYYY-MM-DDTHH:MM (a date for --all-day)"),
+        .value("--end", "local YYYY-MM-DDTHH:MM (the last day for --all-day)"), .value("--category", "specific category"),
+        .value("--color", "red (urgent), yellow (medium), green (learning), blue (routine)"), .value("--note", "free text"),
+    ]
+
+    static let add = CommandDescriptor(
+        path: ["task", "add"],
+        synopsis: "task add --user ID --title T --start DT --end DT --category C [--color C] [--note N] [--all-day] [--repeat daily|weekly|monthly [--until DATE]] [--subtask T]…",
+        summary: "add a study session or a repeating series",
+        details: "Every task needs a specific category. Times are local wall-clock times in the student's zone.",
+        options: [.value("--user", "student id")] + taskOptions + [
+            .flag("--all-day", "an all-day task (dates, end = last day)"), .value("--repeat", "daily|weekly|monthly"),
+            .value("--until", "last date of the series (inclusive)"), .value("--subtask", "a checklist item", repeatable: true),
+            .value("--id", "use this task id instead of a generated one"), .flag("--json", "print the result as JSON")]
+    ) { ctx in
+        let a = ctx.arguments
+        try a.rejectExtraPositionals(beyond: 0)
+        let userID = try a.required("--user")
+        let db = try ctx.openDatabase()
+        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let allDay = a.flag("--all-day")
+        guard a.value("--category") != nil else {
+            throw CLIError.usage("--category is required: every task needs a specific category")
+        }
+        var rule: RepeatRule?
+        if let r = a.value("--repeat"), r != "none" {
+            guard let f = RepeatRule.Frequency(rawValue: r) else { throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly") }
+            rule = RepeatRule(every: f, until: try a.value("--until").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--until") })
+        } else if a.value("--until") != nil {
+            throw CLIError.usage("--until needs --repeat")
+        }
+        let id = try a.value("--id") ?? newTaskID(db)
+        if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) != nil {
+            throw CLIError.badInput("a task with id '\(id)' already exists")
+        }
+        let task = StudyTask(
+            id: id, userID: userID, title: try a.required("--title").trimmingWhitespace(), note: a.value("--note") ?? "",
+            category: try a.required("--category").trimmingWhitespace(), color: try a.value("--color").map(CLIValues.color) ?? .green,
+            start: try CLIValues.dateTime(try a.required("--start"), option: "--start", zone: user.zone, allDay: allDay),
+            end: try CLIValues.dateTime(try a.required("--end"), option: "--end", zone: user.zone, allDay: allDay),
+            allDay: allDay, subtasks: a.values("--subtask").map { Subtask(title: $0.trimmingWhitespace()) }, repeatRule: rule,
+            createdAt: ctx.now)
+        do throws(DataError) { try task.validate() } catch { throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path)) }
+        let edit = ManualEdit(context: ctx, db: db, userID: userID)
+        let original = try edit.loadPlan()
+        var working = original
+        working.put(task)
+        let result = try edit.commit(original: original, working: working)
+        report(ctx, verb: "added", id: id, result: result)
+        return .success
+    }
+
+    static let edit = CommandDescriptor(
+        path: ["task", "edit"],
+        synopsis: "task edit ID|ID@YYYY-MM-DD [--title T] [--start DT] [--end DT] [--category C] [--color C] [--note N] [--until DATE]",
+        summary: "change a task; with ID@DATE, move one occurrence of a series",
+        details: "On a series id, --start/--end change the series' first session (and so its time of day and length).\nOn an occurrence id (ID@DATE), only --start/--end apply: the occurrence moves, the series stays.",
+        options: taskOptions + [.value("--until", "last date of a series (inclusive); 'none' removes it"), .flag("--json", "print the result as JSON")]
+    ) { ctx in
+        let a = ctx.arguments
+        let target = try a.positional(0, "task or occurrence id")
+        try a.rejectExtraPositionals(beyond: 1)
+        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
+        let db = try ctx.openDatabase()
+        let userID = try ManualEdit.owner(of: oid.taskID, db: db)
+        let edit = ManualEdit(context: ctx, db: db, userID: userID)
+        let original = try edit.loadPlan()
+        var working = original
+        guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
+        let zone = original.zone
+        if oid.originalDate != nil {
+            for option in ["--title", "--category", "--color", "--note", "--until"] where a.value(option) != nil {
+                throw CLIError.usage("\(option) changes the whole series; edit \(oid.taskID) instead of one occurrence")
+            }
+            guard let occurrence = original.occurrence(oid) else { throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)") }
+            guard occurrence.state != .completed else { throw CLIError.badInput("\(target) is completed; its history is not changed") }
+            let start = try a.value("--start").map { (t: String) throws(CLIError) in try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay) } ?? occurrence.start
+            let end = try a.value("--end").map { (t: String) throws(CLIError) in try CLIValues.dateTime(t, option: "--end", zone: zone, allDay: task.allDay) }
+                ?? start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
+            do throws(DataError) { try TaskRules.validateTimes(start: start, end: end, allDay: task.allDay) } catch { throw error.asCLIError(option: "--end") }
+            working.move(oid, start: start, end: end)
+        } else {
+            if let v = a.value("--title") { task.title = v.trimmingWhitespace() }
+            if let v = a.value("--category") { task.category = v.trimmingWhitespace() }
+            if let v = a.value("--color") { task.color = try CLIValues.color(v) }
+            if let v = a.value("--note") { task.note = v }
+            let newStart = try a.value("--start").map { (t: String) throws(CLIError) in try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay) }
+            if let s = newStart {
+                // Keep the length when only the start moves.
+                if a.value("--end") == nil { task.end = s.adding(minutes: task.end.minuteNumber - task.start.minuteNumber) }
+                task.start = s
+            }
+            if let v = a.value("--end") { task.end = try CLIValues.dateTime(v, option: "--end", zone: zone, allDay: task.allDay) }
+            if let v = a.value("--until") {
+                guard task.repeatRule != nil else { throw CLIError.usage("--until applies to a repeating task only") }
+                task.repeatRule?.until = v == "none" ? nil : try CLIValues.date(v, option: "--until")
+            }
+            do throws(DataError) { try task.validate() } catch { throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path)) }
+            working.put(task)
+        }
+        let result = try edit.commit(original: original, working: working)
+        report(ctx, verb: "edited", id: target, result: result)
+        return .success
+    }
+
+    static let remove = CommandDescriptor(
+        path: ["task", "rm"], synopsis: "task rm ID|ID@YYYY-MM-DD",
+        summary: "delete a task (a whole series with its history), or skip one occurrence of a series",
+        options: [.flag("--json", "print the result as JSON")]
+    ) { ctx in
+        let target = try ctx.arguments.positional(0, "task or occurrence id")
+        try ctx.arguments.rejectExtraPositionals(beyond: 1)
+        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
+        let db = try ctx.openDatabase()
+        let edit = ManualEdit(context: ctx, db: db, userID: try ManualEdit.owner(of: oid.taskID, db: db))
+        let original = try edit.loadPlan()
+        var working = original
+        if oid.originalDate != nil {
+            guard let o = original.occurrence(oid) else { throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)") }
+            guard o.state != .completed else { throw CLIError.badInput("\(target) is completed; its history is not changed") }
+            working.skip(oid)
+        } else {
+            working.deleteTask(oid.taskID)
+        }
+        let result = try edit.commit(original: original, working: working)
+        report(ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result)
+        return .success
+    }
+
+    static let done = CommandDescriptor(
+        path: ["task", "done"], synopsis: "task done OCCURRENCE",
+        summary: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)",
+        options: [.flag("--json", "print the result as JSON")]
+    ) { ctx in
+        let target = try ctx.arguments.positional(0, "occurrence id")
+        try ctx.arguments.rejectExtraPositionals(beyond: 1)
+        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
+        let db = try ctx.openDatabase()
+        let edit = ManualEdit(context: ctx, db: db, userID: try ManualEdit.owner(of: oid.taskID, db: db))
+        let original = try edit.loadPlan()
+        guard original.occurrence(oid) != nil else {
+            if original.tasks[oid.taskID]?.isSeries == true, oid.originalDate == nil {
+                throw CLIError.badInput("\(target) is a series; name the occurrence as \(target)@YYYY-MM-DD")
+            }
+            throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
+        }
+        var working = original
+        working.complete(oid)
+        let result = try edit.commit(original: original, working: working)
+        report(ctx, verb: "completed", id: target, result: result)
+        return .success
+    }
+
+    static let list = CommandDescriptor(
+        path: ["task", "list"], synopsis: "task list --user ID [--from DATE] [--to DATE] [--json]",
+        summary: "list occurrences in a date range (default: the planning window around today)",
+        options: [.value("--user", "student id"), .value("--from", "first local date (inclusive)"),
+                  .value("--to", "last local date (inclusive)"), .flag("--json", "print JSON")]
+    ) { ctx in
+        let a = ctx.arguments
+        let userID = try a.required("--user")
+        let db = try ctx.openDatabase()
+        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let today = user.zone.civil(ctx.now).date
+        let from = try a.value("--from").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--from") }
+            ?? today.adding(days: -user.settings.deleteAfterDays)
+        let to = try a.value("--to").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--to") }
+            ?? today.adding(days: user.settings.horizonDays)
+        guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
+        guard from.days(until: to) <= 3660 else { throw CLIError.badInput("the range \(from)…\(to) is longer than ten years") }
+        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: from...to) }
+        let occurrences = plan.occurrences(from: from, through: to)
+        if a.flag("--json") {
+            ctx.console.out(JSONValue.object([
+                "schema": "replan.tasks/1", "user": .string(userID), "from": .string(from.description), "to": .string(to.description),
+                "occurrences": .array(occurrences.map { o in
+                    ["id": .string(o.id.description), "taskId": .string(o.taskID), "title": .string(o.title),
+                     "category": .string(o.category), "color": .string(o.color.rawValue),
+                     "start": .string(o.start.description), "end": .string(o.end.description),
+                     "allDay": .bool(o.allDay), "state": .string(o.state.rawValue)]
+                }),
+            ]).prettyText)
+        } else if occurrences.isEmpty {
+            ctx.console.out("no sessions from \(from) to \(to)")
+        } else {
+            var day: CivilDate?
+            for o in occurrences {
+                if o.start.date != day {
+                    day = o.start.date
+                    ctx.console.out(ctx.console.paint("\(o.start.date) \(SystemPromptNames.weekday(o.start.date))", .bold))
+                }
+                let time = o.allDay ? "all day    " : "\(o.start.time)–\(o.end.time)"
+                let state = o.state == .open ? "" : "  (\(o.state.rawValue))"
+                ctx.console.out("  \(time)  \(o.title)  [\(o.category)]  \(ctx.console.paint(o.id.description, .dim))\(state)")
+            }
+        }
+        return .success
+    }
+
+    static func newTaskID(_ db: Database) throws(CLIError) -> String {
+        while true {
+            let id = "t-" + StableID.base32(UInt64.random(in: 0...UInt64.max), length: 10)
+            if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) == nil { return id }
+        }
+    }
+
+    static func report(_ ctx: CommandContext, verb: String, id: String, result: (ChangesetID, [PlanEdit])?) {
+        if ctx.arguments.flag("--json") {
+            ctx.console.out(JSONValue.object(["schema": "replan.task-change/1", "id": .string(id),
+                                              "changesetId": result.map { .string($0.0.description) } ?? .null,
+                                              "edits": .array((result?.1 ?? []).map(EditReport.edit))]).prettyText)
+        } else if let (cs, _) = result {
+            ctx.console.out("\(verb) \(id) (changeset \(cs); undo with: replan undo \(cs))")
+        } else {
+            ctx.console.out("\(id): nothing changed")
+        }
+    }
+}
+
+/// Weekday names for human output.
+enum SystemPromptNames {
+    static func weekday(_ d: CivilDate) -> String {
+        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][d.weekday.index]
+    }
+}
