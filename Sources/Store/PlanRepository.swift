@@ -21,7 +21,9 @@ public struct PlanRepository {
     ///   those whose original date lies where the expander could look for the window (the
     ///   window widened by the series' span and the sum of its slides) or whose moved place
     ///   touches the window, each widened by `overrideMarginDays`; and the one-off tasks whose
-    ///   dates touch the window (an end at midnight does not touch its day). Callers pass a
+    ///   dates touch the window (an end at midnight does not touch its day), plus every open
+    ///   one-off task before it: the nightly rules look at all of those, however old, so a
+    ///   forgotten session is dropped rather than kept forever. Callers pass a
     ///   window that already includes their own slack (overdue days back, horizon ahead).
     /// - Throws: `.unknownUser`.
     public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
@@ -37,12 +39,12 @@ public struct PlanRepository {
             let overrides = try seriesOverrides(userID: userID, series: series, slides: slides, window: window)
             let oneOffs = try db.query("""
                 SELECT \(TaskTable.columns) FROM tasks
-                WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ? AND start < ? ORDER BY id
+                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0) AND start < ? ORDER BY id
                 """, [.text(userID), .text(window.lowerBound.description), .text(window.upperBound.adding(days: 1).description)]) {
                     (s) throws(StoreError) in try TaskTable.decode(s)
                 }.filter { t in
                     let lastDate = t.allDay ? t.end.date : t.end.adding(minutes: -1).date
-                    return t.start.date <= window.upperBound && lastDate >= window.lowerBound
+                    return t.start.date <= window.upperBound && (lastDate >= window.lowerBound || !t.completed)
                 }
             return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides)
         }

@@ -1,0 +1,67 @@
+import Foundation
+import Planning
+
+/// The model stage of the pipeline: reviews a user's plan after the local rules and may edit
+/// the working copy through validated tool calls. Implemented by the Assistant-backed
+/// reviewer; the pipeline only knows this shape, so `--no-model` is simply "no reviewer".
+public protocol ModelReviewer: Sendable {
+    /// - Parameters:
+    ///   - working: the plan after the local rules.
+    ///   - local: what the local rules did (for the prompt).
+    func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview
+}
+
+/// What the model stage did for one user.
+public struct ModelReview: Sendable {
+    /// How the conversation ended.
+    public enum Ending: String, Sendable {
+        case endConversation = "end_conversation"
+        case textAnswer = "text"
+        case turnLimit = "turn-limit"
+        case failed
+        case cancelled
+    }
+
+    /// The working copy after the model's validated edits (on failure: unchanged input).
+    public var plan: UserPlan
+    public var ending: Ending
+    /// Occurrences the model changed, with the explanation it gave (may be empty).
+    public var touched: [OccurrenceID: String]
+    public var requests: Int
+    public var turns: Int
+    public var usage: TokenCounts
+    /// Why the model stage failed, for the user run and the log (never the key).
+    public var error: String?
+    /// The quota is gone: the run stops asking the model for the remaining users.
+    public var quotaExhausted: Bool
+    /// Every message exchanged, for `replan show --transcript`.
+    public var transcript: JSONValue
+
+    public init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
+                usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = []) {
+        self.plan = plan; self.ending = ending; self.touched = touched; self.requests = requests; self.turns = turns
+        self.usage = usage; self.error = error; self.quotaExhausted = quotaExhausted; self.transcript = transcript
+    }
+
+    public var failed: Bool { ending == .failed || ending == .cancelled }
+}
+
+/// Token usage summed over requests.
+public struct TokenCounts: Hashable, Sendable {
+    public var prompt = 0, completion = 0, reasoning = 0, cached = 0
+
+    public init(prompt: Int = 0, completion: Int = 0, reasoning: Int = 0, cached: Int = 0) {
+        self.prompt = prompt; self.completion = completion; self.reasoning = reasoning; self.cached = cached
+    }
+
+    public var total: Int { prompt + completion }
+
+    public static func + (a: TokenCounts, b: TokenCounts) -> TokenCounts {
+        TokenCounts(prompt: a.prompt + b.prompt, completion: a.completion + b.completion,
+                    reasoning: a.reasoning + b.reasoning, cached: a.cached + b.cached)
+    }
+
+    public var json: JSONValue {
+        ["prompt": .int(prompt), "completion": .int(completion), "reasoning": .int(reasoning), "cached": .int(cached), "total": .int(total)]
+    }
+}

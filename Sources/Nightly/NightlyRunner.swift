@@ -1,0 +1,253 @@
+import Foundation
+import Planning
+import Store
+
+/// The nightly job over many users: streams the due users from the database, runs their
+/// pipelines on `concurrency` worker threads (each with its own read connection) and commits
+/// every user's changeset together with its user-run row through one writer connection, so
+/// a user's night is either fully recorded or not at all (crash-only) and writers never
+/// fight over the database.
+public final class NightlyRunner: @unchecked Sendable {
+    /// Why a run could not start.
+    public enum RunError: Error, CustomStringConvertible {
+        case locked(path: String)
+        case store(StoreError)
+
+        public var description: String {
+            switch self {
+            case .locked(let path): return "another replan run holds \(path).lock; try again later"
+            case .store(let e): return e.description
+            }
+        }
+    }
+
+    /// Counts of one run.
+    public struct Report: Sendable {
+        public var runID = 0
+        public var due = 0
+        public var changed = 0
+        public var unchanged = 0
+        public var skipped = 0
+        public var failed = 0
+        public var tokens = TokenCounts()
+        /// Users for whom the model was wanted, and how many of those got no answer.
+        public var modelWanted = 0
+        public var modelFailed = 0
+        public var interrupted = false
+        public var startedAt = Date()
+        public var finishedAt = Date()
+
+        public var done: Int { changed + unchanged + skipped + failed }
+        /// assistant.md / cli.md exit 69: the model was needed and unavailable for every user.
+        public var modelUnavailableForAll: Bool { modelWanted > 0 && modelFailed == modelWanted }
+    }
+
+    let databasePath: String
+    let pipeline: UserPipeline
+    let options: RunOptions
+    let shouldStop: @Sendable () -> Bool
+    let onUser: @Sendable (UserNight) -> Void
+    let onProgress: @Sendable (Report) -> Void
+
+    private let lock = NSLock()
+    private var report = Report()
+
+    public init(databasePath: String, pipeline: UserPipeline, options: RunOptions,
+                shouldStop: @escaping @Sendable () -> Bool = { false },
+                onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
+                onProgress: @escaping @Sendable (Report) -> Void = { _ in }) {
+        self.databasePath = databasePath; self.pipeline = pipeline; self.options = options
+        self.shouldStop = shouldStop; self.onUser = onUser; self.onProgress = onProgress
+    }
+
+    public func run() throws(RunError) -> Report {
+        guard let runLock = try wrap({ () throws(StoreError) in try RunLock.tryAcquire(databasePath: databasePath) }) else {
+            throw .locked(path: databasePath)
+        }
+        defer { withExtendedLifetime(runLock) {} }
+        let writer = try wrap { () throws(StoreError) in try Database.open(path: databasePath) }
+        let runID = try wrap { () throws(StoreError) in try RunStore(writer).startRun(startedAt: options.now, options: options.json) }
+        lock.withLock { report.runID = runID; report.startedAt = Date() }
+
+        let queue = WorkQueue<String>(capacity: max(2 * options.concurrency, 16))
+        var producerError: StoreError?
+        let producer = Thread { [self] in
+            do throws(StoreError) {
+                let reader = try Database.open(path: databasePath)
+                try forEachDueUser(reader) { userID in
+                    lock.withLock { report.due += 1 }
+                    return queue.put(userID)
+                }
+            } catch {
+                producerError = error
+            }
+            queue.close()
+        }
+        producer.start()
+
+        let group = DispatchGroup()
+        let writeLock = NSLock()
+        for _ in 0..<max(1, options.concurrency) {
+            group.enter()
+            let worker = Thread { [self] in
+                defer { group.leave() }
+                guard let reader = try? Database.open(path: databasePath) else { queue.close(); return }
+                while !shouldStop(), let userID = queue.take() {
+                    process(userID, reader: reader, writer: writer, writeLock: writeLock, runID: runID)
+                }
+                if shouldStop() { queue.close() }
+            }
+            worker.start()
+        }
+        group.wait()
+        while !producer.isFinished { usleep(1000) }
+        if let producerError { throw .store(producerError) }
+
+        try wrap { () throws(StoreError) in
+            try writeLock.withLock { () throws(StoreError) in try RunStore(writer).finishRun(id: runID, finishedAt: Date()) }
+        }
+        return lock.withLock {
+            report.interrupted = shouldStop()
+            report.finishedAt = Date()
+            return report
+        }
+    }
+
+    /// Streams users and hands over the due ones; stops when `handle` returns false.
+    private func forEachDueUser(_ db: Database, _ handle: (String) -> Bool) throws(StoreError) {
+        let runs = RunStore(db)
+        func due(_ user: User) throws(StoreError) -> Bool {
+            guard user.settings.autoUpdate else { return false }
+            let local = user.zone.civil(options.now)
+            if options.force { return true }
+            guard local.time >= options.runAfter else { return false }
+            return try !runs.isDone(userID: user.id, planDate: local.date)
+        }
+        if !options.userIDs.isEmpty {
+            let users = UserRepository(db)
+            for id in options.userIDs {
+                if shouldStop() { return }
+                let user = try users.get(id)
+                if try due(user), !handle(user.id) { return }
+            }
+            return
+        }
+        var cursor = UserRepository(db).cursor()
+        while let user = try cursor.next() {
+            if shouldStop() { return }
+            if try due(user), !handle(user.id) { return }
+        }
+    }
+
+    private func process(_ userID: String, reader: Database, writer: Database, writeLock: NSLock, runID: Int) {
+        let started = Date()
+        var night: UserNight
+        var review: ModelReview?
+        do throws(StoreError) {
+            (night, review) = try pipeline.prepare(userID: userID, db: reader, now: options.now)
+        } catch {
+            night = UserNight(userID: userID, planDate: CivilDate(dayNumber: 0), localNow: CivilDateTime(minuteNumber: 0), status: .failed,
+                              prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
+                              error: "could not load the plan: \(error)")
+        }
+        // An interruption during the pipeline discards the user: nothing of theirs is written.
+        if shouldStop() { return }
+        night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        writeLock.withLock {
+            do throws(StoreError) {
+                night.changesetID = try commit(night, writer: writer, runID: runID)
+            } catch {
+                let message: String
+                if case .conflict(let c) = error {
+                    message = "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
+                } else {
+                    message = "commit failed: \(error)"
+                }
+                night.status = .failed
+                night.error = message
+                night.changesetID = nil
+                _ = try? record(night, writer: writer, runID: runID)
+            }
+        }
+        lock.withLock {
+            switch night.status {
+            case .changed: report.changed += 1
+            case .unchanged: report.unchanged += 1
+            case .skipped: report.skipped += 1
+            case .failed: report.failed += 1
+            }
+            report.tokens = report.tokens + night.model.tokens
+            if night.model.called || night.model.error != nil {
+                report.modelWanted += 1
+                if review?.failed ?? true { report.modelFailed += 1 }
+            }
+        }
+        onUser(night)
+        onProgress(lock.withLock { report })
+    }
+
+    /// The changeset, the user-run row and the transcript in one transaction.
+    private func commit(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) -> ChangesetID? {
+        try writer.write { (db) throws(StoreError) -> ChangesetID? in
+            var id: ChangesetID?
+            if night.status == .changed, let prepared = night.prepared {
+                id = try ChangesetStore(db).commit(prepared.changeset)
+            }
+            var recorded = night
+            recorded.changesetID = id
+            try record(recorded, writer: db, runID: runID)
+            return id
+        }
+    }
+
+    private func record(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) {
+        let status = UserRunStatus(rawValue: night.status.rawValue) ?? .failed
+        let run = UserRun(runID: runID, userID: night.userID, planDate: night.planDate, status: status, changesetID: night.changesetID,
+                          modelCalls: night.model.requests, turns: night.model.turns, promptTokens: night.model.tokens.prompt,
+                          completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
+                          cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
+                          error: night.error ?? night.model.error, finishedAt: Date())
+        try writer.write { (db) throws(StoreError) in
+            let userRunID = try RunStore(db).record(run)
+            if night.transcript != [] { try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript) }
+        }
+    }
+
+    private func wrap<T>(_ body: () throws(StoreError) -> T) throws(RunError) -> T {
+        do { return try body() } catch { throw .store(error) }
+    }
+}
+
+/// A bounded hand-over queue between the user producer and the workers: the producer blocks
+/// when workers lag, so only a few user ids are ever in memory.
+final class WorkQueue<Item: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var closed = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// False when the queue was closed (stop producing).
+    func put(_ item: Item) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while items.count >= capacity && !closed { condition.wait() }
+        if closed { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
+    func take() -> Item? {
+        condition.lock(); defer { condition.unlock() }
+        while items.isEmpty && !closed { condition.wait() }
+        if items.isEmpty { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    func close() {
+        condition.lock(); closed = true; condition.broadcast(); condition.unlock()
+    }
+}

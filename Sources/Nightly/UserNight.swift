@@ -1,0 +1,48 @@
+import Foundation
+import Planning
+import Store
+
+/// One user's night, prepared but not yet committed: what `preview` prints and `run` commits.
+public struct UserNight: Sendable {
+    public enum Status: String, Sendable {
+        case changed, unchanged, skipped, failed
+    }
+
+    public var userID: String
+    public var planDate: CivilDate
+    public var localNow: CivilDateTime
+    public var status: Status
+    /// The changeset to commit (nil when nothing changes or the user is skipped).
+    public var prepared: PlanCommitter.Prepared?
+    public var flags: [PlanFlag]
+    public var summary: PlanSummary
+    public var model: ModelSummary
+    public var transcript: JSONValue
+    public var error: String?
+    /// Filled once committed.
+    public var changesetID: ChangesetID?
+    public var durationMilliseconds: Int = 0
+
+    public var edits: [PlanEdit] { prepared?.edits ?? [] }
+}
+
+/// What the model stage did, as `run`, `preview`, `log` and `show` report it.
+public struct ModelSummary: Sendable {
+    public var called: Bool
+    public var requests: Int
+    public var turns: Int
+    public var tokens: TokenCounts
+    public var ending: String?
+    public var error: String?
+
+    public init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
+                ending: String? = nil, error: String? = nil) {
+        self.called = called; self.requests = requests; self.turns = turns; self.tokens = tokens
+        self.ending = ending; self.error = error
+    }
+
+    public var json: JSONValue {
+        ["called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
+         "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null]
+    }
+}
