@@ -44,16 +44,25 @@ extension PostponementPass {
             busy.insert(o)
         }
 
+        // Decision: a re-placed occurrence may land after its slid successors (its new day
+        // had no room); those successors are then re-placed after it as well, so the series
+        // keeps its order. Each search starts no earlier than the previous one's end.
+        var previousEnd: CivilDateTime?
         for (old, new) in moving {
             let reason = reason(for: old, in: chain)
             ensureCovered(through: new.lastDate.adding(days: 1))
             let collides = new.allDay
                 ? busy.allDayConflict(key: chain.key, first: new.start.date, last: new.end.date, ignoring: [new.id]) != nil
                 : busy.timedConflict(start: new.start.minuteNumber, end: new.end.minuteNumber, ignoring: [new.id]) != nil
-            if collides {
-                searchAndPlace(new, from: new.start.date, reason: reason, before: TimeRange(old))
+            let outOfOrder = previousEnd.map { new.allDay ? new.start.date < $0.date : new.start < $0 } ?? false
+            if collides || outOfOrder {
+                let from = previousEnd.map { max($0.date, new.start.date) } ?? new.start.date
+                searchAndPlace(new, from: from, reason: reason, before: TimeRange(old), notBefore: previousEnd)
             } else {
                 move(new, to: TimeRange(new), reason: reason, before: TimeRange(old))
+            }
+            if let placed = plan.occurrence(new.id), placed.state == .open {
+                previousEnd = placed.allDay ? CivilDateTime(date: placed.end.date.adding(days: 1), time: TimeOfDay(minutes: 0)) : placed.end
             }
         }
     }

@@ -12,7 +12,8 @@ extension PostponementPass {
     /// first part only, so a checklist is not ticked off three times.
     ///
     /// Returns the last day a part uses, or nil.
-    mutating func split(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, before: TimeRange?) -> CivilDate? {
+    mutating func split(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, before: TimeRange?,
+                        notBefore: CivilDateTime? = nil) -> CivilDate? {
         let size = settings.sessionMinutes
         guard size > 0, !o.allDay else { return nil }
         let total = o.lengthMinutes
@@ -27,7 +28,7 @@ extension PostponementPass {
             search.horizonDays = dayFrom.days(until: lastDay)
             let preferred = TimeOfDay(minutes: (plannedTime(o).minutes + i * size) % 1440)
             guard let r = search.slot(length: length, preferredTime: preferred, from: dayFrom,
-                                      notBefore: parts.last?.end, busy: scratch, ignoring: [o.id]) else { return nil }
+                                      notBefore: parts.last?.end ?? notBefore, busy: scratch, ignoring: [o.id]) else { return nil }
             parts.append(r)
             scratch.insert(Occurrence(id: OccurrenceID(taskID: "\u{0}part\(i)"), title: o.title, category: o.category,
                                       start: r.start, end: r.end))
