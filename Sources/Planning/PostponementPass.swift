@@ -102,12 +102,33 @@ struct PostponementPass {
         let blocked = PlacementValidator.check(start: target.start, end: target.end, allDay: s1.allDay, key: chain.key,
                                                ignoring: chain.memberIDs, busy: busy, windows: windows, rule: rule,
                                                now: now, zone: zone)
-        if blocked != nil || k <= 0 {
-            placeMissedMembers(of: chain)
-        } else if let seriesID = chain.seriesID {
-            slide(chain, series: seriesID, by: k)
+        guard blocked == nil, k > 0 else { placeMissedMembers(of: chain); return }
+        // The shift is tried on a copy: a member (or slid occurrence) that finds no slot stays
+        // where it is, and if that is now on top of a session the shift itself placed, the
+        // rules would have caused an overlap. Decision: such a chain does not shift at all and
+        // takes the no-shift path, which never overlaps anything.
+        var trial = self
+        if let seriesID = chain.seriesID {
+            trial.slide(chain, series: seriesID, by: k)
         } else {
-            relay(chain, firstAt: target)
+            trial.relay(chain, firstAt: target)
+        }
+        if trial.leftSessionOnTopOfAnother(flaggedAfter: flags.count) {
+            placeMissedMembers(of: chain)
+        } else {
+            self = trial
+        }
+    }
+
+    /// Whether an occurrence flagged `could-not-fit` since `flaggedAfter` now overlaps
+    /// something busy (it stayed where it was while others moved in).
+    private func leftSessionOnTopOfAnother(flaggedAfter count: Int) -> Bool {
+        flags[count...].contains { f in
+            guard f.kind == .couldNotFit, let o = plan.occurrence(f.id) else { return false }
+            if o.allDay {
+                return busy.allDayConflict(key: ChainKey(o), first: o.start.date, last: o.end.date, ignoring: [o.id]) != nil
+            }
+            return busy.timedConflict(start: o.start.minuteNumber, end: o.end.minuteNumber, ignoring: [o.id]) != nil
         }
     }
 
@@ -167,7 +188,7 @@ struct PostponementPass {
     ///   (a slid series occurrence that collided).
     @discardableResult
     mutating func searchAndPlace(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason,
-                                 before: TimeRange? = nil) -> CivilDate? {
+                                 before: TimeRange? = nil, notBefore: CivilDateTime? = nil) -> CivilDate? {
         let span = o.start.date.days(until: o.lastDate) + 1
         ensureCovered(through: from.adding(days: settings.horizonDays + span))
         if o.allDay {
@@ -177,11 +198,11 @@ struct PostponementPass {
                 return r.end.date
             }
         } else if let r = finder.slot(length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
-                                      busy: busy, ignoring: [o.id]) {
+                                      notBefore: notBefore, busy: busy, ignoring: [o.id]) {
             move(o, to: r, reason: reason, before: before)
             return r.end.adding(minutes: -1).date
         } else if settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,
-                  let last = split(o, from: from, reason: reason, before: before) {
+                  let last = split(o, from: from, reason: reason, before: before, notBefore: notBefore) {
             return last
         }
         flag(o.id, .couldNotFit)
