@@ -98,6 +98,7 @@ enum PartMarker {
         let numberStart = j
         while j < c.count, c[j].isASCIIDigitLike || cjkNumerals.contains(c[j]) { j += 1 }
         guard j > numberStart else { return nil }
+        while j < c.count, c[j].isWhitespace { j += 1 }
         let counter = c[j...]
         guard counter.count <= 3, counter.allSatisfy({ !$0.isWhitespace && !$0.isASCIIDigitLike }) else { return nil }
         return i
@@ -115,9 +116,9 @@ enum PartMarker {
             while k > 0, c[k - 1].isASCIIDigitLike { k -= 1 }
             i = k
         }
-        if i > 0, c[i - 1] == "#" { return i - 1 }
         var k = i
         while k > 0, c[k - 1].isWhitespace { k -= 1 }
+        if k > 0, c[k - 1] == "#" { return k - 1 }
         for word in ["part", "pt.", "pt"] where k >= word.count {
             let w = Array(word)
             if Array(c[(k - w.count)..<k]) == w, k - w.count == 0 || !c[k - w.count - 1].isLetter {
