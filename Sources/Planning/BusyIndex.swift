@@ -9,13 +9,15 @@ public struct BusyIndex: Sendable {
     public struct Entry: Hashable, Sendable {
         public var id: OccurrenceID
         public var title: String
-        public var key: ChainKey
+        /// Only all-day entries need a chain key (timed ones collide by time alone); computing
+        /// it for every entry would cost a title normalisation per busy session.
+        public var key: ChainKey?
         public var start: CivilDateTime
         public var end: CivilDateTime
         public var allDay: Bool
 
         public init(_ o: Occurrence) {
-            id = o.id; title = o.title; key = ChainKey(o); start = o.start; end = o.end; allDay = o.allDay
+            id = o.id; title = o.title; key = o.allDay ? ChainKey(o) : nil; start = o.start; end = o.end; allDay = o.allDay
         }
 
         /// Local dates the entry touches (an end at midnight does not touch its day).

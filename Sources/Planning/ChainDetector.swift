@@ -25,8 +25,11 @@ public struct ChainDetector: Sendable {
     public func chains(in occurrences: [Occurrence], classes: [OccurrenceID: OverdueClass],
                        timeOfDay: (Occurrence) -> TimeOfDay = { $0.start.time }) -> [Chain] {
         var byKey: [ChainKey: [Occurrence]] = [:]
+        var keys: [String: [String: ChainKey]] = [:] // a series repeats its title; normalise it once
         for o in occurrences where o.state != .skipped {
-            byKey[ChainKey(o), default: []].append(o)
+            let key = keys[o.category, default: [:]][o.title] ?? ChainKey(o)
+            keys[o.category, default: [:]][o.title] = key
+            byKey[key, default: []].append(o)
         }
         var chains: [Chain] = []
         for (key, group) in byKey where group.count >= 2 {
