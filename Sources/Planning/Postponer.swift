@@ -56,15 +56,26 @@ public struct Postponer: Sendable {
 /// Edits of several passes folded into one per occurrence: the first `before`, the last
 /// `after`, the reason that first moved it. A session moved and then moved back disappears.
 struct EditLog {
-    private(set) var edits: [PlanEdit] = []
+    private var log: [PlanEdit?] = []
+    private var index: [OccurrenceID: Int] = [:]
+
+    var edits: [PlanEdit] { log.compactMap { $0 } }
 
     mutating func merge(_ new: [PlanEdit]) {
         for e in new {
-            guard let i = edits.firstIndex(where: { $0.id == e.id }) else { edits.append(e); continue }
-            var m = edits[i]
+            guard let i = index[e.id], var m = log[i] else {
+                index[e.id] = log.count
+                log.append(e)
+                continue
+            }
             m.after = e.after
             if m.op != .create { m.op = e.op }
-            if m.op == .move && m.before == m.after { edits.remove(at: i) } else { edits[i] = m }
+            if m.op == .move && m.before == m.after {
+                log[i] = nil
+                index[e.id] = nil
+            } else {
+                log[i] = m
+            }
         }
     }
 }
