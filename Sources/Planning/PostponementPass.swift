@@ -104,9 +104,9 @@ struct PostponementPass {
                                                now: now, zone: zone)
         guard blocked == nil, k > 0 else { placeMissedMembers(of: chain); return }
         // The shift is tried on a copy: a member (or slid occurrence) that finds no slot stays
-        // where it is, and if that is now on top of a session the shift itself placed, the
-        // rules would have caused an overlap. Decision: such a chain does not shift at all and
-        // takes the no-shift path, which never overlaps anything.
+        // where it is, and if that place now overlaps another session (typically one the
+        // shift itself moved in), the rules would have caused an overlap. Decision: such a
+        // chain does not shift at all and takes the no-shift path, which never overlaps.
         var trial = self
         if let seriesID = chain.seriesID {
             trial.slide(chain, series: seriesID, by: k)

@@ -27,7 +27,6 @@ import Testing
             totals.splits += result.edits.filter { $0.op == .create }.count
             totals.slides += result.plan.allSlides.count - plan.allSlides.count
         }
-        print("property totals: \(totals)")
         #expect(failures.isEmpty, "\(failures.count) users broke a property:\n\(failures.prefix(5).joined(separator: "\n"))")
         // The generator must actually exercise the rules, or the properties prove nothing.
         #expect(totals.edits > 1000)
