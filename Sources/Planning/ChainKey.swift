@@ -1,0 +1,148 @@
+/// What makes occurrences candidates for one chain (planning.md §3.1): the same category and
+/// the same title once spelling noise and part markers are taken away.
+///
+/// Every occurrence of a series has the series' title and category, so "same series ⇒ same
+/// key" holds by construction; two series or one-off tasks named alike ("English reading
+/// (2)", "ｅｎｇｌｉｓｈ　Reading 3") share the key too. The category is compared as the user
+/// wrote it (trimmed), because categories are names the user picked from a list, and
+/// different categories never share a key.
+public struct ChainKey: Hashable, Sendable, CustomStringConvertible {
+    public let category: String
+    public let title: String
+
+    public init(title: String, category: String) {
+        self.category = category.trimmingWhitespace()
+        self.title = ChainKey.normalizedTitle(title)
+    }
+
+    public init(_ occurrence: Occurrence) {
+        self.init(title: occurrence.title, category: occurrence.category)
+    }
+
+    public var description: String { "\(category)/\(title)" }
+
+    /// Trims, folds width and case, collapses white space and strips one trailing part marker
+    /// (`[2/3]`, `(2)`, `#2`, `Part 2`, `第2課`, `第二章`, or a trailing number).
+    ///
+    /// A title that would be empty without its marker ("2", "第3課") keeps it, so such titles
+    /// still only chain with themselves.
+    public static func normalizedTitle(_ title: String) -> String {
+        let folded = collapseWhiteSpace(foldWidth(title).lowercased())
+        let chars = Array(folded)
+        guard let cut = PartMarker.start(in: chars) else { return folded }
+        var end = cut
+        // "Physics - Part 2" and "Physics: 2" chain with "Physics".
+        while end > 0, chars[end - 1].isWhitespace || separators.contains(chars[end - 1]) { end -= 1 }
+        return end == 0 ? folded : String(chars[..<end])
+    }
+
+    private static let separators: Set<Character> = ["-", "–", "—", ":", "：", "·", ",", "，", "、", "_", "/"]
+
+    /// Full-width ASCII forms (U+FF01…U+FF5E) and the ideographic space fold to their ASCII
+    /// counterparts, so "ｍａｔｈ　２" typed with a CJK input method equals "math 2".
+    static func foldWidth(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(u.value - 0xFEE0)!)
+            case 0x3000: out.append(" ")
+            default: out.append(u)
+            }
+        }
+        return String(out)
+    }
+
+    /// Trims and turns every run of white space into one ASCII space.
+    static func collapseWhiteSpace(_ s: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for c in s {
+            if c.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" "); pendingSpace = false }
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// Recognises the one trailing part marker a normalised title may end with.
+enum PartMarker {
+    /// Where the marker starts in `c` (already width- and case-folded), or nil when the title
+    /// does not end with one.
+    static func start(in c: [Character]) -> Int? {
+        guard let last = c.last else { return nil }
+        if last == "]" || last == ")" { return bracketed(c) }
+        if let i = ordinal(c) { return i }
+        if last.isASCIIDigitLike { return trailingNumber(c) }
+        return nil
+    }
+
+    /// `[2/3]`, `[2]`, `(2)`, `(2/3)`.
+    private static func bracketed(_ c: [Character]) -> Int? {
+        let open: Character = c.last == "]" ? "[" : "("
+        guard let i = c.lastIndex(of: open) else { return nil }
+        let inner = c[(i + 1)..<(c.count - 1)].filter { !$0.isWhitespace }
+        guard !inner.isEmpty, isNumber(inner) || isFraction(inner) else { return nil }
+        return i
+    }
+
+    /// `第2課`, `第二章`, `第 12 回`: 第, a number in digits or CJK numerals, then at most three
+    /// counter characters.
+    private static func ordinal(_ c: [Character]) -> Int? {
+        guard let i = c.lastIndex(of: "第") else { return nil }
+        var j = i + 1
+        while j < c.count, c[j].isWhitespace { j += 1 }
+        let numberStart = j
+        while j < c.count, c[j].isASCIIDigitLike || cjkNumerals.contains(c[j]) { j += 1 }
+        guard j > numberStart else { return nil }
+        while j < c.count, c[j].isWhitespace { j += 1 }
+        let counter = c[j...]
+        guard counter.count <= 3, counter.allSatisfy({ !$0.isWhitespace && !$0.isASCIIDigitLike }) else { return nil }
+        return i
+    }
+
+    /// `#2`, `part 2`, `Part2`, `2/3`, or a bare trailing number after a space, punctuation or
+    /// a non-Latin letter. Digits glued to Latin letters ("MATH101", "CS50") are a course code,
+    /// not a part number, and stay.
+    private static func trailingNumber(_ c: [Character]) -> Int? {
+        var i = c.count
+        while i > 0, c[i - 1].isASCIIDigitLike { i -= 1 }
+        // A fraction "2/3": include the numerator.
+        if i > 1, c[i - 1] == "/", c[i - 2].isASCIIDigitLike {
+            var k = i - 1
+            while k > 0, c[k - 1].isASCIIDigitLike { k -= 1 }
+            i = k
+        }
+        var k = i
+        while k > 0, c[k - 1].isWhitespace { k -= 1 }
+        if k > 0, c[k - 1] == "#" { return k - 1 }
+        for word in ["part", "pt.", "pt"] where k >= word.count {
+            let w = Array(word)
+            if Array(c[(k - w.count)..<k]) == w, k - w.count == 0 || !c[k - w.count - 1].isLetter {
+                return k - w.count
+            }
+        }
+        guard i > 0 else { return nil } // the whole title is a number: keep it
+        let before = c[i - 1]
+        if before.isLetter && before.isASCII { return nil }
+        return i
+    }
+
+    private static func isNumber<S: Collection<Character>>(_ s: S) -> Bool {
+        !s.isEmpty && s.allSatisfy(\.isASCIIDigitLike)
+    }
+
+    private static func isFraction(_ s: [Character]) -> Bool {
+        guard let slash = s.firstIndex(of: "/") else { return false }
+        return isNumber(s[..<slash]) && isNumber(s[(slash + 1)...])
+    }
+
+    private static let cjkNumerals: Set<Character> = Set("〇零一二三四五六七八九十百千兩两")
+}
+
+private extension Character {
+    var isASCIIDigitLike: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,46 @@
+/// What one night's local rules did to a user's plan (planning.md §6): the updated working
+/// copy, the edits as a student reads them, the flags for the assistant and the summary.
+public struct PostponementResult: Hashable, Sendable {
+    /// The working copy with every edit applied; the nightly job diffs it against the loaded
+    /// plan to build the changeset (one slide row for a slid series, not a row per occurrence).
+    public var plan: UserPlan
+    /// In order of work: drops first, then each work item's moves, skips, deletions and
+    /// creations.
+    public var edits: [PlanEdit]
+    public var flags: [PlanFlag]
+    public var summary: PlanSummary
+    /// `now` on the user's clock, rounded up to the minute (nothing is placed before it).
+    public var now: CivilDateTime
+
+    public init(plan: UserPlan, edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, now: CivilDateTime) {
+        self.plan = plan; self.edits = edits; self.flags = flags; self.summary = summary; self.now = now
+    }
+
+    public var hasEdits: Bool { !edits.isEmpty }
+
+    /// The edit of one occurrence, if the rules touched it.
+    public func edit(for id: OccurrenceID) -> PlanEdit? { edits.first { $0.id == id } }
+
+    /// The flags of one occurrence.
+    public func flags(for id: OccurrenceID) -> [PlanFlag.Kind] { flags.filter { $0.id == id }.map(\.kind) }
+}
+
+extension PlanSummary {
+    /// The counts of planning.md §6 read off the edits: dropped X (dropped-stale), rescheduled
+    /// Y (every occurrence that moved or was replaced by split parts), of which chained Z (the
+    /// ones moved as chain members, reason make-up or chain-shift). Created split parts are
+    /// not counted again.
+    public init(edits: [PlanEdit]) {
+        self.init()
+        for e in edits {
+            switch e.reason {
+            case .droppedStale: dropped += 1
+            case .makeUp, .chainShift:
+                if e.op != .create { rescheduled += 1; chained += 1 }
+            case .rescheduled:
+                if e.op != .create { rescheduled += 1 }
+            case .model, .manual: break
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The local rules of one night (planning.md §2–§6) for one user: drops stale sessions, slides
+/// or re-lays missed runs, and finds new slots for the remaining missed sessions.
+///
+/// A pure function of the plan and the clock: `now` is passed in, the zone and settings come
+/// with the plan, and the result is a new working copy plus the edits that lead to it.
+///
+/// Running the rules again on the result with the same `today` yields no edits (planning.md
+/// §6). One pass alone cannot promise that: a missed session that found no room may find it
+/// once a later item of the same pass has moved away. So the postponer repeats the pass on its
+/// own result while a pass both changed something and left a missed session without a slot;
+/// every repeated pass either places one more missed session or changes nothing, so this ends
+/// within (number of missed sessions + 1) passes, and the edits of all passes are merged into
+/// one before → after per occurrence.
+public struct Postponer: Sendable {
+    /// The run's instant.
+    public let now: Date
+
+    public init(now: Date) { self.now = now }
+
+    /// A run at a wall-clock time in `zone` (tests and `--now`).
+    public init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
+
+    /// `now` on the user's clock, rounded up to the whole minute: planning is to the minute,
+    /// and a session may not start in a minute that has already begun.
+    public func civilNow(in zone: UserZone) -> CivilDateTime {
+        let seconds = now.timeIntervalSince1970
+        let remainder = seconds - (seconds / 60).rounded(.down) * 60
+        return zone.civil(remainder > 0 ? now.addingTimeInterval(60 - remainder) : now)
+    }
+
+    public func postpone(_ plan: UserPlan) -> PostponementResult {
+        let civil = civilNow(in: plan.zone)
+        var current = plan
+        var edits = EditLog()
+        var flags: [PlanFlag] = []
+        var passes = 0
+        while true {
+            passes += 1
+            var pass = PostponementPass(plan: current, now: civil, createdAt: now)
+            pass.run()
+            current = pass.plan
+            edits.merge(pass.edits)
+            let touched = Set(pass.edits.map(\.id))
+            flags.removeAll { touched.contains($0.id) }
+            for f in pass.flags where !flags.contains(f) { flags.append(f) }
+            let missedWithoutSlot = pass.flags.contains { $0.kind == .couldNotFit && pass.overdueIDs.contains($0.id) }
+            if pass.edits.isEmpty || !missedWithoutSlot || passes >= 64 { break }
+        }
+        let merged = edits.edits
+        return PostponementResult(plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
+    }
+}
+
+/// Edits of several passes folded into one per occurrence: the first `before`, the last
+/// `after`, the reason that first moved it. A session moved and then moved back disappears.
+struct EditLog {
+    private var log: [PlanEdit?] = []
+    private var index: [OccurrenceID: Int] = [:]
+
+    var edits: [PlanEdit] { log.compactMap { $0 } }
+
+    mutating func merge(_ new: [PlanEdit]) {
+        for e in new {
+            guard let i = index[e.id], var m = log[i] else {
+                index[e.id] = log.count
+                log.append(e)
+                continue
+            }
+            m.after = e.after
+            if m.op != .create { m.op = e.op }
+            if m.op == .move && m.before == m.after {
+                log[i] = nil
+                index[e.id] = nil
+            } else {
+                log[i] = m
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+extension PostponementPass {
+    /// Shifts a series chain (planning.md §3.4, series chain): the series' tail slides by `k`
+    /// days from s1's original date onward, stored as one slide on the series rather than a
+    /// row per occurrence. The series defines its own days, so windows are not re-checked; a
+    /// slid occurrence that now collides with something else is placed by the general search
+    /// from its new day (and stays on its new day, flagged, when nothing fits).
+    ///
+    /// A slide moves what the series places, so two kinds of occurrences need an override to
+    /// end up right: completed ones at or after s1 are pinned where they were (history never
+    /// moves), and members the student had moved by hand are carried along by `k` days.
+    ///
+    /// Occurrences are checked and reported as far as the busy index reaches (at least
+    /// today + 2 × horizonDays); further out the slide applies unreported, as a later night's
+    /// rules would leave an overlap there alone too.
+    mutating func slide(_ chain: Chain, series taskID: String, by k: Int) {
+        guard let task = plan.tasks[taskID], let from = chain.first.id.originalDate else { return }
+        let expander = OccurrenceExpander(zone: zone)
+        let seriesOverrides = plan.overrides.values.filter { $0.taskID == taskID }
+        let oldSlides = plan.slides[taskID] ?? []
+        let tail = expander.occurrences(of: [task], overrides: Array(seriesOverrides), slides: oldSlides,
+                                        from: range.lookback, through: coveredThrough)
+            .filter { $0.state == .open && $0.id.originalDate! >= from }
+
+        plan.addSlide(taskID: taskID, from: from, days: k)
+        for o in seriesOverrides where o.originalDate >= from && o.state == .completed && !o.isMove {
+            let place = expander.scheduledPlace(of: task, originalDate: o.originalDate, slides: oldSlides)
+            plan.move(o.occurrenceID, start: place.start, end: place.end)
+        }
+        for o in tail where plan.overrides[o.id]?.isMove == true && chain.memberIDs.contains(o.id) {
+            let start = o.allDay ? o.start.adding(days: k) : zone.existing(o.start.adding(days: k))
+            plan.move(o.id, start: start, end: o.allDay ? o.end.adding(days: k) : start.adding(minutes: o.lengthMinutes))
+        }
+
+        // Re-read the series into the busy index; the moving ones go in one by one below.
+        let moving = tail.compactMap { old -> (old: Occurrence, new: Occurrence)? in
+            guard let new = plan.occurrence(old.id), TimeRange(new) != TimeRange(old) else { return nil }
+            return (old, new)
+        }.sorted { ($0.new.start, $0.new.id) < ($1.new.start, $1.new.id) }
+        let movingIDs = Set(moving.map(\.old.id))
+        busy.removeAll(taskID: taskID)
+        for o in expander.occurrences(of: [task], overrides: plan.overrides.values.filter { $0.taskID == taskID },
+                                      slides: plan.slides[taskID] ?? [], from: today, through: coveredThrough)
+        where !movingIDs.contains(o.id) {
+            busy.insert(o)
+        }
+
+        // Decision: a re-placed occurrence may land after its slid successors (its new day
+        // had no room); those successors are then re-placed after it as well, so the series
+        // keeps its order. Each search starts no earlier than the previous one's end.
+        var previousEnd: CivilDateTime?
+        for (old, new) in moving {
+            let reason = reason(for: old, in: chain)
+            ensureCovered(through: new.lastDate.adding(days: 1))
+            let collides = new.allDay
+                ? busy.allDayConflict(key: chain.key, first: new.start.date, last: new.end.date, ignoring: [new.id]) != nil
+                : busy.timedConflict(start: new.start.minuteNumber, end: new.end.minuteNumber, ignoring: [new.id]) != nil
+            let outOfOrder = previousEnd.map { new.allDay ? new.start.date < $0.date : new.start < $0 } ?? false
+            if collides || outOfOrder {
+                let from = previousEnd.map { max($0.date, new.start.date) } ?? new.start.date
+                searchAndPlace(new, from: from, reason: reason, before: TimeRange(old), notBefore: previousEnd)
+            } else {
+                move(new, to: TimeRange(new), reason: reason, before: TimeRange(old))
+            }
+            if let placed = plan.occurrence(new.id), placed.state == .open {
+                previousEnd = placed.allDay ? CivilDateTime(date: placed.end.date.adding(days: 1), time: TimeOfDay(minutes: 0)) : placed.end
+            }
+        }
+    }
+}

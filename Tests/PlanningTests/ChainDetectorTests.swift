@@ -1,0 +1,106 @@
+import Testing
+@testable import Planning
+
+/// planning.md §3.2–3.3: links, runs, chains and members.
+@Suite struct ChainDetectorTests {
+    let today = Fx.d("2025-01-08")
+    let detector = ChainDetector()
+
+    private func occ(_ id: String, _ start: String, minutes: Int = 60, title: String = "Math", category: String = "Math",
+                     state: OccurrenceState = .open, allDay: Bool = false) -> Occurrence {
+        let s = Fx.t(start)
+        return Occurrence(id: Fx.id(id), title: title, category: category, start: s,
+                          end: allDay ? s : s.adding(minutes: minutes), allDay: allDay, state: state)
+    }
+
+    private func chains(_ list: [Occurrence]) -> [Chain] {
+        let classes = OverdueClassifier(now: CivilDateTime(date: today, time: Fx.tod("03:00"))).classify(list).classes
+        return detector.chains(in: list, classes: classes)
+    }
+
+    @Test func consecutiveDaysAtTheSameTimeLink() {
+        #expect(detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:00")))
+    }
+
+    @Test func thirtyMinutesApartStillLinkThirtyOneDoNot() {
+        #expect(detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:30")))
+        #expect(!detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:31")))
+    }
+
+    @Test func aGapDayOrTheSameDayBreaksTheLink() {
+        #expect(!detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-08T10:00")))
+        #expect(!detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-06T11:00")))
+    }
+
+    @Test func allDayNeighboursLinkByDateOnly_andNeverWithTimedOnes() {
+        #expect(detector.linked(occ("a", "2025-01-06T00:00", allDay: true), occ("b", "2025-01-07T00:00", allDay: true)))
+        #expect(!detector.linked(occ("a", "2025-01-06T00:00", allDay: true), occ("b", "2025-01-07T00:00")))
+    }
+
+    @Test func aRunWithAMissedSessionIsAChain_membersFromTheFirstMissedOne() {
+        let found = chains([occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:00"),
+                            occ("c", "2025-01-08T10:00"), occ("d", "2025-01-09T10:00")])
+        #expect(found.count == 1)
+        #expect(found[0].members.map(\.id.description) == ["a", "b", "c", "d"])
+        #expect(found[0].first.id == Fx.id("a"))
+        #expect(found[0].seriesID == nil)
+    }
+
+    @Test func aRunWithoutAMissedSessionIsNoChain() {
+        #expect(chains([occ("c", "2025-01-08T10:00"), occ("d", "2025-01-09T10:00")]).isEmpty)
+    }
+
+    @Test func aSingleOpenSessionIsNoChain() {
+        #expect(chains([occ("a", "2025-01-07T10:00"), occ("b", "2025-01-08T10:00", state: .completed)]).isEmpty)
+    }
+
+    @Test func completedSessionsLinkTheRunButAreNotMembers() {
+        let found = chains([occ("a", "2025-01-05T10:00"), occ("b", "2025-01-06T10:00", state: .completed),
+                            occ("c", "2025-01-07T10:00"), occ("d", "2025-01-08T10:00")])
+        #expect(found.count == 1)
+        #expect(found[0].run.count == 4)
+        #expect(found[0].members.map(\.id.description) == ["a", "c", "d"])
+    }
+
+    @Test func skippedSessionsBreakTheRun() {
+        let found = chains([occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:00", state: .skipped),
+                            occ("c", "2025-01-08T10:00")])
+        #expect(found.isEmpty)
+    }
+
+    @Test func staleSessionsKeptForADecisionLinkButAreNotMembers() {
+        let list = [occ("old", "2024-12-31T10:00"), occ("a", "2025-01-01T10:00"), occ("b", "2025-01-02T10:00")]
+        let found = chains(list)
+        #expect(found.count == 1)
+        #expect(found[0].members.map(\.id.description) == ["a", "b"])
+    }
+
+    @Test func differentCategoriesNeverChain_normalisedTitlesDo() {
+        #expect(chains([occ("a", "2025-01-07T10:00", category: "Math"), occ("b", "2025-01-08T10:00", category: "Physics")]).isEmpty)
+        let found = chains([occ("a", "2025-01-07T10:00", title: "Math [1/2]"), occ("b", "2025-01-08T10:00", title: "ＭＡＴＨ [2/2]")])
+        #expect(found.count == 1)
+    }
+
+    @Test func oneSeriesMakesASeriesChain_mixedRunsDoNot() {
+        let s1 = occ("s@2025-01-07", "2025-01-07T10:00"), s2 = occ("s@2025-01-08", "2025-01-08T10:00")
+        #expect(chains([s1, s2]).first?.seriesID == "s")
+        #expect(chains([s1, occ("oneoff", "2025-01-08T10:00")]).first?.seriesID == nil)
+    }
+
+    @Test func chainsAreOrderedByTheirFirstMember() {
+        let found = chains([occ("p1", "2025-01-06T14:00", title: "Physics"), occ("p2", "2025-01-07T14:00", title: "Physics"),
+                            occ("m1", "2025-01-05T09:00"), occ("m2", "2025-01-06T09:00")])
+        #expect(found.map(\.first.id.description) == ["m1", "p1"])
+    }
+
+    @Test func theTimeOfDayUsedForLinkingCanComeFromTheSeries() {
+        // A 02:30 series shows at 03:30 on the spring-forward night; it must still link.
+        let a = occ("s@2025-03-08", "2025-03-08T02:30"), b = occ("s@2025-03-09", "2025-03-09T03:30")
+        #expect(!detector.linked(a, b))
+        #expect(detector.linked(a, b, timeOfDay: { _ in Fx.tod("02:30") }))
+    }
+
+    @Test func aWiderDayGapCanBeConfigured() {
+        #expect(ChainDetector(maxDayGap: 2).linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-08T10:00")))
+    }
+}
