@@ -65,12 +65,14 @@ public final class NightlyRunner: @unchecked Sendable {
             throw .locked(path: databasePath)
         }
         defer { withExtendedLifetime(runLock) {} }
-        let writer = try wrap { () throws(StoreError) in try Database.open(path: databasePath) }
-        let runID = try wrap { () throws(StoreError) in try RunStore(writer).startRun(startedAt: options.now, options: options.json) }
+        let writer = SingleWriter(try wrap { () throws(StoreError) in try Database.open(path: databasePath) })
+        let runID = try wrap { () throws(StoreError) in
+            try writer.perform { (db) throws(StoreError) in try RunStore(db).startRun(startedAt: options.now, options: options.json) }
+        }
         lock.withLock { report.runID = runID; report.startedAt = Date() }
 
         let queue = WorkQueue<String>(capacity: max(2 * options.concurrency, 16))
-        var producerError: StoreError?
+        let producerError = ErrorBox()
         let producer = Thread { [self] in
             do throws(StoreError) {
                 let reader = try Database.open(path: databasePath)
@@ -79,21 +81,20 @@ public final class NightlyRunner: @unchecked Sendable {
                     return queue.put(userID)
                 }
             } catch {
-                producerError = error
+                producerError.set(error)
             }
             queue.close()
         }
         producer.start()
 
         let group = DispatchGroup()
-        let writeLock = NSLock()
         for _ in 0..<max(1, options.concurrency) {
             group.enter()
             let worker = Thread { [self] in
                 defer { group.leave() }
                 guard let reader = try? Database.open(path: databasePath) else { queue.close(); return }
                 while !shouldStop(), let userID = queue.take() {
-                    process(userID, reader: reader, writer: writer, writeLock: writeLock, runID: runID)
+                    process(userID, reader: reader, writer: writer, runID: runID)
                 }
                 if shouldStop() { queue.close() }
             }
@@ -101,10 +102,10 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         group.wait()
         while !producer.isFinished { usleep(1000) }
-        if let producerError { throw .store(producerError) }
+        if let error = producerError.error { throw .store(error) }
 
         try wrap { () throws(StoreError) in
-            try writeLock.withLock { () throws(StoreError) in try RunStore(writer).finishRun(id: runID, finishedAt: Date()) }
+            try writer.perform { (db) throws(StoreError) in try RunStore(db).finishRun(id: runID, finishedAt: Date()) }
         }
         return lock.withLock {
             report.interrupted = shouldStop()
@@ -139,7 +140,7 @@ public final class NightlyRunner: @unchecked Sendable {
         }
     }
 
-    private func process(_ userID: String, reader: Database, writer: Database, writeLock: NSLock, runID: Int) {
+    private func process(_ userID: String, reader: Database, writer: SingleWriter, runID: Int) {
         let started = Date()
         var night: UserNight
         var review: ModelReview?
@@ -153,21 +154,20 @@ public final class NightlyRunner: @unchecked Sendable {
         // An interruption during the pipeline discards the user: nothing of theirs is written.
         if shouldStop() { return }
         night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
-        writeLock.withLock {
-            do throws(StoreError) {
-                night.changesetID = try commit(night, writer: writer, runID: runID)
-            } catch {
+        do throws(StoreError) {
+            night.changesetID = try writer.perform { (db) throws(StoreError) in try commit(night, writer: db, runID: runID) }
+        } catch {
                 let message: String
                 if case .conflict(let c) = error {
                     message = "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
                 } else {
                     message = "commit failed: \(error)"
                 }
-                night.status = .failed
-                night.error = message
-                night.changesetID = nil
-                _ = try? record(night, writer: writer, runID: runID)
-            }
+            night.status = .failed
+            night.error = message
+            night.changesetID = nil
+            let failed = night
+            _ = try? writer.perform { (db) throws(StoreError) in try record(failed, writer: db, runID: runID) }
         }
         lock.withLock {
             switch night.status {
@@ -216,6 +216,28 @@ public final class NightlyRunner: @unchecked Sendable {
     private func wrap<T>(_ body: () throws(StoreError) -> T) throws(RunError) -> T {
         do { return try body() } catch { throw .store(error) }
     }
+}
+
+/// The one connection that writes during a run, used by one thread at a time: commits are
+/// serialised in the process instead of fighting over SQLite's write lock.
+final class SingleWriter: @unchecked Sendable {
+    private let db: Database
+    private let lock = NSLock()
+
+    init(_ db: Database) { self.db = db }
+
+    func perform<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return try body(db)
+    }
+}
+
+/// The first error of a background thread.
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: StoreError?
+    func set(_ e: StoreError) { lock.withLock { if stored == nil { stored = e } } }
+    var error: StoreError? { lock.withLock { stored } }
 }
 
 /// A bounded hand-over queue between the user producer and the workers: the producer blocks

@@ -53,7 +53,7 @@ enum NightlyCommands {
             },
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
-        do { report = try runner.run() } catch {
+        do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
             switch error {
             case .locked: throw CLIError(.locked, error.description)
             case .store(let e): throw CLIError(store: e)
@@ -152,7 +152,7 @@ enum NightlyCommands {
             }
             id = last.id
         } else {
-            id = ChangesetID(rawValue: try a.positional(0, "CHANGESET id"))
+            id = ChangesetID(try a.positional(0, "CHANGESET id"))
             try a.rejectExtraPositionals(beyond: 1)
         }
         let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
@@ -184,7 +184,7 @@ enum NightlyCommands {
                                     : store.redo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox))
             if a.flag("--json") {
                 ctx.console.out(JSONValue.object([
-                    "schema": "replan.\(verb)/1", "changesetId": .string(id.description), "state": .string(outcome.changeset.state.rawValue),
+                    "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description), "state": .string(outcome.changeset.state.rawValue),
                     "overwritten": .array(outcome.overwritten.map { .string($0.description) }),
                 ]).prettyText)
             } else {
@@ -265,7 +265,7 @@ enum NightlyCommands {
         options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON")]
     ) { ctx in
         let a = ctx.arguments
-        let id = ChangesetID(rawValue: try a.positional(0, "CHANGESET id"))
+        let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
         let db = try ctx.openDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
