@@ -4,7 +4,9 @@ import Store
 
 extension CommandContext {
     /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
-    func openDatabase() throws(CLIError) -> Database {
+    func openDatabase() throws(CLIError) -> Database { try openDatabaseAt(databasePath) }
+
+    func openDatabaseAt(_ databasePath: String) throws(CLIError) -> Database {
         let dir = (databasePath as NSString).deletingLastPathComponent
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             // Only the default location's parent is created; it holds one user's private data.

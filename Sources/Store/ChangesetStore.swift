@@ -178,7 +178,7 @@ public struct ChangesetStore {
     public func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
         let filter = userID == nil ? "" : "WHERE user_id = ?"
         let values: [SQLValue] = (userID.map { [SQLValue.text($0)] } ?? []) + [.integer(limit)]
-        return try db.query("SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, id DESC LIMIT ?",
+        return try db.query("SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
                             values) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }
     }
 
@@ -186,7 +186,7 @@ public struct ChangesetStore {
     public func lastApplied(userID: String) throws(StoreError) -> ChangesetHeader? {
         try db.query("""
             SELECT \(ChangesetStore.headerColumns) FROM changesets WHERE user_id = ? AND state = 'applied'
-            ORDER BY created_at DESC, id DESC LIMIT 1
+            ORDER BY created_at DESC, rowid DESC LIMIT 1
             """, [.text(userID)]) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }.first
     }
 
