@@ -8,6 +8,7 @@ import HTTP
 public struct ChatExchange: Sendable {
     /// One HTTP attempt.
     public struct Attempt: Sendable, Equatable {
+        /// What the attempt got back.
         public enum Outcome: Sendable, Equatable {
             /// A response of any status, with its raw body.
             case response(status: Int, body: Data)

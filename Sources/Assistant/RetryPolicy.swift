@@ -20,6 +20,7 @@ public struct RetryPolicy: Sendable, Equatable {
         case response(status: Int, headers: [String: String], error: APIErrorBody?)
     }
 
+    /// Try again after a pause, or report the failure.
     public enum Decision: Sendable, Equatable {
         case retry(afterSeconds: Double)
         case giveUp

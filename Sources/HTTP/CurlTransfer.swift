@@ -4,7 +4,8 @@ import Foundation
 /// One request performed on one curl easy handle, with the state its callbacks fill in.
 ///
 /// Lives for a single `perform()` on a single thread; libcurl calls back into it through
-/// an unretained pointer that is valid because `perform()` keeps `self` alive throughout.
+/// an unretained pointer, valid because callbacks only run inside `perform()`, during which
+/// `self` is alive.
 final class CurlTransfer {
     private let request: HTTPRequest
     private let cancellation: CancellationToken?
@@ -38,14 +39,12 @@ final class CurlTransfer {
         headerList = curl_slist_append(headerList, "Expect:")
 
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let configured = withExtendedLifetime(self) {
-            configure(handle, headerList: headerList, errorBuffer: errorBuffer, context: context)
-        }
+        let configured = configure(handle, headerList: headerList, errorBuffer: errorBuffer, context: context)
         guard configured == CURLE_OK else {
             throw .transport(code: Int(configured.rawValue), message: Self.text(of: configured, errorBuffer))
         }
 
-        let result = withExtendedLifetime(self) { curl_easy_perform(handle) }
+        let result = curl_easy_perform(handle)
         if result != CURLE_OK {
             throw error(for: result, detail: Self.text(of: result, errorBuffer))
         }
