@@ -8,8 +8,10 @@ public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugS
 {
     private let value: String
 
+    /// Surrounding whitespace is dropped: key files end with a newline, which would break
+    /// the Authorization header and keep an echoed key from being recognised for redaction.
     public init(_ value: String) {
-        self.value = value
+        self.value = value.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The actual credential, for the one place that must send it (the Authorization header).

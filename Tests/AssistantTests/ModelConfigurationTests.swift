@@ -35,6 +35,11 @@ import Testing
         #expect(configuration.apiKey.unredactedValue == key)
     }
 
+    @Test func keyReadFromAFileLosesItsNewline() {
+        #expect(Secret("  sk-abc\n").unredactedValue == "sk-abc")
+        #expect(Secret("sk-abc\r\n").redact("echo: sk-abc") == "echo: <redacted>")
+    }
+
     @Test func redactionReplacesEveryOccurrence() {
         let secret = Secret("abc")
         #expect(secret.redact("abc-xabc-abcabc") == "<redacted>-x<redacted>-<redacted><redacted>")
