@@ -15,4 +15,15 @@ typedef int (*replan_curl_xferinfo_callback)(void *userdata, curl_off_t dltotal,
 static inline CURLcode replan_curl_setopt_xferinfo_callback(CURL *h, CURLoption o, replan_curl_xferinfo_callback v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode replan_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode replan_curl_getinfo_double(CURL *h, CURLINFO i, double *v) { return curl_easy_getinfo(h, i, v); }
+
+/* Only http and https may be spoken, whatever URL a configuration carries. CURLOPT_PROTOCOLS_STR
+   replaced the bitmask option in 7.85 (which then became deprecated); build machines may carry
+   either, so the choice is made here at compile time instead of in Swift. */
+static inline CURLcode replan_curl_allow_only_http(CURL *h) {
+#if LIBCURL_VERSION_NUM >= 0x075500
+    return curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+    return curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+}
 #endif

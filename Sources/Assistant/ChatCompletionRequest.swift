@@ -1,0 +1,77 @@
+import Foundation
+
+/// The body of one `POST /chat/completions`.
+///
+/// Always non-streaming with `tool_choice: "auto"` and `parallel_tool_calls: true` (both
+/// left out when there are no tools: the API rejects them without `tools`). It never sends
+/// `temperature` or `max_tokens`: reasoning models reject both (see the fixtures
+/// `error_400_temperature_unsupported_value.json`, `error_400_max_tokens_unsupported_parameter.json`);
+/// the cap is `max_completion_tokens`. Keys are sorted so a stored body is reproducible.
+public struct ChatCompletionRequest: Sendable, Equatable {
+    public var model: String
+    public var messages: [ChatMessage]
+    public var tools: [ToolDefinition]
+    /// Omitted when nil or empty.
+    public var reasoningEffort: String?
+    public var maxCompletionTokens: Int?
+
+    public init(
+        model: String,
+        messages: [ChatMessage],
+        tools: [ToolDefinition] = [],
+        reasoningEffort: String? = nil,
+        maxCompletionTokens: Int? = nil
+    ) {
+        self.model = model
+        self.messages = messages
+        self.tools = tools
+        self.reasoningEffort = reasoningEffort
+        self.maxCompletionTokens = maxCompletionTokens
+    }
+
+    /// A request with the model, effort and token cap of `configuration`.
+    public init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition]) {
+        self.init(
+            model: configuration.model,
+            messages: messages,
+            tools: tools,
+            reasoningEffort: configuration.reasoningEffort,
+            maxCompletionTokens: configuration.maxCompletionTokens
+        )
+    }
+
+    /// The JSON body, compact with sorted keys.
+    public func encoded() throws(ModelCallError) -> Data {
+        do {
+            return try WireJSON.makeEncoder().encode(self)
+        } catch {
+            throw .invalidRequest(String(describing: error))
+        }
+    }
+}
+
+extension ChatCompletionRequest: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case model, messages, tools, stream
+        case toolChoice = "tool_choice"
+        case parallelToolCalls = "parallel_tool_calls"
+        case reasoningEffort = "reasoning_effort"
+        case maxCompletionTokens = "max_completion_tokens"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var body = encoder.container(keyedBy: CodingKeys.self)
+        try body.encode(model, forKey: .model)
+        try body.encode(messages, forKey: .messages)
+        try body.encode(false, forKey: .stream)
+        if !tools.isEmpty {
+            try body.encode(tools, forKey: .tools)
+            try body.encode("auto", forKey: .toolChoice)
+            try body.encode(true, forKey: .parallelToolCalls)
+        }
+        if let reasoningEffort, !reasoningEffort.isEmpty {
+            try body.encode(reasoningEffort, forKey: .reasoningEffort)
+        }
+        try body.encodeIfPresent(maxCompletionTokens, forKey: .maxCompletionTokens)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import HTTP
+
+/// Sends chat completion requests to an OpenAI-compatible server, retrying transient
+/// failures as `RetryPolicy` decides, and reports everything that happened as a
+/// `ChatExchange`.
+///
+/// Blocking: `complete` holds its thread through the requests and the pauses between them
+/// (see `HTTPClient`). Safe to share between threads.
+public final class ChatCompletionsClient: Sendable {
+    /// Blocks for the given seconds, returning early when the token is cancelled.
+    public typealias Pause = @Sendable (_ seconds: Double, _ cancellation: CancellationToken?) -> Void
+
+    public let configuration: ModelConfiguration
+    private let http: HTTPClient
+    private let retryPolicy: RetryPolicy
+    private let pause: Pause
+    private let random: @Sendable () -> Double
+    private let clock: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - sleep: waits between attempts; tests inject one that records and returns at once.
+    ///   - random: numbers in `0..<1` for retry jitter.
+    ///   - clock: the current time, for `retry-after` given as a date.
+    public init(
+        configuration: ModelConfiguration,
+        http: HTTPClient = HTTPClient(),
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        sleep: @escaping Pause = ChatCompletionsClient.cancellableSleep,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.http = http
+        self.retryPolicy = retryPolicy
+        self.pause = sleep
+        self.random = random
+        self.clock = clock
+    }
+
+    /// The real pause: sleeps, but wakes as soon as the run is cancelled.
+    public static let cancellableSleep: Pause = { seconds, cancellation in
+        if let cancellation {
+            cancellation.wait(seconds: seconds)
+        } else if seconds > 0 {
+            Thread.sleep(forTimeInterval: seconds)
+        }
+    }
+
+    /// Posts `request` to `{baseURL}/chat/completions` until it succeeds, fails for good or
+    /// runs out of retries. Never throws: the outcome is `ChatExchange.result`.
+    public func complete(_ request: ChatCompletionRequest, cancellation: CancellationToken? = nil) -> ChatExchange {
+        let body: Data
+        do {
+            body = try request.encoded()
+        } catch {
+            return ChatExchange(requestBody: Data(), attempts: [], usage: .zero, result: .failure(error))
+        }
+        let httpRequest = HTTPRequest(
+            url: configuration.completionsURL,
+            headers: headers,
+            body: body,
+            connectTimeout: configuration.connectTimeout,
+            totalTimeout: configuration.requestTimeout,
+            maxResponseBytes: configuration.maxResponseBytes
+        )
+
+        var exchange = ChatExchange(requestBody: body, attempts: [], usage: .zero, result: .failure(.cancelled))
+        var retries = 0
+        while true {
+            if cancellation?.isCancelled == true {
+                exchange.result = .failure(.cancelled)
+                return exchange
+            }
+            guard case .failed(let outcome, let failure) = attempt(httpRequest, cancellation: cancellation, recordingInto: &exchange) else {
+                return exchange
+            }
+
+            let decision = retryPolicy.decide(retriesSoFar: retries, outcome: outcome, random: random(), now: clock())
+            guard case .retry(let delay) = decision else {
+                exchange.result = .failure(failure)
+                return exchange
+            }
+            exchange.attempts[exchange.attempts.count - 1].retryDelay = delay
+            pause(delay, cancellation)
+            retries += 1
+        }
+    }
+
+    /// How one attempt ended.
+    private enum AttemptResult {
+        /// `exchange.result` holds the final answer or error; retrying cannot change it.
+        case settled
+        /// A failure the retry policy must judge, and the error to report if it gives up.
+        case failed(RetryPolicy.Outcome, ModelCallError)
+    }
+
+    /// Performs one HTTP request and records it in `exchange`.
+    private func attempt(
+        _ httpRequest: HTTPRequest,
+        cancellation: CancellationToken?,
+        recordingInto exchange: inout ChatExchange
+    ) -> AttemptResult {
+        let response: HTTPResponse
+        do {
+            response = try http.send(httpRequest, cancellation: cancellation)
+        } catch {
+            exchange.attempts.append(.init(outcome: .failure(error)))
+            return .failed(.transport(error), error == .cancelled ? .cancelled : .transport(error))
+        }
+
+        // Redacted before anything is kept or decoded, in case the server echoes the key.
+        let body = configuration.apiKey.redact(response.body)
+        exchange.attempts.append(.init(outcome: .response(status: response.status, body: body)))
+
+        if (200..<300).contains(response.status) {
+            do {
+                let decoded = try ChatCompletionResponse.decode(body)
+                exchange.usage += decoded.usage
+                exchange.result = .success(decoded)
+            } catch {
+                exchange.result = .failure(error)
+            }
+            return .settled
+        }
+        let errorBody = APIErrorBody.decode(body)
+        let failure: ModelCallError
+        if response.status == 429, let errorBody, errorBody.isInsufficientQuota {
+            failure = .quotaExhausted(errorBody.message)
+        } else {
+            failure = .http(status: response.status, body: errorBody)
+        }
+        return .failed(.response(status: response.status, headers: response.headers, error: errorBody), failure)
+    }
+
+    private var headers: [HTTPHeader] {
+        var headers = [
+            HTTPHeader(name: "Content-Type", value: "application/json"),
+            HTTPHeader(name: "Accept", value: "application/json"),
+        ]
+        // Local servers often need no key; sending "Bearer " with nothing after it would
+        // only confuse them.
+        if !configuration.apiKey.isEmpty {
+            headers.append(HTTPHeader(name: "Authorization", value: "Bearer \(configuration.apiKey.unredactedValue)"))
+        }
+        return headers
+    }
+}

@@ -1,0 +1,69 @@
+/// Tokens billed for model calls, summed per user run and per run with `+`.
+///
+/// Decodes the `usage` object of a Chat Completions response; every field may be missing
+/// (local servers often omit the details) and then counts as 0.
+public struct TokenUsage: Sendable, Hashable {
+    public var prompt: Int
+    public var completion: Int
+    /// Part of `completion` spent on hidden reasoning.
+    public var reasoning: Int
+    /// Part of `prompt` served from the provider's prompt cache.
+    public var cached: Int
+    /// As reported by the server; `prompt + completion` when it reports none.
+    public var total: Int
+
+    public static let zero = TokenUsage(prompt: 0, completion: 0, reasoning: 0, cached: 0, total: 0)
+
+    public init(prompt: Int, completion: Int, reasoning: Int = 0, cached: Int = 0, total: Int? = nil) {
+        self.prompt = prompt
+        self.completion = completion
+        self.reasoning = reasoning
+        self.cached = cached
+        self.total = total ?? prompt + completion
+    }
+
+    public static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
+        TokenUsage(
+            prompt: left.prompt + right.prompt,
+            completion: left.completion + right.completion,
+            reasoning: left.reasoning + right.reasoning,
+            cached: left.cached + right.cached,
+            total: left.total + right.total
+        )
+    }
+
+    public static func += (left: inout TokenUsage, right: TokenUsage) {
+        left = left + right
+    }
+}
+
+extension TokenUsage: Decodable {
+    private enum CodingKeys: String, CodingKey {
+        case prompt = "prompt_tokens"
+        case completion = "completion_tokens"
+        case total = "total_tokens"
+        case promptDetails = "prompt_tokens_details"
+        case completionDetails = "completion_tokens_details"
+    }
+
+    private enum PromptDetailsKeys: String, CodingKey {
+        case cached = "cached_tokens"
+    }
+
+    private enum CompletionDetailsKeys: String, CodingKey {
+        case reasoning = "reasoning_tokens"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let usage = try decoder.container(keyedBy: CodingKeys.self)
+        let promptDetails = try? usage.nestedContainer(keyedBy: PromptDetailsKeys.self, forKey: .promptDetails)
+        let completionDetails = try? usage.nestedContainer(keyedBy: CompletionDetailsKeys.self, forKey: .completionDetails)
+        self.init(
+            prompt: try usage.decodeIfPresent(Int.self, forKey: .prompt) ?? 0,
+            completion: try usage.decodeIfPresent(Int.self, forKey: .completion) ?? 0,
+            reasoning: try completionDetails?.decodeIfPresent(Int.self, forKey: .reasoning) ?? 0,
+            cached: try promptDetails?.decodeIfPresent(Int.self, forKey: .cached) ?? 0,
+            total: try usage.decodeIfPresent(Int.self, forKey: .total)
+        )
+    }
+}

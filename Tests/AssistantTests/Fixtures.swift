@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import Assistant
+
+/// The shared OpenAI fixtures: `<repo>/../shared/openai-fixtures` (CI clones the repository
+/// with `shared/` beside it), or `$REPLAN_SHARED_DIR/openai-fixtures` when that is set.
+enum Fixtures {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent() // AssistantTests
+        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent()
+
+    static var directory: URL {
+        let shared = ProcessInfo.processInfo.environment["REPLAN_SHARED_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return shared.appendingPathComponent("openai-fixtures")
+    }
+
+    static var schema: URL { directory.appendingPathComponent("chat-completions-schema.yaml") }
+
+    static func data(_ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+
+    static func json(_ name: String) throws -> WireJSON {
+        try WireJSON.parse(data(name))
+    }
+
+    static func response(_ name: String) throws -> ChatCompletionResponse {
+        try ChatCompletionResponse.decode(data(name))
+    }
+
+    static func errorBody(_ name: String) throws -> APIErrorBody {
+        try #require(APIErrorBody.decode(data(name)), "\(name) is not an error body")
+    }
+
+    /// Top-level fixture files (recordings excluded) whose names start with `prefix`.
+    static func files(withPrefix prefix: String = "") throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".json") && $0.hasPrefix(prefix) }
+            .sorted()
+    }
+
+    static func recording(_ name: String) throws -> [WireJSON] {
+        let document = try json("recordings/dotnet_\(name).json")
+        guard case .array(let entries)? = document["Entries"] else {
+            throw FixtureError(description: "recording \(name) has no Entries")
+        }
+        return entries
+    }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+extension WireJSON {
+    /// The value re-serialised, for decoding one part of a larger fixture.
+    var data: Data { get throws { try serialized() } }
+
+    var objectValue: [String: WireJSON]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import HTTP
+
+@Suite struct CancellationTokenTests {
+    @Test func startsUncancelledAndStaysCancelled() {
+        let token = CancellationToken()
+        #expect(!token.isCancelled)
+        token.cancel()
+        token.cancel()
+        #expect(token.isCancelled)
+    }
+
+    @Test func waitRunsItsCourseWhenNotCancelled() {
+        let start = Date()
+        #expect(CancellationToken().wait(seconds: 0.1) == false)
+        #expect(Date().timeIntervalSince(start) >= 0.09)
+    }
+
+    @Test func waitReturnsEarlyOnCancellation() {
+        let token = CancellationToken()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { token.cancel() }
+        let start = Date()
+        #expect(token.wait(seconds: 10) == true)
+        #expect(Date().timeIntervalSince(start) < 2)
+    }
+}
