@@ -25,6 +25,8 @@ let package = Package(
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "Planning"]),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning"]),
         .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Store", "Planning"]),
+        // The model stage end to end: the built binary against the local mock model server.
+        .testTarget(name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),
     ],
     swiftLanguageModes: [.v6]
 )
