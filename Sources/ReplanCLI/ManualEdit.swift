@@ -32,6 +32,17 @@ struct ManualEdit {
         return (id, prepared.edits)
     }
 
+    /// The task or occurrence id a command names as its one argument, the edit of its owner
+    /// and the owner's plan as loaded.
+    static func target(_ ctx: CommandContext, _ what: String) throws(CLIError) -> (String, OccurrenceID, ManualEdit, UserPlan) {
+        let target = try ctx.arguments.positional(0, what)
+        try ctx.arguments.rejectExtraPositionals(beyond: 1)
+        guard let oid = OccurrenceID(target) else { throw .badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
+        let db = try ctx.openDatabase()
+        let edit = ManualEdit(context: ctx, db: db, userID: try owner(of: oid.taskID, db: db))
+        return (target, oid, edit, try edit.loadPlan())
+    }
+
     /// The user who owns a task id (task ids are unique across users).
     static func owner(of taskID: String, db: Database) throws(CLIError) -> String {
         guard let owner = try storeCall({ () throws(StoreError) in try PlanRepository(db).taskOwner(taskID: taskID) }) else {

@@ -68,13 +68,7 @@ enum TaskCommands {
         options: taskOptions + [.value("--until", "last date of a series (inclusive); 'none' removes it"), .flag("--json", "print the result as JSON")]
     ) { ctx in
         let a = ctx.arguments
-        let target = try a.positional(0, "task or occurrence id")
-        try a.rejectExtraPositionals(beyond: 1)
-        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
-        let db = try ctx.openDatabase()
-        let userID = try ManualEdit.owner(of: oid.taskID, db: db)
-        let edit = ManualEdit(context: ctx, db: db, userID: userID)
-        let original = try edit.loadPlan()
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
         var working = original
         guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
         let zone = original.zone
@@ -118,12 +112,7 @@ enum TaskCommands {
         summary: "delete a task (a whole series with its history), or skip one occurrence of a series",
         options: [.flag("--json", "print the result as JSON")]
     ) { ctx in
-        let target = try ctx.arguments.positional(0, "task or occurrence id")
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
-        let db = try ctx.openDatabase()
-        let edit = ManualEdit(context: ctx, db: db, userID: try ManualEdit.owner(of: oid.taskID, db: db))
-        let original = try edit.loadPlan()
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
         var working = original
         if oid.originalDate != nil {
             guard let o = original.occurrence(oid) else { throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)") }
@@ -142,12 +131,7 @@ enum TaskCommands {
         summary: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)",
         options: [.flag("--json", "print the result as JSON")]
     ) { ctx in
-        let target = try ctx.arguments.positional(0, "occurrence id")
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        guard let oid = OccurrenceID(target) else { throw CLIError.badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
-        let db = try ctx.openDatabase()
-        let edit = ManualEdit(context: ctx, db: db, userID: try ManualEdit.owner(of: oid.taskID, db: db))
-        let original = try edit.loadPlan()
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, "occurrence id")
         guard original.occurrence(oid) != nil else {
             if original.tasks[oid.taskID]?.isSeries == true, oid.originalDate == nil {
                 throw CLIError.badInput("\(target) is a series; name the occurrence as \(target)@YYYY-MM-DD")
