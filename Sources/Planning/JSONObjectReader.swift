@@ -22,8 +22,14 @@ public struct JSONObjectReader {
         }
     }
 
-    public func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
-    public func value(_ key: String) -> JSONValue? { members[key].flatMap { $0 == .null ? nil : $0 } }
+    public func has(_ key: String) -> Bool { value(key) != nil }
+
+    /// The member, or nil when it is absent or null. (Spelled out: in `$0 == .null ? nil : $0`
+    /// the `nil` is `JSONValue.null`, which is expressible by nil, so null came back.)
+    public func value(_ key: String) -> JSONValue? {
+        guard let v = members[key], v != .null else { return nil }
+        return v
+    }
 
     private func typed<T>(_ key: String, _ expected: String, _ extract: (JSONValue) -> T?) throws(DataError) -> T? {
         guard let v = value(key) else { return nil }

@@ -525,4 +525,15 @@ struct ReplanDocumentDecoderTests {
         #expect(doc.entries[1].user.displayName == "Kai")
         #expect(doc.entries[1].tasks.map(\.userID) == ["kai"])
     }
+
+    @Test("null means absent: an optional field takes its default, a required one is missing")
+    func nullIsAbsent() throws {
+        let entry = try decode(document(tasks: [task(["note": "null", "color": "null", "repeat": "null", "subtasks": "null"])],
+                                        user: #", "displayName": null, "language": null, "settings": null"#)).entries[0]
+        let t = entry.tasks[0]
+        #expect(t.note == "" && t.color == .green && t.repeatRule == nil && t.subtasks.isEmpty)
+        #expect(entry.user.displayName == nil && entry.user.language == "en" && entry.user.settings == UserSettings())
+        let error = failure(document(tasks: [task(["title": "null"])]))
+        #expect(error == DataError(path: "users[0].tasks[0].title", message: "is required"))
+    }
 }
