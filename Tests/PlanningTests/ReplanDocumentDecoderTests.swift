@@ -126,6 +126,7 @@ private let refusedDocuments: [RefusedDocument] = [
     .init("missing time zone", #"{"format": "replan/1", "users": [{"id": "mei"}]}"#, "users[0].timeZone", "is required"),
     .init("bad user id", #"{"format": "replan/1", "users": [{"id": "mei!", "timeZone": "UTC"}]}"#, "users[0].id", "user id 'mei!'"),
     .init("bad language", document(user: #", "language": "english""#), "users[0].language", "not a language tag"),
+    .init("display name of the wrong type", document(user: #", "displayName": 5"#), "users[0].displayName", "expected a string, got a number"),
     .init("user that is not an object", #"{"format": "replan/1", "users": ["mei"]}"#, "users[0]", "expected an object, got a string"),
     .init("duplicate user id", #"""
         {"format": "replan/1", "users": [{"id": "mei", "timeZone": "UTC"}, {"id": "mei", "timeZone": "UTC"}]}
