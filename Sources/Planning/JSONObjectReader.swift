@@ -67,7 +67,11 @@ public struct JSONObjectReader {
         let s = try string(key)
         if let t = CivilDateTime(s) { return t }
         if allowDate, let d = CivilDate(s) { return CivilDateTime(date: d, time: TimeOfDay(minutes: 0)) }
-        if let instant = Timestamp.date(s) { return zone.civil(instant) }
+        // Offsets are whole minutes, so an instant is on a minute exactly when its seconds are
+        // zero: like a local time, it may not carry seconds the plan would silently drop.
+        if let instant = Timestamp.date(s), instant.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0 {
+            return zone.civil(instant)
+        }
         throw DataError(path: child(key), message: "'\(s)' is not a local date-time YYYY-MM-DDTHH:MM\(allowDate ? " or a date YYYY-MM-DD" : "")")
     }
 }

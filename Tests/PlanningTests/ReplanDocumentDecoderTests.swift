@@ -398,11 +398,14 @@ struct ReplanDocumentDecoderTests {
         #expect(doc.entries[0].focusSessions[0].start == at("2025-01-06T20:00"))
     }
 
-    @Test("local date-times may carry zero seconds")
+    @Test("date-times may carry zero seconds, with or without an offset, but no others")
     func zeroSeconds() throws {
-        let doc = try decode(document(tasks: [task(["start": #""2025-01-06T10:00:00""#])]))
+        let doc = try decode(document(tasks: [task(["start": #""2025-01-06T10:00:00""#, "end": #""2025-01-06T03:00:00Z""#])]))
         #expect(doc.entries[0].tasks[0].start == at("2025-01-06T10:00"))
+        #expect(doc.entries[0].tasks[0].end == at("2025-01-06T11:00"))
         #expect(failure(document(tasks: [task(["start": #""2025-01-06T10:00:30""#])]))?.path == "users[0].tasks[0].start")
+        #expect(failure(document(tasks: [task(["start": #""2025-01-06T02:00:30Z""#])]))?.path == "users[0].tasks[0].start")
+        #expect(failure(document(tasks: [task(["start": #""2025-01-06T10:00:59+08:00""#])]))?.path == "users[0].tasks[0].start")
     }
 
     @Test("all-day tasks are given as dates; the last day is inclusive, so one day has end = start")
