@@ -214,4 +214,29 @@ struct ReplanDocumentEncoderTests {
         let back = try decode(doc.json.text)
         #expect(Weekday.allCases.allSatisfy { back.entries[1].user.settings.windows.windows(on: $0).isEmpty })
     }
+
+    @Test("an occurrence moved and then skipped exports as skipped, and the export imports again")
+    func movedThenSkipped() throws {
+        let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"))
+        var plan = UserPlan(user: mei, tasks: [task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30",
+                                                    repeat: RepeatRule(every: .daily))])
+        let id = OccurrenceID(taskID: "vocab", originalDate: date("2025-01-08"))
+        plan.move(id, start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"))
+        plan.skip(id)
+        let doc = ReplanDocument(entries: [.init(user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides)])
+        #expect(doc.json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0]["occurrences"] == [["date": "2025-01-08", "state": "skipped"]])
+        let back = try decode(doc.json.text)
+        #expect(back.entries[0].overrides == [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .skipped)])
+        #expect(back.json.prettyText == doc.json.prettyText)
+    }
+
+    @Test("an open override without a move says nothing and is not written")
+    func openWithoutMove() throws {
+        let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"))
+        let doc = ReplanDocument(entries: [.init(
+            user: mei, tasks: [task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))],
+            overrides: [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open)])])
+        #expect(doc.json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0]["occurrences"] == [])
+        #expect(try decode(doc.json.text).entries[0].overrides.isEmpty)
+    }
 }
