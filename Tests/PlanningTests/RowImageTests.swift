@@ -131,4 +131,23 @@ struct RowImageTests {
         let image = RowImage.slide(SeriesSlide(taskID: "vocab", from: date("2025-01-10"), days: 1))
         #expect(slideError(changing(image, key, value))?.path == key)
     }
+
+    @Test("a malformed nullable column is an error, not silently dropped; null or absent means none")
+    func malformedNullableColumns() throws {
+        let image = RowImage.task(series)
+        #expect(taskError(changing(image, "repeat", ["every": "daily", "until": "2025-02-30"]))?.path == "repeat.until")
+        #expect(taskError(changing(image, "repeat", ["every": "daily", "until": 20250131]))?.path == "repeat.until")
+        #expect(taskError(changing(image, "subtasks", "none"))?.path == "subtasks")
+        #expect(taskError(changing(image, "subtasks", nil))?.path == "subtasks")
+        #expect(try RowImage.task(from: changing(image, "repeat", ["every": "daily"])).repeatRule == RepeatRule(every: .daily))
+        #expect(try RowImage.task(from: changing(image, "repeat", nil)).repeatRule == nil)
+
+        let moved = RowImage.override(OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
+                                                         start: at("2025-01-08T15:00"), end: at("2025-01-08T16:00")))
+        #expect(overrideError(changing(moved, "start", "tomorrow"))?.path == "start")
+        #expect(overrideError(changing(moved, "end", 5))?.path == "end")
+        #expect(overrideError(changing(moved, "end", .null))?.path == "end") // a move has both ends
+        #expect(overrideError(changing(moved, "start", nil))?.path == "start")
+        #expect(try RowImage.override(from: changing(changing(moved, "start", .null), "end", nil)).isMove == false)
+    }
 }
