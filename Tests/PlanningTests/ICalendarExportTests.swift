@@ -64,14 +64,14 @@ struct ICalendarExportTests {
 
     @Test("every line ends with CRLF and no bare LF or CR is left")
     func crlf() {
-        let ics = render(plan([task("essay", "Essay", "2025-01-07T15:00", "2025-01-07T17:00", note: "line 1\nline 2")]))
+        let ics = render(plan([task("essay", "Essay", "2025-01-07T15:00", "2025-01-07T17:00", note: "line 1\nline 2\r\nline 3\rline 4")]))
         #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
         let bytes = Array(ics.utf8)
         for (i, b) in bytes.enumerated() {
             if b == 10 { #expect(i > 0 && bytes[i - 1] == 13, "bare LF at byte \(i)") }
             if b == 13 { #expect(i + 1 < bytes.count && bytes[i + 1] == 10, "bare CR at byte \(i)") }
         }
-        #expect(values("DESCRIPTION", in: ics) == [#"line 1\nline 2"#])
+        #expect(values("DESCRIPTION", in: ics) == [#"line 1\nline 2\nline 3\nline 4"#])
     }
 
     @Test("timed events are written in UTC, whatever the user's zone and its DST")
