@@ -497,6 +497,18 @@ struct ReplanDocumentDecoderTests {
         }
     }
 
+    @Test("stable ids are FNV-1a of the parts in base 32, the same on every machine; part boundaries count")
+    func stableIDValues() throws {
+        // Reference values computed independently (Python) from the algorithm's definition.
+        #expect(StableID.make(prefix: "imp", parts: ["mei", "0", "Essay", "2025-01-06T10:00"]) == "imp-t6xp9ffrex")
+        #expect(StableID.make(prefix: "imp", parts: ["ab", "c"]) == "imp-151yy3y5v8")
+        #expect(StableID.make(prefix: "imp", parts: ["a", "bc"]) == "imp-bx5mjd07nd")
+        #expect(StableID.make(prefix: "x", parts: []) == "x-5s8422jwwm")
+        // The id a document's first id-less task gets is that of its user, place, title and start.
+        let t = try decode(document(tasks: [task(["id": nil])])).entries[0].tasks[0]
+        #expect(t.id == StableID.make(prefix: "imp", parts: ["mei", "0", "Essay", "2025-01-06T10:00"]))
+    }
+
     @Test("an id-less series gets its overrides and slides under its generated id")
     func stableIDOfSeries() throws {
         let entry = try decode(document(tasks: [series([
