@@ -141,6 +141,20 @@ struct OccurrenceDiffTests {
         #expect(edits(plan(), working, through: "2025-01-29").isEmpty)
     }
 
+    @Test("a negative slide also reports the occurrences it pulls in to `through` from after it")
+    func negativeSlide() {
+        var working = plan()
+        working.addSlide(taskID: "vocab", from: date("2025-01-10"), days: -1)
+        #expect(edits(plan(), working, through: "2025-01-12") == [
+            "move vocab@2025-01-10 Vocab: 2025-01-10T20:00–20:30 → 2025-01-09T20:00–20:30",
+            "move vocab@2025-01-11 Vocab: 2025-01-11T20:00–20:30 → 2025-01-10T20:00–20:30",
+            "move vocab@2025-01-12 Vocab: 2025-01-12T20:00–20:30 → 2025-01-11T20:00–20:30",
+            "move vocab@2025-01-13 Vocab: 2025-01-13T20:00–20:30 → 2025-01-12T20:00–20:30",
+        ])
+        // Undoing it (the slide row deleted) puts them back, and lists the same occurrences.
+        #expect(edits(working, plan(), through: "2025-01-12").count == 4)
+    }
+
     @Test("a slide leaves moved occurrences where they are; it moves weekly series by their dates")
     func slideAroundMoves() {
         var original = plan()
