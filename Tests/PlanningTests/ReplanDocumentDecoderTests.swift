@@ -97,7 +97,7 @@ private let dataMDExample = """
 """
 
 /// One document the decoder must refuse, and where it must say the problem is.
-struct RefusedDocument: Sendable, CustomTestStringConvertible {
+struct RefusedReplanDocument: Sendable, CustomTestStringConvertible {
     let name: String
     let json: String
     let path: String
@@ -114,7 +114,7 @@ struct RefusedDocument: Sendable, CustomTestStringConvertible {
 private let title201 = String(repeating: "a", count: 201)
 private let note4001 = String(repeating: "n", count: 4001)
 
-private let refusedDocuments: [RefusedDocument] = [
+private let refusedDocuments: [RefusedReplanDocument] = [
     // Format
     .init("bad format string", #"{"format": "replan/2", "users": []}"#, "format", "unsupported format 'replan/2'"),
     .init("missing format", #"{"users": []}"#, "format", "is required"),
@@ -321,7 +321,7 @@ struct ReplanDocumentDecoderTests {
     }
 
     @Test("a refused document names the JSON path of the problem", arguments: refusedDocuments)
-    func refused(_ c: RefusedDocument) {
+    func refused(_ c: RefusedReplanDocument) {
         let error = failure(c.json)
         #expect(error?.path == c.path, "\(error.map(String.init(describing:)) ?? "decoded without error")")
         #expect(error?.message.contains(c.says) == true, "\(error.map(String.init(describing:)) ?? "decoded without error")")
