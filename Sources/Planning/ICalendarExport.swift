@@ -37,9 +37,13 @@ public enum ICalendarExport {
         Timestamp.text(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
     }
 
+    /// RFC 5545 TEXT: backslash, `;` and `,` escaped, and every line break (LF, CRLF or a lone
+    /// CR, as notes pasted from other systems have) written as `\n`: a raw CR may not appear in
+    /// a content line.
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
-            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\r\n", with: "\n")
+            .replacingOccurrences(of: "\r", with: "\n").replacingOccurrences(of: "\n", with: "\\n")
     }
 
     /// Lines longer than 75 octets are folded (RFC 5545 §3.1), never inside a UTF-8 sequence.

@@ -22,8 +22,14 @@ public struct JSONObjectReader {
         }
     }
 
-    public func has(_ key: String) -> Bool { members[key] != nil && members[key] != .null }
-    public func value(_ key: String) -> JSONValue? { members[key].flatMap { $0 == .null ? nil : $0 } }
+    public func has(_ key: String) -> Bool { value(key) != nil }
+
+    /// The member, or nil when it is absent or null. (Spelled out: in `$0 == .null ? nil : $0`
+    /// the `nil` is `JSONValue.null`, which is expressible by nil, so null came back.)
+    public func value(_ key: String) -> JSONValue? {
+        guard let v = members[key], v != .null else { return nil }
+        return v
+    }
 
     private func typed<T>(_ key: String, _ expected: String, _ extract: (JSONValue) -> T?) throws(DataError) -> T? {
         guard let v = value(key) else { return nil }
@@ -61,7 +67,11 @@ public struct JSONObjectReader {
         let s = try string(key)
         if let t = CivilDateTime(s) { return t }
         if allowDate, let d = CivilDate(s) { return CivilDateTime(date: d, time: TimeOfDay(minutes: 0)) }
-        if let instant = Timestamp.date(s) { return zone.civil(instant) }
+        // Offsets are whole minutes, so an instant is on a minute exactly when its seconds are
+        // zero: like a local time, it may not carry seconds the plan would silently drop.
+        if let instant = Timestamp.date(s), instant.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0 {
+            return zone.civil(instant)
+        }
         throw DataError(path: child(key), message: "'\(s)' is not a local date-time YYYY-MM-DDTHH:MM\(allowDate ? " or a date YYYY-MM-DD" : "")")
     }
 }

@@ -3,7 +3,8 @@
 ///
 /// Derived from the rows, not from whoever made them, so local rules, the model's tool calls
 /// and manual commands are reported the same way. A slide moves a whole series tail; only its
-/// occurrences up to `through` are listed (the slide row itself carries the rest).
+/// occurrences up to `through` (by original date, or by where they sit) are listed (the slide
+/// row itself carries the rest).
 public enum OccurrenceDiff {
     public static func edits(from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
                              reason: (OccurrenceID) -> PlanEdit.Reason) -> [PlanEdit] {
@@ -48,14 +49,24 @@ public enum OccurrenceDiff {
             case .slide:
                 guard let id = OccurrenceID(change.key), let date = id.originalDate,
                       let task = working.tasks[id.taskID], original.tasks[id.taskID] != nil else { continue }
-                // Every original date from the slide's start whose occurrence can now sit before `through`.
+                // Every original date from the slide's start up to `through`, and after it those
+                // whose occurrence a negative slide pulls to `through` or before (or pulled, when
+                // undone): at most as many days later as the slides ever add up to backwards.
+                func furthestBack(_ plan: UserPlan) -> Int {
+                    var total = 0, lowest = 0
+                    for slide in plan.slides[task.id] ?? [] { total += slide.days; lowest = min(lowest, total) }
+                    return lowest
+                }
+                let pull = min(furthestBack(original), furthestBack(working))
                 var n = OccurrenceExpander.firstIndex(onOrAfter: date, of: task)
                 while true {
                     let d = OccurrenceExpander.recurrenceDate(of: task, index: n)
                     n += 1
                     if let until = task.repeatRule?.until, d > until { break }
-                    if d > through { break }
-                    compare(OccurrenceID(taskID: task.id, originalDate: d))
+                    if d > through.adding(days: -pull) { break }
+                    let id = OccurrenceID(taskID: task.id, originalDate: d)
+                    let sitsInRange = [original.occurrence(id), working.occurrence(id)].contains { $0.map { $0.start.date <= through } == true }
+                    if d <= through || sitsInRange { compare(id) }
                 }
             }
         }

@@ -56,11 +56,16 @@ public struct ReplanDocument: Hashable, Sendable {
                 var rep: [String: JSONValue] = ["every": .string(r.every.rawValue)]
                 if let u = r.until { rep["until"] = .string(u.description) }
                 o["repeat"] = .object(rep)
-                o["occurrences"] = .array((overridesByTask[t.id] ?? []).sorted { $0.originalDate < $1.originalDate }.map { ov in
+                // Only what the decoder reads back: a skipped occurrence has no new time (where it
+                // had been moved to no longer matters), and an open one that was not moved is no
+                // override at all.
+                o["occurrences"] = .array((overridesByTask[t.id] ?? []).sorted { $0.originalDate < $1.originalDate }.compactMap { ov -> JSONValue? in
                     var item: [String: JSONValue] = ["date": .string(ov.originalDate.description)]
-                    if let s = ov.start, let e = ov.end {
+                    if ov.state != .skipped, let s = ov.start, let e = ov.end {
                         item["start"] = .string(text(s, allDay: t.allDay)); item["end"] = .string(text(e, allDay: t.allDay))
                         item["state"] = .string(ov.state == .open ? "moved" : ov.state.rawValue)
+                    } else if ov.state == .open {
+                        return nil
                     } else {
                         item["state"] = .string(ov.state.rawValue)
                     }

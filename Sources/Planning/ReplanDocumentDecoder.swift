@@ -45,9 +45,10 @@ public struct ReplanDocumentDecoder: Sendable {
         do { zone = try UserZone(identifier: try r.string("timeZone")) } catch { throw DataError(path: r.child("timeZone"), message: error.message) }
         let language = try r.optionalString("language") ?? "en"
         do { try User.validateLanguage(language) } catch { throw error.under(path) }
+        let displayName = try r.optionalString("displayName")
         let settings = try r.optionalObject("settings").map(decodeSettings) ?? UserSettings()
         let user: User
-        do { user = try User(id: id, zone: zone, language: language, displayName: try r.optionalString("displayName"), settings: settings) }
+        do { user = try User(id: id, zone: zone, language: language, displayName: displayName, settings: settings) }
         catch { throw error.under(path) }
 
         var tasks: [StudyTask] = [], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []

@@ -26,17 +26,21 @@ public enum RowImage {
         var rule: RepeatRule?
         if let rep = image["repeat"], rep != .null {
             guard let every = rep["every"]?.stringValue.flatMap(RepeatRule.Frequency.init(rawValue:)) else {
-                throw DataError(path: "repeat.every", message: "bad task image")
+                throw r.bad("repeat.every")
             }
-            rule = RepeatRule(every: every, until: rep["until"]?.stringValue.flatMap { CivilDate($0) })
+            var until: CivilDate?
+            if let u = rep["until"], u != .null {
+                guard let date = u.stringValue.flatMap({ CivilDate($0) }) else { throw r.bad("repeat.until") }
+                until = date
+            }
+            rule = RepeatRule(every: every, until: until)
         }
-        let subtasks = try (image["subtasks"]?.arrayValue ?? []).map { (s: JSONValue) throws(DataError) -> Subtask in
-            guard let title = s["title"]?.stringValue, let done = s["done"]?.boolValue else {
-                throw DataError(path: "subtasks", message: "bad task image")
-            }
+        guard let subtaskImages = image["subtasks"]?.arrayValue else { throw r.bad("subtasks") }
+        let subtasks = try subtaskImages.map { (s: JSONValue) throws(DataError) -> Subtask in
+            guard let title = s["title"]?.stringValue, let done = s["done"]?.boolValue else { throw r.bad("subtasks") }
             return Subtask(title: title, done: done)
         }
-        guard let color = TaskColor(rawValue: try r.string("color")) else { throw DataError(path: "color", message: "bad task image") }
+        guard let color = TaskColor(rawValue: try r.string("color")) else { throw r.bad("color") }
         return StudyTask(id: try r.string("id"), userID: try r.string("user"), title: try r.string("title"),
                          note: try r.string("note"), category: try r.string("category"), color: color,
                          start: try r.dateTime("start"), end: try r.dateTime("end"), allDay: try r.bool("allDay"),
@@ -56,11 +60,12 @@ public enum RowImage {
 
     public static func override(from image: JSONValue) throws(DataError) -> OccurrenceOverride {
         let r = ImageReader(image, entity: "override")
-        guard let state = OccurrenceState(rawValue: try r.string("state")) else { throw DataError(path: "state", message: "bad override image") }
+        guard let state = OccurrenceState(rawValue: try r.string("state")) else { throw r.bad("state") }
+        let start = try r.optionalDateTime("start"), end = try r.optionalDateTime("end")
+        // A move has both ends or neither; half of one would silently not be a move.
+        guard (start == nil) == (end == nil) else { throw r.bad(start == nil ? "start" : "end") }
         return OccurrenceOverride(taskID: try r.string("task"), originalDate: try r.date("date"), state: state,
-                                  start: image["start"]?.stringValue.flatMap { CivilDateTime($0) },
-                                  end: image["end"]?.stringValue.flatMap { CivilDateTime($0) },
-                                  version: try r.int("version"))
+                                  start: start, end: end, version: try r.int("version"))
     }
 
     public static func slide(_ s: SeriesSlide) -> JSONValue {
@@ -73,18 +78,25 @@ public enum RowImage {
     }
 }
 
-/// Reads required fields of a row image; a malformed image is a typed error, not a crash.
+/// Reads the fields of a row image; a malformed image is a typed error, never a crash or a
+/// silently dropped value.
 private struct ImageReader {
     let image: JSONValue
     let entity: String
 
     init(_ image: JSONValue, entity: String) { self.image = image; self.entity = entity }
 
-    private func bad(_ key: String) -> DataError { DataError(path: key, message: "malformed \(entity) row image") }
+    func bad(_ key: String) -> DataError { DataError(path: key, message: "malformed \(entity) row image") }
     func string(_ key: String) throws(DataError) -> String { guard let v = image[key]?.stringValue else { throw bad(key) }; return v }
     func bool(_ key: String) throws(DataError) -> Bool { guard let v = image[key]?.boolValue else { throw bad(key) }; return v }
     func int(_ key: String) throws(DataError) -> Int { guard let v = image[key]?.intValue else { throw bad(key) }; return v }
     func date(_ key: String) throws(DataError) -> CivilDate { guard let v = CivilDate(try string(key)) else { throw bad(key) }; return v }
     func dateTime(_ key: String) throws(DataError) -> CivilDateTime { guard let v = CivilDateTime(try string(key)) else { throw bad(key) }; return v }
+    /// A nullable column: absent or null is nil; anything else must be a date-time.
+    func optionalDateTime(_ key: String) throws(DataError) -> CivilDateTime? {
+        guard let v = image[key], v != .null else { return nil }
+        guard let t = v.stringValue.flatMap({ CivilDateTime($0) }) else { throw bad(key) }
+        return t
+    }
     func timestamp(_ key: String) throws(DataError) -> Date { guard let v = Timestamp.date(try string(key)) else { throw bad(key) }; return v }
 }

@@ -28,7 +28,8 @@ public enum Timestamp {
         guard let civil = CivilDateTime(s.prefix(16)) else { return nil }
         var sec = 0
         if s.count == 19 {
-            guard s.dropFirst(16).first == ":", let v = Int(s.suffix(2)), (0..<60).contains(v) else { return nil }
+            // Two digits, as everywhere else in the format: Int("+5") would read a sign.
+            guard s.dropFirst(16).first == ":", let v = Digits.parse(Array(s.suffix(2).utf8)[...]), v < 60 else { return nil }
             sec = v
         } else if s.count != 16 {
             return nil

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import Planning
+
+private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
+private func date(_ text: String) -> CivilDate { CivilDate(text)! }
+private func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
+
+private let stamp = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:00:00Z
+
+private func task(_ id: String, _ title: String, _ start: String, _ end: String, allDay: Bool = false, note: String = "",
+                  category: String = "English", repeat rule: RepeatRule? = nil) -> StudyTask {
+    StudyTask(id: id, userID: "mei", title: title, note: note, category: category, start: at(start), end: at(end),
+              allDay: allDay, repeatRule: rule)
+}
+
+private func plan(_ tasks: [StudyTask], zone: String = "Asia/Taipei") -> UserPlan {
+    UserPlan(user: try! User(id: "mei", zone: try! UserZone(identifier: zone)), tasks: tasks)
+}
+
+private func render(_ plan: UserPlan, from: String = "2025-01-06", through: String = "2025-01-12") -> String {
+    ICalendarExport.render(plan, from: date(from), through: date(through), stamp: stamp)
+}
+
+/// The content lines of a rendering: folded lines joined again (RFC 5545 §3.1).
+private func unfolded(_ ics: String) -> [String] {
+    ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n").dropLast().map { $0 }
+}
+
+/// The physical lines as bytes, split at CRLF.
+private func physicalLines(_ ics: String) -> [[UInt8]] {
+    var lines: [[UInt8]] = [], current: [UInt8] = []
+    let bytes = Array(ics.utf8)
+    var i = 0
+    while i < bytes.count {
+        if bytes[i] == 13, i + 1 < bytes.count, bytes[i + 1] == 10 { lines.append(current); current = []; i += 2; continue }
+        current.append(bytes[i]); i += 1
+    }
+    #expect(current.isEmpty, "the file ends with CRLF")
+    return lines
+}
+
+/// The value of the first line with this name (up to ':' or ';') in each event, in order.
+private func values(_ name: String, in ics: String) -> [String] {
+    unfolded(ics).compactMap { line in
+        guard line.hasPrefix(name + ":") || line.hasPrefix(name + ";") else { return nil }
+        return String(line[line.index(after: line.firstIndex(of: ":")!)...])
+    }
+}
+
+@Suite("ICalendarExport")
+struct ICalendarExportTests {
+    @Test("a calendar with one timed event, line by line")
+    func wholeFile() {
+        let ics = render(plan([task("essay", "Essay", "2025-01-07T15:00", "2025-01-07T17:00", note: "Draft")]))
+        #expect(ics == [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN", "X-WR-TIMEZONE:Asia/Taipei",
+            "BEGIN:VEVENT", "UID:essay@mei.replan", "DTSTAMP:20250107T030000Z",
+            "DTSTART:20250107T070000Z", "DTEND:20250107T090000Z",
+            "SUMMARY:Essay", "DESCRIPTION:Draft", "CATEGORIES:English", "END:VEVENT",
+            "END:VCALENDAR",
+        ].map { $0 + "\r\n" }.joined())
+    }
+
+    @Test("every line ends with CRLF and no bare LF or CR is left")
+    func crlf() {
+        let ics = render(plan([task("essay", "Essay", "2025-01-07T15:00", "2025-01-07T17:00", note: "line 1\nline 2\r\nline 3\rline 4")]))
+        #expect(ics.hasSuffix("END:VCALENDAR\r\n"))
+        let bytes = Array(ics.utf8)
+        for (i, b) in bytes.enumerated() {
+            if b == 10 { #expect(i > 0 && bytes[i - 1] == 13, "bare LF at byte \(i)") }
+            if b == 13 { #expect(i + 1 < bytes.count && bytes[i + 1] == 10, "bare CR at byte \(i)") }
+        }
+        #expect(values("DESCRIPTION", in: ics) == [#"line 1\nline 2\nline 3\nline 4"#])
+    }
+
+    @Test("timed events are written in UTC, whatever the user's zone and its DST")
+    func utcTimes() {
+        let ny = plan([task("a", "A", "2025-03-08T10:00", "2025-03-08T11:00"), task("b", "B", "2025-03-10T10:00", "2025-03-10T11:30")],
+                      zone: "America/New_York")
+        let ics = render(ny, from: "2025-03-08", through: "2025-03-10")
+        #expect(values("DTSTART", in: ics) == ["20250308T150000Z", "20250310T140000Z"]) // EST, then EDT
+        #expect(values("DTEND", in: ics) == ["20250308T160000Z", "20250310T153000Z"])
+        #expect(values("X-WR-TIMEZONE", in: ics) == ["America/New_York"])
+        // A session across local midnight stays one event.
+        let late = render(plan([task("late", "Late", "2025-01-07T23:30", "2025-01-08T00:30")]))
+        #expect(values("DTSTART", in: late) == ["20250107T153000Z"])
+        #expect(values("DTEND", in: late) == ["20250107T163000Z"])
+    }
+
+    @Test("all-day events use VALUE=DATE with an exclusive end")
+    func allDay() {
+        let ics = render(plan([
+            task("exam", "Exam", "2025-01-08T00:00", "2025-01-08T00:00", allDay: true),
+            task("trip", "Trip", "2025-01-10T00:00", "2025-01-12T00:00", allDay: true),
+            task("eoy", "Year end", "2025-12-31T00:00", "2025-12-31T00:00", allDay: true),
+        ]), from: "2025-01-01", through: "2025-12-31")
+        let lines = unfolded(ics)
+        #expect(lines.filter { $0.hasPrefix("DTSTART") } == [
+            "DTSTART;VALUE=DATE:20250108", "DTSTART;VALUE=DATE:20250110", "DTSTART;VALUE=DATE:20251231",
+        ])
+        #expect(lines.filter { $0.hasPrefix("DTEND") } == [
+            "DTEND;VALUE=DATE:20250109", "DTEND;VALUE=DATE:20250113", "DTEND;VALUE=DATE:20260101",
+        ])
+    }
+
+    @Test("series occurrences are single events; skipped ones are left out, completed ones marked, moved ones where they sit")
+    func seriesOccurrences() {
+        var p = plan([task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))])
+        p.complete(id("vocab@2025-01-06"))
+        p.skip(id("vocab@2025-01-07"))
+        p.move(id("vocab@2025-01-08"), start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"))
+        let ics = render(p, from: "2025-01-06", through: "2025-01-09")
+        #expect(values("UID", in: ics) == ["vocab@2025-01-06@mei.replan", "vocab@2025-01-08@mei.replan", "vocab@2025-01-09@mei.replan"])
+        #expect(values("DTSTART", in: ics) == ["20250106T120000Z", "20250107T230000Z", "20250109T120000Z"])
+        #expect(!ics.contains("2025-01-07@"))
+        #expect(values("X-REPLAN-COMPLETED", in: ics) == ["TRUE"])
+        #expect(values("STATUS", in: ics) == ["CONFIRMED"])
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 4)
+    }
+
+    @Test("text escapes backslash, semicolon, comma and newlines")
+    func escaping() {
+        let ics = render(plan([task("e", #"Read a\b; c, d"#, "2025-01-07T15:00", "2025-01-07T17:00",
+                                    note: "first\nsecond; third, \\fourth", category: "Maths, Physics")]))
+        #expect(values("SUMMARY", in: ics) == [#"Read a\\b\; c\, d"#])
+        #expect(values("DESCRIPTION", in: ics) == [#"first\nsecond\; third\, \\fourth"#])
+        #expect(values("CATEGORIES", in: ics) == [#"Maths\, Physics"#])
+    }
+
+    @Test("no DESCRIPTION without a note")
+    func noNote() {
+        let ics = render(plan([task("e", "Essay", "2025-01-07T15:00", "2025-01-07T17:00")]))
+        #expect(values("DESCRIPTION", in: ics).isEmpty)
+    }
+
+    @Test("lines are folded at 75 octets, never inside a UTF-8 sequence", arguments: [
+        String(repeating: "a", count: 200),
+        String(repeating: "字", count: 60),
+        String(repeating: "📚", count: 40),
+        "x" + String(repeating: "é", count: 80),
+        String(repeating: "ab字📚", count: 20),
+    ])
+    func folding(_ title: String) throws {
+        let ics = render(plan([task("e", title, "2025-01-07T15:00", "2025-01-07T17:00", note: title)]))
+        let lines = physicalLines(ics)
+        for (n, line) in lines.enumerated() {
+            #expect(line.count <= 75, "line \(n) has \(line.count) octets")
+            #expect(String(validating: line, as: UTF8.self) != nil, "line \(n) splits a UTF-8 sequence")
+        }
+        // Folding is lossless and fills lines: every folded line but the last is nearly full.
+        #expect(values("SUMMARY", in: ics) == [title])
+        #expect(values("DESCRIPTION", in: ics) == [title])
+        let summary = try #require(lines.firstIndex { $0.starts(with: Array("SUMMARY:".utf8)) })
+        #expect(lines[summary].count > 71)
+        #expect(lines[summary + 1].first == 0x20)
+    }
+
+    @Test("a line of exactly 75 octets is not folded; 76 is")
+    func foldBoundary() {
+        let exact = render(plan([task("e", String(repeating: "a", count: 75 - "SUMMARY:".count), "2025-01-07T15:00", "2025-01-07T17:00")]))
+        #expect(physicalLines(exact).contains { $0.count == 75 && $0.starts(with: Array("SUMMARY:".utf8)) })
+        let over = render(plan([task("e", String(repeating: "a", count: 76 - "SUMMARY:".count), "2025-01-07T15:00", "2025-01-07T17:00")]))
+        #expect(over.contains("SUMMARY:" + String(repeating: "a", count: 67) + "\r\n a\r\n"))
+    }
+
+    @Test("the range is inclusive and takes occurrences that touch it")
+    func range() {
+        let p = plan([
+            task("before", "Before", "2025-01-05T10:00", "2025-01-05T11:00"),
+            task("first", "First", "2025-01-06T00:00", "2025-01-06T01:00"),
+            task("last", "Last", "2025-01-12T23:00", "2025-01-13T01:00"),
+            task("after", "After", "2025-01-13T00:00", "2025-01-13T01:00"),
+            task("span", "Span", "2025-01-04T00:00", "2025-01-07T00:00", allDay: true),
+        ])
+        #expect(values("SUMMARY", in: render(p)) == ["Span", "First", "Last"])
+        #expect(values("SUMMARY", in: render(p, from: "2025-01-20", through: "2025-01-21")).isEmpty)
+    }
+}
