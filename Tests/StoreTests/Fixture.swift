@@ -75,8 +75,9 @@ func conflict(_ body: () throws(StoreError) -> Void) -> ChangesetConflict? {
 }
 
 func oneOff(_ id: String, user: String = "mei", _ start: String, _ end: String, category: String = "Math",
-            allDay: Bool = false) -> StudyTask {
-    StudyTask(id: id, userID: user, title: "Task \(id)", category: category, start: time(start), end: time(end), allDay: allDay)
+            allDay: Bool = false, completed: Bool = false) -> StudyTask {
+    StudyTask(id: id, userID: user, title: "Task \(id)", category: category, start: time(start), end: time(end), allDay: allDay,
+              completed: completed)
 }
 
 func series(_ id: String, user: String = "mei", _ start: String, _ end: String, every: RepeatRule.Frequency = .daily,

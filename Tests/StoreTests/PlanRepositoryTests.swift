@@ -53,7 +53,9 @@ import Testing
         #expect(content(loaded) == content(plan))
     }
 
-    @Test func windowLoadsEverySeriesAndOnlyTheOneOffsTouchingIt() throws {
+    /// Open one-off tasks before the window are loaded too: the nightly rules drop them however
+    /// old they are. Completed ones before the window and any after it are not.
+    @Test func windowLoadsEverySeriesTheOneOffsTouchingItAndOpenOnesBefore() throws {
         let f = try Fixture()
         let mei = try f.addUser()
         try f.addUser("other")
@@ -62,6 +64,7 @@ import Testing
             series("weekly", "2024-06-03T09:00", "2024-06-03T10:00", every: .weekly, until: "2024-09-30"),
             oneOff("inside", "2025-01-08T10:00", "2025-01-08T11:00"),
             oneOff("before", "2025-01-02T10:00", "2025-01-02T11:00"),
+            oneOff("doneBefore", "2025-01-02T12:00", "2025-01-02T13:00", completed: true),
             oneOff("after", "2025-01-14T10:00", "2025-01-14T11:00"),
             oneOff("endsAtMidnight", "2025-01-05T23:00", "2025-01-06T00:00"),
             oneOff("overnightIntoWindow", "2025-01-05T23:00", "2025-01-06T01:00"),
@@ -79,7 +82,8 @@ import Testing
         try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
-        #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip"])
+        #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
+                                         "before", "endsAtMidnight"])
         #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07"])
         #expect(plan.user.id == "mei")
     }
