@@ -1,0 +1,150 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+import Testing
+
+@Suite("The nightly runner (issue: changesets and the nightly job; issue: nightly runs at scale)")
+struct NightlyRunnerTests {
+    func run(_ f: NightlyFixture, concurrency: Int = 4, force: Bool = false, reviewer: ModelReviewer? = nil,
+             onModelError: UserPipeline.ModelErrorPolicy = .local, disabled: (@Sendable () -> String?)? = nil,
+             now: Date = NightlyFixture.now) throws -> NightlyRunner.Report {
+        var options = RunOptions(now: now)
+        options.concurrency = concurrency
+        options.force = force
+        let pipeline = UserPipeline(reviewer: reviewer, onModelError: onModelError, modelDisabledReason: disabled ?? { nil })
+        return try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
+    }
+
+    @Test("every due user gets one changeset and one user run; a second run does nothing")
+    func oncePerPlanDate() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(12)
+        let first = try run(f)
+        #expect(first.due == 12 && first.changed == 12 && first.failed == 0)
+        let second = try run(f)
+        #expect(second.due == 0 && second.done == 0)
+        let db = try f.open()
+        #expect(try db.queryFirst("SELECT count(*) FROM changesets WHERE origin = 'nightly'", []) { $0.int(0) } == 12)
+        #expect(try db.queryFirst("SELECT count(*) FROM user_runs WHERE status = 'changed'", []) { $0.int(0) } == 12)
+    }
+
+    @Test("--force re-plans users already done; the rules then find nothing more to do")
+    func forceReplans() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(3)
+        _ = try run(f)
+        let again = try run(f, force: true)
+        #expect(again.due == 3 && again.unchanged == 3)
+    }
+
+    @Test("users whose local time is before 03:00 are not due yet")
+    func runAfterIsLocal() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(2, zone: "America/New_York") // 2025-01-06 14:00 there: past 03:00, plan date Monday
+        try f.addStudentsInZone("late", "Pacific/Kiritimati") // UTC+14: 2025-01-07 09:00, due
+        let early = NightlyFixture.now.addingTimeInterval(-8 * 3600) // 2025-01-06T11:00Z
+        // In Taipei it is 19:00 on Monday, New York 06:00 Monday, Kiritimati 01:00 Tuesday (not yet 03:00).
+        let report = try run(f, now: early)
+        #expect(report.due == 2)
+    }
+
+    @Test("the same database and now give the same changesets whatever the concurrency")
+    func deterministicAcrossConcurrency() throws {
+        let a = try NightlyFixture(), b = try NightlyFixture()
+        try a.addStudents(40)
+        try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
+        _ = try run(a, concurrency: 1)
+        _ = try run(b, concurrency: 8)
+        #expect(try a.taskRows() == b.taskRows())
+        let edits = { (f: NightlyFixture) in
+            try f.open().query("""
+                SELECT c.user_id, e.seq, e.entity, e.entity_key, e.before, e.after, e.reason
+                FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id WHERE c.origin = 'nightly'
+                ORDER BY c.user_id, e.seq
+                """, []) { s in (0..<7).map { s.optionalText($0) ?? "null" }.joined(separator: "|") }
+        }
+        let ea = try edits(a), eb = try edits(b)
+        #expect(ea.count == 40 * 5)
+        // Row images carry updatedAt = now, the same in both runs.
+        #expect(ea == eb)
+    }
+
+    @Test("quota exhaustion stops model calls for the remaining users, and local edits still land")
+    func quotaStopsTheModel() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(6)
+        let calls = Counter()
+        let exhausted = Flag()
+        let reviewer = QuotaOnce(calls: calls, exhausted: exhausted)
+        let report = try run(f, concurrency: 1, reviewer: reviewer, disabled: { exhausted.isSet ? "quota exhausted" : nil })
+        #expect(calls.count == 1)
+        #expect(report.changed == 6)
+        #expect(report.modelUnavailableForAll)
+    }
+
+    @Test("a user whose rows changed between load and commit fails cleanly and the others are unaffected")
+    func concurrentEditFailsOneUser() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(3)
+        let reviewer = EditBehindTheBack(path: f.path, victim: "s1")
+        let report = try run(f, concurrency: 1, reviewer: reviewer)
+        #expect(report.failed == 1 && report.changed == 2)
+        let db = try f.open()
+        let error = try db.queryFirst("SELECT error FROM user_runs WHERE user_id = 's1'", []) { $0.optionalText(0) }
+        #expect(error??.contains("changed while it was being planned") == true)
+        // Nothing of the failed night was written: s1's tasks are as the student left them.
+        #expect(try db.queryFirst("SELECT count(*) FROM changesets WHERE user_id = 's1' AND origin = 'nightly'", []) { $0.int(0) } == 0)
+        // The next run retries the failed user.
+        let retry = try run(f, concurrency: 1)
+        #expect(retry.due == 1 && retry.changed == 1)
+    }
+
+    @Test("a second runner on the same database is refused while the first holds the lock")
+    func oneRunAtATime() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let held = try #require(try RunLock.tryAcquire(databasePath: f.path))
+        #expect(throws: NightlyRunner.RunError.self) { try run(f) }
+        withExtendedLifetime(held) {}
+    }
+}
+
+extension NightlyFixture {
+    func addStudentsInZone(_ id: String, _ zone: String) throws {
+        let db = try open()
+        let user = try User(id: id, zone: UserZone(identifier: zone))
+        try UserRepository(db).add(user, now: NightlyFixture.now)
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
+
+/// The first call runs out of quota.
+struct QuotaOnce: ModelReviewer {
+    let calls: Counter
+    let exhausted: Flag
+    func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        calls.increment()
+        exhausted.set()
+        return ModelReview(plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
+    }
+}
+
+/// Plays "the student edits a task in the app while the job plans them": edits the victim's
+/// first task through a separate connection during the model stage.
+struct EditBehindTheBack: ModelReviewer {
+    let path: String
+    let victim: String
+    func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        if working.user.id == victim, let db = try? Database.open(path: path) {
+            try? db.execute("UPDATE tasks SET title = 'edited in the app', version = version + 1 WHERE id = ?", [.text("\(victim)-eng-0")])
+        }
+        return ModelReview(plan: working, ending: .endConversation, requests: 1, turns: 1)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+import Testing
+
+@Suite("The per-user pipeline (assistant.md: when the model is asked; cli.md: preview)")
+struct UserPipelineTests {
+    @Test("local rules alone: worked example 2's five moves, and preview writes nothing")
+    func localRulesOnly() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let before = try f.taskRows()
+        let (night, review) = try UserPipeline(reviewer: nil).prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        #expect(review == nil)
+        #expect(night.status == .changed)
+        #expect(night.planDate == CivilDate("2025-01-07"))
+        #expect(night.edits.map(\.reason) == [.makeUp, .chainShift, .chainShift, .chainShift, .chainShift])
+        #expect(night.edits.last?.after?.start == CivilDateTime("2025-01-13T10:00"))
+        #expect(night.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
+        #expect(night.model.called == false)
+        #expect(try f.taskRows() == before)
+    }
+
+    @Test("the model is asked when the local rules changed something")
+    func modelAskedAfterLocalEdits() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let calls = Counter()
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls))
+            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        #expect(calls.count == 1)
+        #expect(night.model.called && night.model.turns == 1 && night.model.tokens.total == 110)
+    }
+
+    @Test("no change, no flag and no instruction: no request is made")
+    func quietNightCostsNothing() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let calls = Counter()
+        // A week earlier nothing is overdue yet.
+        let early = NightlyFixture.now.addingTimeInterval(-7 * 86_400)
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls))
+            .prepare(userID: "s0", db: f.open(), now: early)
+        #expect(calls.count == 0)
+        #expect(night.status == .unchanged)
+    }
+
+    @Test("an instruction alone is enough to ask the model")
+    func instructionAsksTheModel() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1, instruction: "one grammar session on Wednesday")
+        let calls = Counter()
+        let early = NightlyFixture.now.addingTimeInterval(-7 * 86_400)
+        _ = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls)).prepare(userID: "s0", db: f.open(), now: early)
+        #expect(calls.count == 1)
+    }
+
+    @Test("the model's edits join the changeset with reason model")
+    func modelEditsAreReported() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
+            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        let created = try #require(night.edits.first { $0.op == .create })
+        #expect(created.reason == .model && created.detail == "as asked" && created.title == "Grammar")
+        #expect(night.edits.count == 6)
+    }
+
+    @Test("a failing model with --on-model-error=local still commits the local edits")
+    func modelFailureKeepsLocalEdits() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .local)
+            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        #expect(night.status == .changed && night.edits.count == 5)
+        #expect(night.model.error == "HTTP 503 after 4 retries")
+    }
+
+    @Test("a failing model with --on-model-error=skip commits nothing for the user")
+    func modelFailureSkipsUser() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .skip)
+            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        #expect(night.status == .skipped && night.prepared == nil)
+        #expect(night.error?.contains("HTTP 503") == true)
+    }
+
+    @Test("an unknown user is a typed error")
+    func unknownUser() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        #expect(throws: StoreError.unknownUser("nobody")) {
+            try UserPipeline(reviewer: nil).prepare(userID: "nobody", db: f.open(), now: NightlyFixture.now)
+        }
+    }
+}
