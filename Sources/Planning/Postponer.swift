@@ -13,6 +13,12 @@ import Foundation
 /// every repeated pass either places one more missed session or changes nothing, so this ends
 /// within (number of missed sessions + 1) passes, and the edits of all passes are merged into
 /// one before → after per occurrence.
+///
+/// A chain keeps the order of the members it moves. A member that found no room in its
+/// chain's order and finds room only in a later pass is no longer part of a run by then, so
+/// it is placed like any missed session (reason `rescheduled`) and may land before a
+/// predecessor; the alternative, leaving it flagged although a slot is free, would make the
+/// next run move it anyway.
 public struct Postponer: Sendable {
     /// The run's instant.
     public let now: Date
