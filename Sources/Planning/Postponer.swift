@@ -15,15 +15,18 @@ import Foundation
 /// one before → after per occurrence.
 ///
 /// A chain keeps the order of the members it moves. A member that found no room in its
-/// chain's order and finds room only in a later pass is no longer part of a run by then, so
-/// it is placed like any missed session (reason `rescheduled`) and may land before a
-/// predecessor; the alternative, leaving it flagged although a slot is free, would make the
-/// next run move it anyway.
+/// chain's order and finds room only in a later pass is no longer where its run put it, so
+/// it is placed by that pass's rules alone and may land before a predecessor; the
+/// alternative, leaving it flagged although a slot is free, would make the next run move it
+/// anyway. Such edits say so in their detail (`Postponer.laterPassDetail`).
 public struct Postponer: Sendable {
     /// The run's instant.
     public let now: Date
 
     public init(now: Date) { self.now = now }
+
+    /// The detail of an edit made by a repeated pass, after other moves of the night made room.
+    public static let laterPassDetail = "placed once other moves made room"
 
     /// A run at a wall-clock time in `zone` (tests and `--now`).
     public init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
@@ -47,7 +50,11 @@ public struct Postponer: Sendable {
             var pass = PostponementPass(plan: current, now: civil, createdAt: now)
             pass.run()
             current = pass.plan
-            edits.merge(pass.edits)
+            edits.merge(passes == 1 ? pass.edits : pass.edits.map {
+                var e = $0
+                if e.detail.isEmpty { e.detail = Postponer.laterPassDetail }
+                return e
+            })
             let touched = Set(pass.edits.map(\.id))
             flags.removeAll { touched.contains($0.id) }
             for f in pass.flags where !flags.contains(f) { flags.append(f) }

@@ -116,11 +116,13 @@ struct PropertyCheck {
         for chain in chains {
             // A shifted chain has s1 on today's slot (its own time of day, today); then every
             // member is re-laid. Otherwise only the missed members move, after each other.
-            // A member that found room only in a later pass (reason `rescheduled`) was placed
-            // as a lone missed session, and the order promise does not cover it (Postponer).
+            // A member that found room only in a later pass was placed by that pass's rules
+            // alone, and the order promise does not cover it (see Postponer).
             let s1After = editByID[chain.first.id]?.after
             let shifted = s1After?.start.date == now.date && s1After?.start.time == chain.first.start.time
-            let movedByChain = { (id: OccurrenceID) in editByID[id].map { $0.reason != .rescheduled } }
+            let movedByChain = { (id: OccurrenceID) in
+                editByID[id].map { $0.reason != .rescheduled && $0.detail != Postponer.laterPassDetail }
+            }
             let members = chain.members.filter {
                 !flagged.contains($0.id) && (movedByChain($0.id) ?? shifted)
             }
