@@ -61,7 +61,18 @@ public struct Postponer: Sendable {
             let missedWithoutSlot = pass.flags.contains { $0.kind == .couldNotFit && pass.overdueIDs.contains($0.id) }
             if pass.edits.isEmpty || !missedWithoutSlot || passes >= 64 { break }
         }
-        let merged = edits.edits
+        var merged = edits.edits
+        if passes > 1 {
+            // A later pass reports only what it sees within its own range; a session an
+            // earlier pass moved may have moved again with a later slide out there. The plan
+            // is the truth for where everything ended up.
+            merged = merged.compactMap { edit in
+                guard edit.op == .move || edit.op == .create, let o = current.occurrence(edit.id) else { return edit }
+                var e = edit
+                e.after = TimeRange(o)
+                return e.op == .move && e.after == e.before ? nil : e
+            }
+        }
         return PostponementResult(plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
     }
 }
