@@ -8,13 +8,14 @@ import Testing
 /// America/New_York and Europe/Berlin.
 @Suite struct PostponerPropertyTests {
     /// A few hundred keeps the suite at a couple of seconds in debug builds; set
-    /// `PLANNING_PROPERTY_USERS` for a deeper search (the seeds are the same, only more).
+    /// `PLANNING_PROPERTY_USERS` (and `PLANNING_PROPERTY_FIRST_SEED`) for a deeper search.
     static let userCount = Int(ProcessInfo.processInfo.environment["PLANNING_PROPERTY_USERS"] ?? "") ?? 300
 
     @Test func everyResultKeepsThePlacementRules() {
         var failures: [String] = []
         var totals = (edits: 0, chained: 0, flags: 0, dropped: 0, splits: 0, slides: 0)
-        for seed in 0..<UInt64(Self.userCount) {
+        let firstSeed = UInt64(ProcessInfo.processInfo.environment["PLANNING_PROPERTY_FIRST_SEED"] ?? "") ?? 0
+        for seed in firstSeed..<(firstSeed + UInt64(Self.userCount)) {
             var generator = PlanGenerator(seed: seed)
             let (plan, now) = generator.makeUser()
             let result = Postponer(now: now).postpone(plan)
