@@ -25,11 +25,11 @@ public struct Postponer: Sendable {
 
     public init(now: Date) { self.now = now }
 
-    /// The detail of an edit made by a repeated pass, after other moves of the night made room.
-    public static let laterPassDetail = "placed once other moves made room"
-
     /// A run at a wall-clock time in `zone` (tests and `--now`).
     public init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
+
+    /// The detail of an edit made by a repeated pass, after other moves of the night made room.
+    public static let laterPassDetail = "placed once other moves made room"
 
     /// `now` on the user's clock, rounded up to the whole minute: planning is to the minute,
     /// and a session may not start in a minute that has already begun.
