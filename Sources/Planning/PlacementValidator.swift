@@ -27,9 +27,9 @@ public struct PlacementValidator: Sendable {
         self.plan = plan; self.now = now
     }
 
-    /// `now` read on the user's clock.
+    /// `now` read on the user's clock, rounded up to the minute as the postponer does.
     public init(plan: UserPlan, now: Date) {
-        self.init(plan: plan, now: plan.zone.civil(now))
+        self.init(plan: plan, now: Postponer(now: now).civilNow(in: plan.zone))
     }
 
     /// Accepts the candidate, or throws the first rule it breaks.

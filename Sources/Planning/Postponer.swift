@@ -13,6 +13,12 @@ import Foundation
 /// every repeated pass either places one more missed session or changes nothing, so this ends
 /// within (number of missed sessions + 1) passes, and the edits of all passes are merged into
 /// one before → after per occurrence.
+///
+/// A chain keeps the order of the members it moves. A member that found no room in its
+/// chain's order and finds room only in a later pass is no longer where its run put it, so
+/// it is placed by that pass's rules alone and may land before a predecessor; the
+/// alternative, leaving it flagged although a slot is free, would make the next run move it
+/// anyway. Such edits say so in their detail (`Postponer.laterPassDetail`).
 public struct Postponer: Sendable {
     /// The run's instant.
     public let now: Date
@@ -21,6 +27,9 @@ public struct Postponer: Sendable {
 
     /// A run at a wall-clock time in `zone` (tests and `--now`).
     public init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
+
+    /// The detail of an edit made by a repeated pass, after other moves of the night made room.
+    public static let laterPassDetail = "placed once other moves made room"
 
     /// `now` on the user's clock, rounded up to the whole minute: planning is to the minute,
     /// and a session may not start in a minute that has already begun.
@@ -41,14 +50,29 @@ public struct Postponer: Sendable {
             var pass = PostponementPass(plan: current, now: civil, createdAt: now)
             pass.run()
             current = pass.plan
-            edits.merge(pass.edits)
+            edits.merge(passes == 1 ? pass.edits : pass.edits.map {
+                var e = $0
+                if e.detail.isEmpty { e.detail = Postponer.laterPassDetail }
+                return e
+            })
             let touched = Set(pass.edits.map(\.id))
             flags.removeAll { touched.contains($0.id) }
             for f in pass.flags where !flags.contains(f) { flags.append(f) }
             let missedWithoutSlot = pass.flags.contains { $0.kind == .couldNotFit && pass.overdueIDs.contains($0.id) }
             if pass.edits.isEmpty || !missedWithoutSlot || passes >= 64 { break }
         }
-        let merged = edits.edits
+        var merged = edits.edits
+        if passes > 1 {
+            // A later pass reports only what it sees within its own range; a session an
+            // earlier pass moved may have moved again with a later slide out there. The plan
+            // is the truth for where everything ended up.
+            merged = merged.compactMap { edit in
+                guard edit.op == .move || edit.op == .create, let o = current.occurrence(edit.id) else { return edit }
+                var e = edit
+                e.after = TimeRange(o)
+                return e.op == .move && e.after == e.before ? nil : e
+            }
+        }
         return PostponementResult(plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
     }
 }

@@ -318,7 +318,9 @@ import Testing
             move("m1", "Math", ("2025-01-06T10:30", "2025-01-06T11:00"), ("2025-01-07T10:30", "2025-01-07T11:00"), .makeUp),
             move("m2", "Math", ("2025-01-07T10:00", "2025-01-07T11:00"), ("2025-01-08T10:00", "2025-01-08T11:00"), .chainShift),
             move("m3", "Math", ("2025-01-08T10:00", "2025-01-08T11:00"), ("2025-01-09T10:00", "2025-01-09T11:00"), .chainShift),
-            move("essay", "Essay", ("2025-01-04T10:00", "2025-01-04T10:30"), ("2025-01-07T10:00", "2025-01-07T10:30"), .rescheduled),
+            PlanEdit(op: .move, id: Fx.id("essay"), title: "Essay", before: Fx.range("2025-01-04T10:00", "2025-01-04T10:30"),
+                     after: Fx.range("2025-01-07T10:00", "2025-01-07T10:30"), reason: .rescheduled,
+                     detail: Postponer.laterPassDetail),
         ])
         #expect(r.flags.isEmpty)
         expectNoSecondRunEdits(r)

@@ -7,12 +7,15 @@ import Testing
 /// with empty days, random completion, and runs at random times including DST nights in
 /// America/New_York and Europe/Berlin.
 @Suite struct PostponerPropertyTests {
-    static let userCount = 300
+    /// A few hundred keeps the suite at a couple of seconds in debug builds; set
+    /// `PLANNING_PROPERTY_USERS` (and `PLANNING_PROPERTY_FIRST_SEED`) for a deeper search.
+    static let userCount = Int(ProcessInfo.processInfo.environment["PLANNING_PROPERTY_USERS"] ?? "") ?? 300
 
     @Test func everyResultKeepsThePlacementRules() {
         var failures: [String] = []
         var totals = (edits: 0, chained: 0, flags: 0, dropped: 0, splits: 0, slides: 0)
-        for seed in 0..<UInt64(Self.userCount) {
+        let firstSeed = UInt64(ProcessInfo.processInfo.environment["PLANNING_PROPERTY_FIRST_SEED"] ?? "") ?? 0
+        for seed in firstSeed..<(firstSeed + UInt64(Self.userCount)) {
             var generator = PlanGenerator(seed: seed)
             let (plan, now) = generator.makeUser()
             let result = Postponer(now: now).postpone(plan)
@@ -29,12 +32,13 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.count) users broke a property:\n\(failures.prefix(5).joined(separator: "\n"))")
         // The generator must actually exercise the rules, or the properties prove nothing.
-        #expect(totals.edits > 1000)
-        #expect(totals.chained > 200)
-        #expect(totals.flags > 20)
-        #expect(totals.dropped > 50)
-        #expect(totals.splits > 5)
-        #expect(totals.slides > 10)
+        let scale = Self.userCount / 300
+        #expect(totals.edits > 1000 * scale)
+        #expect(totals.chained > 200 * scale)
+        #expect(totals.flags > 20 * scale)
+        #expect(totals.dropped > 50 * scale)
+        #expect(totals.splits > 5 * scale)
+        #expect(totals.slides > 10 * scale)
     }
 }
 
@@ -113,9 +117,16 @@ struct PropertyCheck {
         for chain in chains {
             // A shifted chain has s1 on today's slot (its own time of day, today); then every
             // member is re-laid. Otherwise only the missed members move, after each other.
+            // A member that found room only in a later pass was placed by that pass's rules
+            // alone, and the order promise does not cover it (see Postponer).
             let s1After = editByID[chain.first.id]?.after
             let shifted = s1After?.start.date == now.date && s1After?.start.time == chain.first.start.time
-            let members = chain.members.filter { !flagged.contains($0.id) && (shifted || editByID[$0.id] != nil) }
+            let movedByChain = { (id: OccurrenceID) in
+                editByID[id].map { $0.reason != .rescheduled && $0.detail != Postponer.laterPassDetail }
+            }
+            let members = chain.members.filter {
+                !flagged.contains($0.id) && (movedByChain($0.id) ?? shifted)
+            }
             let starts = members.compactMap { after.occurrence($0.id)?.start }
             if starts.count == members.count, zip(starts, starts.dropFirst()).contains(where: { $0.0 >= $0.1 }) {
                 out.append("chain \(chain.key) lost its order: \(zip(members.map(\.id), starts).map { "\($0)→\($1)" })")
