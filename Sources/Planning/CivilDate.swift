@@ -80,7 +80,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
-        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+        a.year != b.year ? a.year < b.year : (a.month != b.month ? a.month < b.month : a.day < b.day)
     }
 
     public var description: String { "\(Digits.pad(year, 4))-\(Digits.pad(month, 2))-\(Digits.pad(day, 2))" }

@@ -41,7 +41,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.init(date: d, time: t)
     }
 
-    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.minuteNumber < b.minuteNumber }
+    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.date != b.date ? a.date < b.date : a.time < b.time }
 
     public var description: String { "\(date)T\(time)" }
 }

@@ -24,7 +24,7 @@ public struct OccurrenceExpander: Sendable {
                        from: from, through: through, into: &result)
             }
         }
-        result.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        result.sort { $0.start != $1.start ? $0.start < $1.start : $0.id < $1.id }
         return result
     }
 

@@ -25,5 +25,15 @@ public struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConverti
         originalDate.map { "\(taskID)@\($0)" } ?? taskID
     }
 
-    public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool { a.description < b.description }
+    /// By task id, then original date (a one-off task's bare id first). Compared field by field:
+    /// sorting occurrences is on the planner's hot path, and building the text is not free.
+    public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool {
+        if a.taskID != b.taskID { return a.taskID < b.taskID }
+        switch (a.originalDate, b.originalDate) {
+        case (nil, nil): return false
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let x?, let y?): return x < y
+        }
+    }
 }
