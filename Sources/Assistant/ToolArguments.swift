@@ -24,11 +24,18 @@ enum ToolArguments {
         if case .string(let inner) = value, let decoded = try? JSONValue(parsing: inner), decoded.objectValue != nil {
             value = decoded
         }
-        do {
-            return try JSONObjectReader(value, path: "")
-        } catch {
+        guard value.objectValue != nil else {
             throw ToolFailure("the arguments must be a JSON object, got \(value.typeName)")
         }
+        do { return try object(value) } catch { throw ToolFailure(error) }
+    }
+
+    /// A reader of one object of the arguments, in which a null member counts as absent:
+    /// strict schemas make every field required, so "leave unchanged" arrives as null.
+    /// (`JSONObjectReader` alone would report a null as a value of the wrong type.)
+    static func object(_ value: JSONValue) throws(DataError) -> JSONObjectReader {
+        guard case .object(let members) = value else { return try JSONObjectReader(value, path: "") }
+        return try JSONObjectReader(.object(members.filter { $0.value != JSONValue.null }), path: "")
     }
 }
 

@@ -135,7 +135,7 @@ public struct ToolExecutor: Sendable {
     private static let saveFields: Set<String> = ["title", "note", "category", "color", "start", "end", "allDay"]
 
     private mutating func save(_ item: JSONValue, explanation: String) throws -> String {
-        let fields = try JSONObjectReader(item, path: "")
+        let fields = try ToolArguments.object(item)
         try fields.rejectUnknownKeys(Self.saveFields)
         let title = try fields.string("title").trimmingWhitespace()
         try TaskRules.validateTitle(title)
@@ -210,7 +210,7 @@ public struct ToolExecutor: Sendable {
     }
 
     private mutating func update(_ item: JSONValue, explanation: String) throws -> String {
-        let fields = try JSONObjectReader(item, path: "")
+        let fields = try ToolArguments.object(item)
         try fields.rejectUnknownKeys(Self.updateFields)
         let idText = try fields.string("taskId")
         let id = try occurrenceID(idText)
