@@ -49,7 +49,7 @@ enum NightlyCommands {
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 if json { collected.append(night) }
-                else if night.status != .unchanged { progress.line(userLine(night, console: ctx.console)) }
+                else if night.status != .unchanged || night.model.error != nil { progress.line(userLine(night, console: ctx.console)) }
             },
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
@@ -88,7 +88,7 @@ enum NightlyCommands {
     static func userLine(_ n: UserNight, console: Console) -> String {
         var s = "\(n.userID) \(n.planDate): \(n.status.rawValue)"
         if let cs = n.changesetID { s += " \(cs) — \(NightText.summary(n.summary)), \(n.edits.count) edit(s)" }
-        if let e = n.error { s += " — \(e)" }
+        if let e = n.error { s += " — \(e)" } else if let e = n.model.error { s += " — model: \(e)" }
         return s
     }
 
