@@ -36,11 +36,15 @@ public struct ModelReview: Sendable {
     public var quotaExhausted: Bool
     /// Every message exchanged, for `replan show --transcript`.
     public var transcript: JSONValue
+    /// What the model told the student at the end (its `end_conversation` summary or final text).
+    public var summary: String?
 
     public init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
-                usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = []) {
+                usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = [],
+                summary: String? = nil) {
         self.plan = plan; self.ending = ending; self.touched = touched; self.requests = requests; self.turns = turns
         self.usage = usage; self.error = error; self.quotaExhausted = quotaExhausted; self.transcript = transcript
+        self.summary = summary
     }
 
     public var failed: Bool { ending == .failed || ending == .cancelled }

@@ -34,15 +34,18 @@ public struct ModelSummary: Sendable {
     public var tokens: TokenCounts
     public var ending: String?
     public var error: String?
+    /// The model's closing words to the student, if it gave any.
+    public var summary: String?
 
     public init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
-                ending: String? = nil, error: String? = nil) {
+                ending: String? = nil, error: String? = nil, summary: String? = nil) {
         self.called = called; self.requests = requests; self.turns = turns; self.tokens = tokens
-        self.ending = ending; self.error = error
+        self.ending = ending; self.error = error; self.summary = summary
     }
 
     public var json: JSONValue {
         ["called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
-         "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null]
+         "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
+         "summary": summary.map { .string($0) } ?? .null]
     }
 }

@@ -58,7 +58,7 @@ public struct UserPipeline: Sendable {
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(called: true, requests: r.requests, turns: r.turns, tokens: r.usage,
-                                     ending: r.ending.rawValue, error: r.error)
+                                     ending: r.ending.rawValue, error: r.error, summary: r.summary)
                 if r.failed {
                     if onModelError == .skip { status = .skipped; error = "model failed: \(r.error ?? r.ending.rawValue)" }
                 } else {

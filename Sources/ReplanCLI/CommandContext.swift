@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Planning
 
 /// Everything a command needs from the outside world, injected so tests can run commands
@@ -37,13 +38,20 @@ public struct CommandContext: Sendable {
 }
 
 /// A flag raised by a signal handler and read by the work loop: stop after the current unit.
+/// Raising it also cancels `cancellation`, so a model request in flight ends at once instead
+/// of holding the run for up to the request timeout.
 public final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?
+    /// Handed to the model client; cancelled when the interruption is raised.
+    public let cancellation = CancellationToken()
 
     public init() {}
 
-    public func raise(_ signal: Int32) { lock.withLock { if self.signal == nil { self.signal = signal } } }
+    public func raise(_ signal: Int32) {
+        lock.withLock { if self.signal == nil { self.signal = signal } }
+        cancellation.cancel()
+    }
     public var raisedSignal: Int32? { lock.withLock { signal } }
     public var isRaised: Bool { raisedSignal != nil }
 

@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import Nightly
 import Planning
@@ -5,10 +6,20 @@ import Planning
 /// The model configuration of `run` and `preview`: whether the model is used, with which
 /// endpoint, model and key. The key comes from `--api-key-file`,
 /// `$CREDENTIALS_DIRECTORY/openai-api-key` (systemd) or `OPENAI_API_KEY` — never a flag.
+///
+/// Endpoint and model: `--base-url` / `$OPENAI_BASE_URL`, `--model` / `$REPLAN_MODEL`,
+/// `--reasoning-effort` / `$REPLAN_REASONING_EFFORT` (empty: not sent), `--request-timeout`,
+/// `--max-completion-tokens`; prompts from `PromptDirectory`. Flag values are checked even
+/// with `--no-model`, so a typo in a unit file shows on the first run.
 struct ModelSetup {
     let pipeline: UserPipeline
-    /// Why the model is off for this run, if it is.
+    /// Why the model is off for this run from the start, if it is.
     let disabledReason: String?
+    /// Set once the account ran out of quota during the run.
+    let shutoff: ModelShutoff
+
+    /// Why the model was off, from the start or since the quota ran out; nil while it is on.
+    var offReason: String? { disabledReason ?? shutoff.reason }
 
     init(context ctx: CommandContext) throws(CLIError) {
         let a = ctx.arguments
@@ -18,6 +29,8 @@ struct ModelSetup {
         case "skip": policy = .skip
         case let other: throw .usage("--on-model-error must be local or skip, got '\(other)'")
         }
+        shutoff = ModelShutoff()
+        let configuration = try ModelSetup.configuration(context: ctx)
         if a.flag("--no-model") {
             pipeline = UserPipeline(reviewer: nil, onModelError: policy)
             disabledReason = "--no-model"
@@ -28,9 +41,50 @@ struct ModelSetup {
             disabledReason = "no API key configured"
             return
         }
-        _ = key
-        pipeline = UserPipeline(reviewer: nil, onModelError: policy)
-        disabledReason = "the model stage is not available in this build"
+        let promptDirectory = try PromptDirectory.resolve(arguments: a, environment: ctx.environment)
+        let prompt: SystemPrompt
+        do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
+            throw CLIError(.modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
+        }
+        var withKey = configuration
+        withKey.apiKey = Secret(key)
+        let reviewer = AssistantReviewer(
+            conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey), prompt: prompt),
+            cancellation: ctx.interruption.cancellation, shutoff: shutoff)
+        let shutoff = self.shutoff
+        pipeline = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
+        disabledReason = nil
+    }
+
+    /// Endpoint, model and limits from flags and environment (the key is added separately).
+    static func configuration(context ctx: CommandContext) throws(CLIError) -> ModelConfiguration {
+        let a = ctx.arguments, env = ctx.environment
+        var c = ModelConfiguration(apiKey: Secret(""))
+        if let url = a.value("--base-url") ?? env["OPENAI_BASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            let lower = url.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+                throw .badInput("the model base URL '\(url)' must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+            }
+            c.baseURL = url
+        }
+        if let model = a.value("--model") ?? env["REPLAN_MODEL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            c.model = model
+        }
+        // Present but empty means "send no reasoning_effort" (servers that reject it).
+        if let effort = a.value("--reasoning-effort") ?? env["REPLAN_REASONING_EFFORT"] {
+            c.reasoningEffort = effort.trimmingWhitespace()
+        }
+        if let text = a.value("--request-timeout") {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw .badInput("--request-timeout must be a number of seconds from 0 to 3600, got '\(text)'")
+            }
+            c.requestTimeout = seconds
+            c.connectTimeout = min(c.connectTimeout, seconds)
+        }
+        if let tokens = try a.int("--max-completion-tokens", in: 1...1_000_000) {
+            c.maxCompletionTokens = tokens
+        }
+        return c
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".

@@ -47,6 +47,7 @@ enum NightText {
         var text = "model: \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
         if let ending = m.ending { text += ", ended by \(ending)" }
         if let e = m.error { text += " — \(e)" }
+        if let summary = m.summary { text += "\n  model says: \(summary)" }
         return text
     }
 

@@ -49,7 +49,7 @@ enum NightlyCommands {
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 if json { collected.append(night) }
-                else if night.status != .unchanged { progress.line(userLine(night, console: ctx.console)) }
+                else if night.status != .unchanged || night.model.error != nil { progress.line(userLine(night, console: ctx.console)) }
             },
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
@@ -68,12 +68,15 @@ enum NightlyCommands {
                 "counts": ["due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
                            "skipped": .int(report.skipped), "failed": .int(report.failed)],
                 "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
-                "model": model.disabledReason.map { .string($0) } ?? .null,
+                "model": model.offReason.map { .string($0) } ?? .null,
             ]).prettyText)
         }
         let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens"
         ctx.console.log(summary + (model.disabledReason.map { " (model off: \($0))" } ?? ""),
                         priority: report.failed > 0 ? .warning : .notice)
+        if let stopped = model.shutoff.reason {
+            ctx.console.log("model calls stopped during the run: \(stopped)", priority: .warning)
+        }
         if report.interrupted {
             ctx.console.log("interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
             return ctx.interruption.exitCode
@@ -85,7 +88,7 @@ enum NightlyCommands {
     static func userLine(_ n: UserNight, console: Console) -> String {
         var s = "\(n.userID) \(n.planDate): \(n.status.rawValue)"
         if let cs = n.changesetID { s += " \(cs) — \(NightText.summary(n.summary)), \(n.edits.count) edit(s)" }
-        if let e = n.error { s += " — \(e)" }
+        if let e = n.error { s += " — \(e)" } else if let e = n.model.error { s += " — model: \(e)" }
         return s
     }
 
@@ -303,6 +306,7 @@ enum NightlyCommands {
         }
         if let m = record.report["model"], m["called"]?.boolValue == true {
             ctx.console.out("model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")")
+            if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
         }
         ctx.console.out("\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")")
         if a.flag("--transcript") {

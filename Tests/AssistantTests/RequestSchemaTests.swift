@@ -61,6 +61,17 @@ import Testing
         #expect(verdicts == ["full": "OK", "minimal": "OK"])
     }
 
+    /// What the model loop sends: the four tools of assistant.md and a tool exchange.
+    @Test func assistantRequestsAreSchemaValid() throws {
+        let call = ToolCall(id: "call_1", name: AssistantTools.saveTask, arguments: #"{"tasks":[]}"#)
+        let request = ChatCompletionRequest(
+            configuration: ModelConfiguration(apiKey: Secret("sk-unused")),
+            messages: [.system("rules"), .user("plan"), .assistant(content: nil, toolCalls: [call]),
+                       .tool(toolCallId: "call_1", content: "[]")],
+            tools: AssistantTools.all)
+        #expect(try validate(["assistant": request.encoded()]) == ["assistant": "OK"])
+    }
+
     /// The golden requests were accepted by the real API; if the validator refused them, it
     /// would be the validator that is wrong.
     @Test func goldenRequestsAreSchemaValid() throws {

@@ -1,0 +1,348 @@
+import Foundation
+import Planning
+
+/// Applies the model's tool calls (assistant.md "Tools") to one user's working copy, item by
+/// item: each item is checked on its own and either changes the working copy or comes back
+/// as an error the model can correct; a refused item changes nothing.
+///
+/// The placement rules (time order, past, study windows, overlaps, completed and skipped
+/// history, DST gaps) are `PlacementValidator`'s and the field rules `TaskRules`'; this type
+/// only adds what is particular to the model:
+///
+/// - Ids must name something in this user's plan. The working copy holds only this user's
+///   tasks, so another student's id is simply unknown here.
+/// - New and moved sessions must start no later than the last day of the plan the model was
+///   shown (`lastPlacementDate`): beyond it the working copy is not fully loaded, so an
+///   overlap could not be ruled out.
+/// - A series occurrence (`ID@date`) can only be moved or skipped: storage keeps a per-
+///   occurrence place and state, not a per-occurrence title, so its title, note, category and
+///   colour belong to the whole series (changed through the bare series id, which in turn
+///   cannot be moved or deleted as a whole — series are the student's to end).
+/// - At most `maxDeletes` deletions or skips per user run; deleting a session the model
+///   itself created in this conversation only undoes that creation and is not counted.
+/// - Malformed arguments, unknown tools and unknown fields are error results, never a crash.
+public struct ToolExecutor: Sendable {
+    public static let defaultMaxDeletes = 10
+
+    /// The working copy with every accepted item applied.
+    public private(set) var plan: UserPlan
+    /// The user's local time; nothing is placed before it.
+    public let now: CivilDateTime
+    /// The last date a new or moved session may start on.
+    public let lastPlacementDate: CivilDate
+    public let maxDeletes: Int
+    /// Deletions and skips counted against `maxDeletes`.
+    public private(set) var deletions = 0
+    /// Occurrences the model changed, created or deleted, with the explanation given for
+    /// the edit (may be empty); the changeset reports them with reason `model`.
+    public private(set) var touched: [OccurrenceID: String] = [:]
+    /// Set once `end_conversation` was called.
+    public private(set) var ended = false
+    /// The summary given with `end_conversation`, if any.
+    public private(set) var summary: String?
+
+    private var createdTaskIDs: Set<String> = []
+    private let createdAt: Date
+    private let makeTaskID: @Sendable () -> String
+
+    /// - Parameters:
+    ///   - now: the user's local time (rounded up to the minute, as the local rules use it).
+    ///   - createdAt: the instant stamped on created tasks.
+    ///   - lastPlacementDate: defaults to the end of the plan window the prompt shows.
+    ///   - makeTaskID: proposes ids for new tasks; a proposal already in use is discarded.
+    public init(plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
+                maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
+                makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID) {
+        self.plan = plan
+        self.now = now
+        self.createdAt = createdAt
+        self.lastPlacementDate = lastPlacementDate ?? PlanWindow(today: now.date, settings: plan.settings).through
+        self.maxDeletes = maxDeletes
+        self.makeTaskID = makeTaskID
+    }
+
+    /// `m-` and ten random base-32 characters (50 bits): task ids are unique across users,
+    /// and a collision with a task outside the loaded plan is vanishingly unlikely.
+    public static let randomTaskID: @Sendable () -> String = {
+        "m-" + StableID.base32(UInt64.random(in: 0...UInt64.max), length: 10)
+    }
+
+    /// The names of the tools, for messages.
+    static let toolNames = [AssistantTools.saveTask, AssistantTools.updateTask, AssistantTools.deleteTask,
+                            AssistantTools.endConversation]
+
+    /// Runs one tool call and returns its result (see `ToolResult`).
+    ///
+    /// - Parameter explanation: what the model said alongside the call, kept with each edit.
+    public mutating func execute(_ call: ToolCall, explanation: String = "") -> JSONValue {
+        do {
+            let arguments = try ToolArguments.parse(call.arguments)
+            switch call.name {
+            case AssistantTools.saveTask:
+                return try eachItem(of: arguments, key: "tasks") { (executor: inout ToolExecutor, item: JSONValue) in
+                    try executor.save(item, explanation: explanation)
+                }
+            case AssistantTools.updateTask:
+                return try eachItem(of: arguments, key: "tasks") { (executor: inout ToolExecutor, item: JSONValue) in
+                    try executor.update(item, explanation: explanation)
+                }
+            case AssistantTools.deleteTask:
+                return try eachItem(of: arguments, key: "taskIds") { (executor: inout ToolExecutor, item: JSONValue) in
+                    try executor.delete(item, explanation: explanation)
+                }
+            case AssistantTools.endConversation:
+                try arguments.rejectUnknownKeys(["summary"])
+                summary = try arguments.optionalString("summary")?.trimmingWhitespace()
+                if summary?.isEmpty == true { summary = nil }
+                ended = true
+                return ["ok": true]
+            default:
+                return ToolResult.failure("unknown tool '\(call.name)'; the tools are \(Self.toolNames.joined(separator: ", "))")
+            }
+        } catch {
+            return ToolResult.failure(ToolFailure(error).message)
+        }
+    }
+
+    /// Applies `body` to every element of the array `key` (the only key allowed), each on its
+    /// own: an item that throws becomes an error entry and leaves the working copy as it was.
+    private mutating func eachItem(
+        of arguments: JSONObjectReader, key: String,
+        _ body: (inout ToolExecutor, JSONValue) throws -> String
+    ) throws -> JSONValue {
+        try arguments.rejectUnknownKeys([key])
+        guard let items = try arguments.optionalArray(key) else {
+            throw ToolFailure("\(key): is required (an array)")
+        }
+        var results: [JSONValue] = []
+        for item in items {
+            do {
+                results.append(ToolResult.ok(id: try body(&self, item)))
+            } catch {
+                results.append(ToolResult.failure(ToolFailure(error).message, id: Self.namedID(item)))
+            }
+        }
+        return .array(results)
+    }
+
+    /// The id an item names, for its error entry.
+    private static func namedID(_ item: JSONValue) -> String? {
+        item.stringValue ?? item["taskId"]?.stringValue
+    }
+
+    // MARK: - saveTask
+
+    private static let saveFields: Set<String> = ["title", "note", "category", "color", "start", "end", "allDay"]
+
+    private mutating func save(_ item: JSONValue, explanation: String) throws -> String {
+        let fields = try ToolArguments.object(item)
+        try fields.rejectUnknownKeys(Self.saveFields)
+        let title = try fields.string("title").trimmingWhitespace()
+        try TaskRules.validateTitle(title)
+        let note = try fields.optionalString("note") ?? ""
+        try TaskRules.validateNote(note)
+        let category = try fields.string("category").trimmingWhitespace()
+        try TaskRules.validateCategory(category)
+        let color = try Self.color(fields) ?? .green
+        let allDay = try fields.optionalBool("allDay") ?? false
+        let start = try fields.dateTime("start", zone: plan.zone, allowDate: allDay)
+        let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
+        try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
+        try checkPlacementDate(start)
+        try PlacementValidator(plan: plan, now: now).validate(
+            PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
+
+        let id = newTaskID()
+        plan.put(StudyTask(id: id, userID: plan.user.id, title: title, note: note, category: category, color: color,
+                           start: start, end: end, allDay: allDay, createdAt: createdAt))
+        createdTaskIDs.insert(id)
+        touched[OccurrenceID(taskID: id)] = explanation
+        return id
+    }
+
+    private mutating func newTaskID() -> String {
+        while true {
+            let id = makeTaskID()
+            if plan.tasks[id] == nil, !createdTaskIDs.contains(id), (try? TaskRules.validateID(id)) != nil { return id }
+        }
+    }
+
+    // MARK: - updateTask
+
+    private static let updateFields: Set<String> = ["taskId", "title", "note", "category", "color", "start", "end", "allDay"]
+
+    /// The attribute changes an update item asks for; nil fields stay as they are.
+    private struct Attributes {
+        var title: String?
+        var note: String?
+        var category: String?
+        var color: TaskColor?
+
+        init(_ fields: JSONObjectReader) throws {
+            title = try fields.optionalString("title")?.trimmingWhitespace()
+            if let title { try TaskRules.validateTitle(title) }
+            note = try fields.optionalString("note")
+            if let note { try TaskRules.validateNote(note) }
+            category = try fields.optionalString("category")?.trimmingWhitespace()
+            if let category { try TaskRules.validateCategory(category) }
+            color = try ToolExecutor.color(fields)
+        }
+
+        /// The names of the fields that would change `task` (equal values are no change: models
+        /// often echo every field back).
+        func changes(_ task: StudyTask) -> [String] {
+            var names: [String] = []
+            if let title, title != task.title { names.append("title") }
+            if let note, note != task.note { names.append("note") }
+            if let category, category != task.category { names.append("category") }
+            if let color, color != task.color { names.append("color") }
+            return names
+        }
+
+        func applied(to task: StudyTask) -> StudyTask {
+            var t = task
+            t.title = title ?? t.title
+            t.note = note ?? t.note
+            t.category = category ?? t.category
+            t.color = color ?? t.color
+            return t
+        }
+    }
+
+    private mutating func update(_ item: JSONValue, explanation: String) throws -> String {
+        let fields = try ToolArguments.object(item)
+        try fields.rejectUnknownKeys(Self.updateFields)
+        let idText = try fields.string("taskId")
+        let id = try occurrenceID(idText)
+        guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
+        let attributes = try Attributes(fields)
+        let newAllDay = try fields.optionalBool("allDay")
+        let changesTime = fields.has("start") || fields.has("end")
+
+        if task.isSeries && id.originalDate == nil {
+            if changesTime || (newAllDay != nil && newAllDay != task.allDay) {
+                throw ToolFailure("'\(idText)' is a repeating series, which is not moved as a whole; move one session with \(idText)@YYYY-MM-DD")
+            }
+            let changed = attributes.applied(to: task)
+            if changed != task {
+                plan.put(changed)
+                touched[id] = explanation
+            }
+            return idText
+        }
+
+        guard let occurrence = plan.occurrence(id) else { throw PlacementError.unknownOccurrence(id) }
+        switch occurrence.state {
+        case .completed: throw PlacementError.completed(id)
+        case .skipped: throw PlacementError.skipped(id)
+        case .open: break
+        }
+        if id.originalDate != nil {
+            let fieldNames = attributes.changes(task)
+            if !fieldNames.isEmpty {
+                throw ToolFailure("titles belong to the whole series: \(fieldNames.joined(separator: ", ")) of one session of '\(task.id)' cannot change on its own (update '\(task.id)' to change every session of the series); only start and end can change for \(idText)")
+            }
+            if let newAllDay, newAllDay != occurrence.allDay {
+                throw ToolFailure("one session of a series cannot switch between all-day and timed; only start and end can change for \(idText)")
+            }
+        }
+
+        let allDay = newAllDay ?? occurrence.allDay
+        if allDay != occurrence.allDay && !(fields.has("start") && fields.has("end")) {
+            throw ToolFailure("switching between all-day and timed needs both start and end")
+        }
+        var start = occurrence.start, end = occurrence.end
+        if fields.has("start") { start = try fields.dateTime("start", zone: plan.zone, allowDate: allDay) }
+        if fields.has("end") {
+            end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
+        } else if fields.has("start") {
+            // A new start alone moves the session and keeps its length.
+            end = allDay ? start.adding(days: occurrence.start.date.days(until: occurrence.end.date))
+                         : start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
+        }
+        let moves = start != occurrence.start || end != occurrence.end || allDay != occurrence.allDay
+        if moves {
+            try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
+            try checkPlacementDate(start)
+            try PlacementValidator(plan: plan, now: now).validate(
+                PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay))
+        }
+
+        if id.originalDate != nil {
+            if moves {
+                plan.move(id, start: start, end: end)
+                touched[id] = explanation
+            }
+        } else {
+            var changed = attributes.applied(to: task)
+            changed.start = start; changed.end = end; changed.allDay = allDay
+            if changed != task {
+                plan.put(changed)
+                touched[id] = explanation
+            }
+        }
+        return idText
+    }
+
+    // MARK: - deleteTask
+
+    private mutating func delete(_ item: JSONValue, explanation: String) throws -> String {
+        guard let idText = item.stringValue else {
+            throw ToolFailure("expected a session id (a string), got \(item.typeName)")
+        }
+        let id = try occurrenceID(idText)
+        guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
+        if task.isSeries && id.originalDate == nil {
+            throw ToolFailure("'\(idText)' is a repeating series; series are the student's to end. Skip single sessions with \(idText)@YYYY-MM-DD")
+        }
+        guard let occurrence = plan.occurrence(id) else { throw PlacementError.unknownOccurrence(id) }
+        switch occurrence.state {
+        case .completed: throw ToolFailure("completed sessions cannot be deleted")
+        case .skipped: throw ToolFailure("'\(idText)' is already skipped")
+        case .open: break
+        }
+        let ownCreation = createdTaskIDs.contains(task.id)
+        if !ownCreation {
+            guard deletions < maxDeletes else {
+                throw ToolFailure("at most \(maxDeletes) sessions may be deleted or skipped per night; '\(idText)' was kept")
+            }
+            deletions += 1
+        }
+        if id.originalDate != nil {
+            plan.skip(id)
+        } else {
+            plan.deleteTask(task.id)
+        }
+        if ownCreation {
+            createdTaskIDs.remove(task.id)
+            touched[id] = nil
+        } else {
+            touched[id] = explanation
+        }
+        return idText
+    }
+
+    // MARK: - Shared checks
+
+    private func occurrenceID(_ text: String) throws -> OccurrenceID {
+        guard let id = OccurrenceID(text) else {
+            throw ToolFailure("'\(text)' is not a session id from the plan (ID, or ID@YYYY-MM-DD for a series)")
+        }
+        return id
+    }
+
+    private func checkPlacementDate(_ start: CivilDateTime) throws {
+        if start.date > lastPlacementDate {
+            throw ToolFailure("starts after the plan you were shown: sessions can be placed up to \(lastPlacementDate)")
+        }
+    }
+
+    /// The optional `color` field: one of the four names.
+    fileprivate static func color(_ fields: JSONObjectReader) throws -> TaskColor? {
+        guard let name = try fields.optionalString("color") else { return nil }
+        guard let color = TaskColor(rawValue: name.lowercased()) else {
+            throw DataError(path: "color", message: "'\(name)' is not one of red, yellow, green, blue")
+        }
+        return color
+    }
+}

@@ -1,0 +1,25 @@
+import Planning
+
+/// The JSON a tool call answers with (assistant.md): one entry per item, in the order of the
+/// items, `{"ok": true, "id": "…"}` or `{"ok": false, "error": "…"}` (with the `id` when the
+/// item named one); a call refused as a whole (bad arguments, unknown tool) answers with a
+/// single `{"ok": false, "error": "…"}`.
+public enum ToolResult {
+    public static func ok(id: String) -> JSONValue {
+        ["ok": true, "id": .string(id)]
+    }
+
+    public static func failure(_ message: String, id: String? = nil) -> JSONValue {
+        var entry: [String: JSONValue] = ["ok": false, "error": .string(message)]
+        if let id { entry["id"] = .string(id) }
+        return .object(entry)
+    }
+
+    /// Whether a result (one entry, or a list of them) reports only successes.
+    public static func allSucceeded(_ result: JSONValue) -> Bool {
+        switch result {
+        case .array(let entries): return entries.allSatisfy(allSucceeded)
+        default: return result["ok"]?.boolValue == true
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where the system-prompt templates are read from: `--prompts DIR`, else `$REPLAN_PROMPTS`,
+/// else the `prompts/` shipped with the binary — `<exe dir>/../share/replan/prompts` for an
+/// installed binary, or the nearest `prompts/` above the executable (the repository's, for
+/// `.build/debug/replan`).
+enum PromptDirectory {
+    static let marker = "with-study-settings.txt"
+
+    static func resolve(arguments: Arguments, environment: [String: String]) throws(CLIError) -> String {
+        if let dir = arguments.value("--prompts") { return try checked(dir, source: "--prompts") }
+        if let dir = environment["REPLAN_PROMPTS"], !dir.isEmpty { return try checked(dir, source: "REPLAN_PROMPTS") }
+        let candidates = defaultCandidates()
+        if let found = candidates.first(where: holdsTemplates) { return found }
+        throw CLIError(.modelUnavailable, """
+            cannot find the prompt templates (looked in \(candidates.prefix(3).joined(separator: ", "))\(candidates.count > 3 ? ", …" : "")); \
+            pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model
+            """)
+    }
+
+    /// A directory named explicitly must hold the templates: a typo must not silently fall
+    /// back to other wording.
+    private static func checked(_ dir: String, source: String) throws(CLIError) -> String {
+        guard holdsTemplates(dir) else {
+            throw .usage("\(source) '\(dir)' does not hold the prompt templates (\(marker) and without-study-settings.txt)")
+        }
+        return dir
+    }
+
+    private static func holdsTemplates(_ dir: String) -> Bool {
+        FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent(marker))
+    }
+
+    /// `<exe dir>/../share/replan/prompts`, then `<dir>/prompts` for the executable's
+    /// directory and each of its parents.
+    static func defaultCandidates() -> [String] {
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return [] }
+        var dir = executable.deletingLastPathComponent()
+        var candidates = [dir.deletingLastPathComponent().appendingPathComponent("share/replan/prompts").path]
+        while true {
+            candidates.append(dir.appendingPathComponent("prompts").path)
+            let parent = dir.deletingLastPathComponent()
+            if parent.path == dir.path || dir.path == "/" { break }
+            dir = parent
+        }
+        return candidates
+    }
+}

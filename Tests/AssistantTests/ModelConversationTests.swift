@@ -1,0 +1,389 @@
+import Foundation
+import HTTP
+import Testing
+import Planning
+@testable import Assistant
+
+/// The model loop against the scripted mock server: how conversations end, how tool calls are
+/// answered, what is retried, what fails, and what every request looks like.
+@Suite struct ModelConversationTests {
+    typealias F = PlanFixture
+    typealias Call = MockScript.Call
+
+    static let apiKey = "sk-loop-Kq7m2VxW9pLs4Rt8"
+    let pauses = PauseRecorder()
+
+    private func conversation(_ server: MockOpenAIServer, maxRequests: Int = 15, timeout: Double = 5,
+                              retries: Int = 4) throws -> ModelConversation {
+        let configuration = ModelConfiguration(apiKey: Secret(Self.apiKey), baseURL: server.baseURL, connectTimeout: 2,
+                                               requestTimeout: timeout)
+        let client = ChatCompletionsClient(configuration: configuration, retryPolicy: RetryPolicy(maxRetries: retries),
+                                           sleep: pauses.pause, random: { 0 })
+        return ModelConversation(client: client, prompt: try SystemPrompt.load(directory: F.promptDirectory),
+                                 maxRequests: maxRequests, makeTaskID: SequentialIDs().make)
+    }
+
+    private func run(_ server: MockOpenAIServer, plan: UserPlan = F.standard, maxRequests: Int = 15, timeout: Double = 5,
+                     retries: Int = 4, cancellation: CancellationToken? = nil) throws -> ConversationOutcome {
+        try conversation(server, maxRequests: maxRequests, timeout: timeout, retries: retries)
+            .run(plan: plan, now: Date(timeIntervalSince1970: 1_736_190_000), localNow: F.now, localEdits: [], flags: [],
+                 cancellation: cancellation)
+    }
+
+    private static func server(_ responses: [[String: Any]], repeat: Bool = false) throws -> MockOpenAIServer {
+        try MockOpenAIServer(script: MockScript.script([MockScript.rule(nil, responses, repeat: `repeat`)]))
+    }
+
+    static func save(_ start: String, _ end: String, title: String = "English") -> [String: Any] {
+        ["tasks": [["title": title, "note": "", "category": "English", "color": "green", "start": start, "end": end, "allDay": false]]]
+    }
+
+    /// The request bodies the server received, as JSON objects.
+    private func bodies(_ server: MockOpenAIServer) throws -> [[String: Any]] {
+        try server.requests().map { try #require($0.json as? [String: Any]) }
+    }
+
+    /// The `messages` of a request body.
+    private static func messages(_ body: [String: Any]) -> [[String: Any]] {
+        body["messages"] as? [[String: Any]] ?? []
+    }
+
+    /// What every request must look like (assistant.md "The request"), and the API key only
+    /// ever in the Authorization header.
+    private func expectWellFormedRequests(_ server: MockOpenAIServer, outcome: ConversationOutcome? = nil) throws {
+        for request in try server.requests() {
+            #expect(request.path == "/v1/chat/completions")
+            #expect(request.headers["authorization"] == "Bearer \(Self.apiKey)")
+            #expect(!request.raw.contains(Self.apiKey))
+            let body = try #require(request.json as? [String: Any])
+            #expect(body["temperature"] == nil)
+            #expect(body["max_tokens"] == nil)
+            #expect(body["max_completion_tokens"] as? Int == 8000)
+            #expect(body["stream"] as? Bool == false)
+            #expect(body["tool_choice"] as? String == "auto")
+            #expect(body["parallel_tool_calls"] as? Bool == true)
+            #expect(body["reasoning_effort"] as? String == "low")
+            let tools = (body["tools"] as? [[String: Any]] ?? []).compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
+            #expect(tools == ["saveTask", "updateTask", "deleteTask", "end_conversation"])
+            Self.expectEveryToolCallAnswered(Self.messages(body))
+        }
+        if let outcome { #expect(!outcome.transcript.text.contains(Self.apiKey)) }
+    }
+
+    /// Each assistant message's tool call ids are answered by exactly one `tool` message right
+    /// after it, and no `tool` message answers anything else.
+    static func expectEveryToolCallAnswered(_ messages: [[String: Any]]) {
+        #expect(messages.first?["role"] as? String == "system")
+        #expect(messages.dropFirst().first?["role"] as? String == "user")
+        var index = 0
+        while index < messages.count {
+            let message = messages[index]
+            index += 1
+            if message["role"] as? String == "tool" {
+                Issue.record("a tool message that answers no preceding call: \(message)")
+                continue
+            }
+            guard let calls = message["tool_calls"] as? [[String: Any]] else { continue }
+            var open = calls.compactMap { $0["id"] as? String }
+            #expect(Set(open).count == open.count)
+            while index < messages.count, messages[index]["role"] as? String == "tool" {
+                let id = messages[index]["tool_call_id"] as? String ?? ""
+                #expect(open.contains(id), "tool message for \(id) answers no open call")
+                open.removeAll { $0 == id }
+                index += 1
+            }
+            #expect(open.isEmpty, "unanswered tool calls: \(open)")
+        }
+    }
+
+    // MARK: - How a conversation ends
+
+    @Test func endConversationAfterAToolCall() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))], content: "Adding English."),
+            MockScript.end("Added one English session."),
+        ])
+        let outcome = try run(server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
+
+        #expect(outcome.ending == .endConversation)
+        #expect(outcome.summary == "Added one English session.")
+        #expect(outcome.turns == 2)
+        #expect(outcome.requests == 2)
+        #expect(outcome.usage == TokenUsage(prompt: 200, completion: 40, reasoning: 20))
+        #expect(outcome.plan.tasks["m-1"]?.title == "English")
+        #expect(outcome.touched == [F.id("m-1"): "Adding English."])
+        #expect(outcome.error == nil)
+
+        let bodies = try bodies(server)
+        #expect(bodies.count == 2)
+        let first = Self.messages(bodies[0])
+        #expect((first[0]["content"] as? String)?.contains(#""id":"math""#) == true)
+        #expect((first[1]["content"] as? String)?.hasPrefix("My standing instruction: one hour of English on Tuesday") == true)
+        let last = try #require(Self.messages(bodies[1]).last)
+        #expect(last["role"] as? String == "tool")
+        #expect(last["tool_call_id"] as? String == "call_1")
+        #expect(last["content"] as? String == #"[{"id":"m-1","ok":true}]"#)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func parallelToolCallsAreAllAnsweredInOrder() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([
+                Call("call_a", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00")),
+                Call("call_b", "updateTask", ["tasks": [["taskId": "math", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]),
+                Call("call_c", "deleteTask", ["taskIds": ["phy", "essay"]]),
+            ]),
+            MockScript.end("Done."),
+        ])
+        let outcome = try run(server)
+
+        #expect(outcome.ending == .endConversation)
+        #expect(Set(outcome.touched.keys) == [F.id("m-1"), F.id("math"), F.id("phy")])
+        #expect(outcome.plan.tasks["phy"] == nil)
+        #expect(outcome.plan.tasks["essay"] != nil)
+        let tools = Self.messages(try bodies(server)[1]).filter { $0["role"] as? String == "tool" }
+        #expect(tools.map { $0["tool_call_id"] as? String } == ["call_a", "call_b", "call_c"])
+        #expect(tools.last?["content"] as? String
+            == #"[{"id":"phy","ok":true},{"error":"completed sessions cannot be deleted","id":"essay","ok":false}]"#)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func theModelCorrectsItselfOverSeveralTurns() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T14:30", "2025-01-07T15:30"))]),
+            MockScript.toolCalls([Call("call_2", "saveTask", Self.save("2025-01-07T15:00", "2025-01-07T16:00"))]),
+            MockScript.text("I added English after Physics."),
+        ])
+        let outcome = try run(server)
+
+        #expect(outcome.ending == .textAnswer)
+        #expect(outcome.summary == "I added English after Physics.")
+        #expect(outcome.turns == 3)
+        #expect(outcome.plan.tasks["m-1"]?.start == F.t("2025-01-07T15:00"))
+        let second = Self.messages(try bodies(server)[1])
+        #expect(second.last?["content"] as? String == #"[{"error":"overlaps 'Physics' 14:00–15:00 on 2025-01-07","ok":false}]"#)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func aTextAnswerWithoutToolCallsEndsTheConversation() throws {
+        let server = try Self.server([MockScript.text("Nothing needs changing tonight.")])
+        let outcome = try run(server)
+        #expect(outcome.ending == .textAnswer)
+        #expect(outcome.summary == "Nothing needs changing tonight.")
+        #expect(outcome.turns == 1)
+        #expect(outcome.plan == F.standard)
+        #expect(outcome.touched.isEmpty)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func theTurnLimitKeepsTheValidatedEdits() throws {
+        // A model that never stops: it adds the same session every turn (refused after the first).
+        let server = try Self.server([MockScript.toolCalls([Call("call_x", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])],
+                                     repeat: true)
+        let outcome = try run(server)
+
+        #expect(outcome.ending == .turnLimit)
+        #expect(!outcome.failed)
+        #expect(outcome.turns == 15)
+        #expect(outcome.requests == 15)
+        #expect(try server.requests().count == 15)
+        #expect(outcome.plan.tasks["m-1"] != nil)
+        #expect(outcome.plan.tasks.count == F.standard.tasks.count + 1)
+        #expect(outcome.touched.keys.contains(F.id("m-1")))
+        #expect(outcome.error?.contains("turn-limit") == true)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func theLimitIsConfigurable() throws {
+        let server = try Self.server([MockScript.toolCalls([Call("call_x", "deleteTask", ["taskIds": []])])], repeat: true)
+        let outcome = try run(server, maxRequests: 3)
+        #expect(outcome.ending == .turnLimit)
+        #expect(try server.requests().count == 3)
+    }
+
+    @Test func invalidArgumentsGetAnErrorResultAndTheLoopGoesOn() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", #"{"tasks": [{"title": "Eng"#),
+                                  Call("call_2", "moveEverything", ["all": true])]),
+            MockScript.toolCalls([Call("call_3", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"), asObject: true)]),
+            MockScript.end("Fixed."),
+        ])
+        let outcome = try run(server)
+
+        #expect(outcome.ending == .endConversation)
+        #expect(outcome.plan.tasks["m-1"] != nil)
+        let tools = Self.messages(try bodies(server)[1]).filter { $0["role"] as? String == "tool" }
+        #expect((tools.first?["content"] as? String)?.contains("the arguments are not valid JSON") == true)
+        #expect((tools.last?["content"] as? String)?.contains("unknown tool 'moveEverything'") == true)
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    // MARK: - Retries and failures
+
+    @Test func rateLimitedRequestsWaitForRetryAfterThenSucceed() throws {
+        let server = try Self.server([
+            MockScript.error(status: 429, code: "rate_limit_exceeded", message: "Rate limit reached", type: "requests",
+                             headers: ["retry-after": "2"]),
+            MockScript.end("Done."),
+        ])
+        let outcome = try run(server)
+        #expect(outcome.ending == .endConversation)
+        #expect(outcome.turns == 1)
+        #expect(outcome.requests == 2)
+        #expect(try server.requests().count == 2)
+        #expect(pauses.recorded == [2])
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func anExhaustedQuotaFailsAtOnceAndSaysSo() throws {
+        let server = try Self.server([MockScript.quota, MockScript.end("never reached")])
+        let outcome = try run(server)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.quotaExhausted)
+        #expect(outcome.requests == 1)
+        #expect(try server.requests().count == 1)
+        #expect(outcome.error?.contains("no quota left") == true)
+        #expect(pauses.recorded.isEmpty)
+    }
+
+    @Test func serverErrorsAreRetried() throws {
+        let server = try Self.server([
+            MockScript.error(status: 500, code: nil),
+            MockScript.error(status: 503, code: nil, message: "overloaded"),
+            MockScript.end("Done."),
+        ])
+        let outcome = try run(server)
+        #expect(outcome.ending == .endConversation)
+        #expect(outcome.requests == 3)
+        #expect(outcome.turns == 1)
+        #expect(pauses.recorded == [0.5, 1.0])
+        let kinds = outcome.transcript.arrayValue?.compactMap { $0["kind"]?.stringValue }
+        #expect(kinds == ["request", "response", "response", "response", "tool", "end"])
+    }
+
+    @Test func aHangingServerTimesOut() throws {
+        let server = try Self.server([MockScript.fault("hang")], repeat: true)
+        let started = Date()
+        let outcome = try run(server, timeout: 1, retries: 1)
+        #expect(Date().timeIntervalSince(started) < 6)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.requests == 2)
+        #expect(outcome.error?.contains("timed out") == true)
+        #expect(!outcome.quotaExhausted)
+    }
+
+    @Test func aDroppedConnectionFails() throws {
+        let server = try Self.server([MockScript.fault("drop")], repeat: true)
+        let outcome = try run(server, retries: 1)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.requests == 2)
+        #expect(outcome.error?.hasPrefix("the model server could not be reached") == true)
+    }
+
+    @Test func aTruncatedBodyFails() throws {
+        let server = try Self.server([MockScript.fault("truncate", ["body": ["choices": []]])], repeat: true)
+        let outcome = try run(server, retries: 1)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.requests == 2)
+        #expect(outcome.error != nil)
+    }
+
+    @Test func aHugeBodyFailsWithoutRetry() throws {
+        let server = try Self.server([MockScript.fault("huge", ["bytes": 10 * 1024 * 1024])], repeat: true)
+        let outcome = try run(server)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.requests == 1)
+        #expect(outcome.error?.contains("larger than the limit") == true)
+        #expect(outcome.transcript.text.count < 100_000)
+    }
+
+    @Test func anUnusableAnswerFails() throws {
+        let server = try Self.server([["status": 200, "text": "<html>gateway</html>"]])
+        let outcome = try run(server)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.requests == 1)
+        #expect(outcome.error?.contains("unusable response") == true)
+    }
+
+    @Test func aFailureLaterInTheConversationKeepsNoneOfTheModelsEdits() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))]),
+            MockScript.error(status: 400, code: "invalid_request_error", message: "bad request"),
+        ])
+        let outcome = try run(server)
+        #expect(outcome.ending == .failed)
+        #expect(outcome.plan == F.standard)
+        #expect(outcome.touched.isEmpty)
+        #expect(outcome.turns == 2)
+        #expect(outcome.transcript.arrayValue?.contains { $0["kind"] == "tool" } == true)
+    }
+
+    @Test func cancellationStopsAnInFlightRequest() throws {
+        let server = try Self.server([MockScript.fault("hang")], repeat: true)
+        let token = CancellationToken()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { token.cancel() }
+        let started = Date()
+        let outcome = try run(server, timeout: 30, cancellation: token)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(outcome.ending == .cancelled)
+        #expect(outcome.failed)
+        #expect(outcome.plan == F.standard)
+    }
+
+    // MARK: - Transcript and messages
+
+    @Test func theTranscriptRecordsEveryRequestAttemptAndToolResult() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00")),
+                                  Call("call_2", "deleteTask", ["taskIds": ["vocab"]])]),
+            MockScript.end("Done."),
+        ])
+        let outcome = try run(server)
+        let entries = try #require(outcome.transcript.arrayValue)
+        #expect(entries.map { $0["kind"]?.stringValue } == ["request", "response", "tool", "tool", "request", "response", "tool", "end"])
+        #expect(entries[0]["body"]?["messages"]?.arrayValue?.count == 2)
+        #expect(entries[1]["status"] == 200)
+        #expect(entries[2]["result"] == [["ok": true, "id": "m-1"]])
+        #expect(entries[3]["result"]?.arrayValue?.first?["ok"] == false)
+        #expect(entries[4]["body"]?["messages"]?.arrayValue?.count == 5)
+        #expect(entries[7]["ending"] == "end_conversation")
+        #expect(entries[7]["summary"] == "Done.")
+        // The transcript holds request bodies exactly as sent.
+        let sent = try server.requests().map(\.raw)
+        #expect(try entries[0]["body"] == JSONValue(parsing: sent[0]))
+    }
+
+    @Test func aKeyEchoedByTheServerIsRedactedEverywhere() throws {
+        let server = try Self.server([MockScript.text("Your key is \(Self.apiKey).")])
+        let outcome = try run(server)
+        #expect(outcome.summary == "Your key is <redacted>.")
+        #expect(!outcome.transcript.text.contains(Self.apiKey))
+    }
+
+    @Test func theUserMessageCarriesTheInstructionAndTheNight() {
+        let moved = PlanEdit(op: .move, id: F.id("math"), title: "Math", before: nil, after: nil, reason: .rescheduled)
+        let skipped = PlanEdit(op: .skip, id: F.id("vocab@2025-01-06"), title: "Vocabulary", before: nil, after: nil, reason: .droppedStale)
+        #expect(ModelConversation.userMessage(instruction: "  two hours of English every weekday ", localEdits: [moved, skipped],
+                                              flags: [PlanFlag(id: F.id("phy"), kind: .couldNotFit)]) == """
+            My standing instruction: two hours of English every weekday
+            Tonight the local rules moved 1, skipped 1 session(s) and flagged 1 for a decision (details in the system prompt).
+            Review my plan, make only the changes that are needed, then call end_conversation.
+            """)
+        #expect(ModelConversation.userMessage(instruction: "", localEdits: [], flags: []).hasPrefix("""
+            I have no standing instruction for you.
+            Tonight the local rules changed nothing
+            """))
+    }
+
+    @Test func anUnreadablePromptFailsWithoutARequest() throws {
+        let server = try Self.server([MockScript.end("never")])
+        let broken = SystemPrompt(withSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"),
+                                  withoutSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"))
+        let client = try conversation(server).client
+        let outcome = ModelConversation(client: client, prompt: broken)
+            .run(plan: F.standard, now: Date(), localNow: F.now, localEdits: [], flags: [])
+        #expect(outcome.ending == .failed)
+        #expect(outcome.error?.contains("{{nope}}") == true)
+        #expect(try server.requests().isEmpty)
+    }
+}

@@ -1,0 +1,1 @@
+../AssistantTests/MockScript.swift

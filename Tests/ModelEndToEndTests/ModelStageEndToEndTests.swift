@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+import Planning
+
+/// The model stage end to end: the built `replan` binary against temporary databases and the
+/// scripted mock model server (`OPENAI_BASE_URL`), with the key in a key file.
+@Suite struct ModelStageEndToEndTests {
+    typealias Call = MockScript.Call
+
+    static func session(_ start: String, _ end: String, title: String = "English") -> [String: Any] {
+        ["title": title, "note": "", "category": title, "color": "green", "start": start, "end": end, "allDay": false]
+    }
+
+    /// The changeset of `user` in a `run --json` output.
+    static func changeset(of user: String, in run: JSONValue) -> String? {
+        run["users"]?.arrayValue?.first { $0["user"]?.stringValue == user }?["changesetId"]?.stringValue
+    }
+
+    static func night(of user: String, in run: JSONValue) -> JSONValue? {
+        run["users"]?.arrayValue?.first { $0["user"]?.stringValue == user }
+    }
+
+    // MARK: - The happy path
+
+    @Test func theModelAddsTheSessionsTheStudentAskedFor() throws {
+        let instruction = "add a 60-minute English session every weekday this week"
+        let weekdays = (6...10).map { day in Self.session("2025-01-\(String(format: "%02d", day))T11:00",
+                                                          "2025-01-\(String(format: "%02d", day))T12:00") }
+        let save = MockScript.toolCalls([Call("call_1", "saveTask", ["tasks": weekdays])], content: "Adding five English sessions.")
+        let end = MockScript.end("I added a 60-minute English session every weekday this week.")
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(instruction, [save, end, save, end])], // preview, then run
+            document: Document.users([Document.user("mei", instruction: instruction, tasks: [
+                Document.task("mei-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
+                Document.task("mei-chem", "Chemistry", "2025-01-07T14:00", "2025-01-07T15:00"),
+                Document.task("mei-read", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English", completed: true),
+            ])]))
+
+        // preview asks the model too, and writes nothing.
+        let preview = try scene.replan(["preview", "--user", "mei", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1"])
+        #expect(preview.code == 0, "\(preview.stderr)")
+        let previewed = try preview.json()
+        #expect(previewed["model"]?["called"] == true)
+        #expect(previewed["model"]?["turns"] == 2)
+        #expect(previewed["edits"]?.arrayValue?.count == 5)
+        #expect(try scene.occurrences("mei").filter { $0["title"] == "English" }.isEmpty)
+        #expect(try scene.replan(["log", "--json"]).json()["runs"] == [])
+
+        let run = try scene.run()
+        #expect(run.code == 0, "\(run.stderr)")
+        let night = try #require(Self.night(of: "mei", in: try run.json()))
+        #expect(night["status"] == "changed")
+        #expect(night["model"]?["turns"] == 2)
+        #expect(night["model"]?["ending"] == "end_conversation")
+        #expect(night["model"]?["tokens"]?["total"] == 240)
+        #expect(night["model"]?["summary"] == "I added a 60-minute English session every weekday this week.")
+        let changeset = try #require(Self.changeset(of: "mei", in: try run.json()))
+
+        // The changeset: five creations by the model, inside the windows, overlapping nothing.
+        let shown = try scene.replan(["show", changeset, "--json"]).json()
+        let edits = shown["edits"]?.arrayValue ?? []
+        #expect(edits.count == 5)
+        #expect(edits.allSatisfy { $0["op"] == "create" && $0["reason"] == "model" && $0["title"] == "English" })
+        #expect(edits.allSatisfy { $0["detail"] == "Adding five English sessions." })
+        #expect(edits.allSatisfy { Clock.insideWindows($0["after"]?["start"]?.stringValue, $0["after"]?["end"]?.stringValue) })
+        #expect(Set(edits.compactMap { $0["after"]?["start"]?.stringValue?.prefix(10) }).count == 5)
+
+        let timed = try scene.occurrences("mei").filter { $0["allDay"] == false && $0["state"] != "skipped" }
+        #expect(timed.filter { $0["title"] == "English" }.count == 5)
+        for (i, a) in timed.enumerated() {
+            for b in timed.dropFirst(i + 1) {
+                let (s1, e1) = (Clock.minutes(a["start"]?.stringValue)!, Clock.minutes(a["end"]?.stringValue)!)
+                let (s2, e2) = (Clock.minutes(b["start"]?.stringValue)!, Clock.minutes(b["end"]?.stringValue)!)
+                #expect(e1 <= s2 || e2 <= s1, "\(a["id"]!.text) overlaps \(b["id"]!.text)")
+            }
+        }
+
+        // The log and the transcript say what happened.
+        let logged = try #require(try scene.lastRunUsers()["mei"])
+        #expect(logged["status"] == "changed")
+        #expect(logged["turns"] == 2)
+        #expect(logged["modelCalls"] == 2)
+        #expect(logged["tokens"]?["total"] == 240)
+        #expect(logged["error"] == .null)
+        let transcript = try scene.replan(["show", changeset, "--transcript"])
+        #expect(transcript.stdout.contains("My standing instruction: \(instruction)"))
+        #expect(transcript.stdout.contains("→ saveTask (call_1)"))
+        #expect(transcript.stdout.contains(#""ok":true"#))
+        #expect(transcript.stdout.contains("ended by end_conversation after 2 turn(s), 2 request(s)"))
+        let transcriptJSON = try scene.replan(["show", changeset, "--transcript", "--json"]).json()["transcript"]?.arrayValue ?? []
+        #expect(transcriptJSON.map { $0["kind"]?.stringValue } == ["request", "response", "tool", "request", "response", "tool", "end"])
+
+        // Undo removes them again.
+        let undo = try scene.replan(["undo", changeset, "--yes"])
+        #expect(undo.code == 0, "\(undo.stderr)")
+        let after = try scene.occurrences("mei")
+        #expect(after.filter { $0["title"] == "English" }.isEmpty)
+        #expect(after.contains { $0["id"] == "mei-phy" && $0["start"] == "2025-01-06T10:00" })
+
+        #expect(try scene.requests(containing: instruction).count == 4)
+        try scene.expectKeyNowhere()
+    }
+
+    // MARK: - Faults stay with the user who made them
+
+    @Test func invalidToolCallsReachNeitherTheDatabaseNorTheOtherStudents() throws {
+        let annAsks = "ann: one English session on Tuesday", bobAsks = "bob: rearrange my week"
+        let annSaves = MockScript.toolCalls([Call("call_a1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])])
+        let bobTries = MockScript.toolCalls([
+            Call("call_b1", "saveTask", ["tasks": [
+                Self.session("2025-01-06T10:30", "2025-01-06T11:30"), // overlaps bob-phy
+                Self.session("2025-01-06T18:00", "2025-01-06T19:00"), // outside the windows
+                Self.session("2025-01-11T10:00", "2025-01-11T11:00"), // Saturday: no window
+                Self.session("2025-01-08T11:00", "2025-01-08T12:00"), // fine
+            ]]),
+            Call("call_b2", "deleteTask", ["taskIds": ["bob-essay", "bob-old", "ann-phy"]]),
+            Call("call_b3", "updateTask", ["tasks": [
+                ["taskId": "ann-phy", "start": "2025-01-08T09:00", "end": "2025-01-08T10:00"],
+                ["taskId": "bob-essay", "title": "Essay v2"],
+                ["taskId": "bob-phy", "start": "2025-01-06T08:00", "end": "2025-01-06T09:00"],
+            ]]),
+        ])
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(annAsks, [annSaves, MockScript.end("Added.")]),
+                    MockScript.rule(bobAsks, [bobTries, MockScript.end("Some changes were refused.")])],
+            document: Document.users([
+                Document.user("ann", instruction: annAsks, tasks: [Document.task("ann-phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00")]),
+                Document.user("bob", instruction: bobAsks, tasks: [
+                    Document.task("bob-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
+                    Document.task("bob-essay", "Essay", "2025-01-07T09:00", "2025-01-07T10:00", category: "English", completed: true),
+                    Document.task("bob-old", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English", completed: true),
+                ]),
+                Document.user("cat", tasks: [Document.task("cat-1", "Biology", "2025-01-06T13:00", "2025-01-06T14:00")]),
+            ]))
+
+        let run = try scene.replan(["run", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1"]) // concurrency 8
+        #expect(run.code == 0, "\(run.stderr)")
+        let result = try run.json()
+        #expect(Self.night(of: "ann", in: result)?["status"] == "changed")
+        #expect(Self.night(of: "bob", in: result)?["status"] == "changed")
+        #expect(Self.night(of: "cat", in: result)?["status"] == "unchanged")
+        #expect(Self.night(of: "cat", in: result)?["model"]?["called"] == false)
+        #expect(try scene.requests(containing: "cat-1").isEmpty)
+
+        // Bob's model heard exactly what was wrong.
+        let bobRequests = try scene.requests(containing: bobAsks)
+        #expect(bobRequests.count == 2)
+        let answered = try #require(bobRequests.last?.raw)
+        for refusal in ["overlaps 'Physics' 10:00–11:00 on 2025-01-06", "outside the study windows of Monday (09:00–17:00)",
+                        "outside the study windows of Saturday (no windows that day)", "completed sessions cannot be deleted",
+                        "there is no session 'ann-phy' in this plan", "completed sessions cannot be changed"] {
+            #expect(answered.contains(refusal), "bob was not told: \(refusal)")
+        }
+
+        // Only the valid edit reached the database.
+        let bobChangeset = try #require(Self.changeset(of: "bob", in: result))
+        let bobEdits = try scene.replan(["show", bobChangeset, "--json"]).json()["edits"]?.arrayValue ?? []
+        #expect(bobEdits.count == 1)
+        #expect(bobEdits.first?["op"] == "create")
+        #expect(bobEdits.first?["after"]?["start"] == "2025-01-08T11:00")
+        let bob = try scene.occurrences("bob")
+        #expect(bob.contains { $0["id"] == "bob-phy" && $0["start"] == "2025-01-06T10:00" })
+        #expect(bob.contains { $0["id"] == "bob-essay" && $0["title"] == "Essay" && $0["state"] == "completed" })
+        #expect(bob.contains { $0["id"] == "bob-old" && $0["state"] == "completed" })
+        #expect(bob.filter { $0["title"] == "English" }.map { $0["start"] } == ["2025-01-08T11:00"])
+
+        // The other students are untouched by bob's attempts.
+        let ann = try scene.occurrences("ann")
+        #expect(ann.contains { $0["id"] == "ann-phy" && $0["start"] == "2025-01-07T14:00" })
+        #expect(ann.filter { $0["title"] == "English" }.map { $0["start"] } == ["2025-01-07T11:00"])
+        #expect(try scene.occurrences("cat").map { $0["id"] } == ["cat-1"])
+
+        // The transcript keeps the refusals for review.
+        let transcript = try scene.replan(["show", bobChangeset, "--transcript"])
+        #expect(transcript.stdout.contains("there is no session 'ann-phy' in this plan"))
+        #expect(transcript.stdout.contains("model says: Some changes were refused."))
+        let logged = try scene.lastRunUsers()
+        #expect(logged["bob"]?["turns"] == 2)
+        #expect(logged["cat"]?["turns"] == 0)
+        try scene.expectKeyNowhere()
+    }
+
+    // MARK: - Model failures
+
+    /// Three students, each with a missed Sunday session the local rules move and an instruction.
+    static func studentsWithMissedSessions(_ ids: [String]) -> [String: Any] {
+        Document.users(ids.map { id in
+            Document.user(id, instruction: "\(id): keep my week", tasks: [
+                Document.task("\(id)-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00"),
+            ])
+        })
+    }
+
+    @Test func anExhaustedQuotaStopsModelCallsAndLocalEditsStillCommit() throws {
+        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.quota], repeat: true)],
+                                      document: Self.studentsWithMissedSessions(["qa", "qb", "qc"]))
+        let run = try scene.run() // --on-model-error=local is the default
+        #expect(run.code == 69, "the model was unavailable for every user: \(run.stderr)")
+        #expect(try scene.server.requests().count == 1)
+        #expect(run.stderr.contains("model calls stopped during the run: the model account has no quota left"))
+        let result = try run.json()
+        #expect(result["model"]?.stringValue?.contains("no quota left") == true)
+
+        for id in ["qa", "qb", "qc"] {
+            let night = try #require(Self.night(of: id, in: result))
+            #expect(night["status"] == "changed", "\(id)")
+            #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
+            #expect(night["edits"]?.arrayValue?.isEmpty == false)
+            #expect(try scene.occurrences(id).first { $0["id"] == .string("\(id)-math") }?["start"] != "2025-01-05T10:00")
+        }
+        let logged = try scene.lastRunUsers()
+        #expect(logged.values.allSatisfy { $0["error"]?.stringValue?.contains("no quota left") == true })
+        // The first student's request met the empty account; the others were not asked.
+        #expect(logged.values.filter { $0["modelCalls"] == 1 }.count == 1)
+        #expect(logged.values.filter { $0["modelCalls"] == 0 && $0["error"]?.stringValue?.contains("no more model calls in this run") == true }.count == 2)
+        try scene.expectKeyNowhere()
+    }
+
+    @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule("dan: keep my week", [["status": 200, "text": "<html>upstream gateway</html>"]]),
+                    MockScript.rule("eve-math", [MockScript.end("Your missed Math session has a new slot.")])],
+            document: Document.users([
+                Document.user("dan", instruction: "dan: keep my week", tasks: [Document.task("dan-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user("eve", tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+            ]))
+        let run = try scene.run(["--on-model-error=skip"])
+        #expect(run.code == 0, "\(run.stderr)")
+        let result = try run.json()
+
+        let dan = try #require(Self.night(of: "dan", in: result))
+        #expect(dan["status"] == "skipped")
+        #expect(dan["changesetId"] == .null)
+        #expect(dan["error"]?.stringValue?.hasPrefix("model failed: the model server sent an unusable response") == true)
+        #expect(try scene.occurrences("dan").first?["start"] == "2025-01-05T10:00")
+
+        let eve = try #require(Self.night(of: "eve", in: result))
+        #expect(eve["status"] == "changed")
+        #expect(try scene.occurrences("eve").first?["start"] != "2025-01-05T10:00")
+
+        let logged = try scene.lastRunUsers()
+        #expect(logged["dan"]?["status"] == "skipped")
+        #expect(logged["dan"]?["changesetId"] == .null)
+        #expect(logged["dan"]?["error"]?.stringValue?.contains("unusable response") == true)
+        #expect(logged["eve"]?["error"] == .null)
+        let eveTranscript = try scene.replan(["show", try #require(eve["changesetId"]?.stringValue), "--transcript"])
+        #expect(eveTranscript.stdout.contains("ended by end_conversation"))
+        try scene.expectKeyNowhere()
+    }
+
+    @Test func withoutSkipTheLocalEditsOfAFailedModelCommit() throws {
+        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.error(status: 401, code: "invalid_api_key",
+                                                                                     message: "Incorrect API key provided: \(ReplanHarness.apiKey)",
+                                                                                     type: "invalid_request_error")])],
+                                      document: Self.studentsWithMissedSessions(["fay"]))
+        let run = try scene.run()
+        #expect(run.code == 69)
+        let fay = try #require(Self.night(of: "fay", in: try run.json()))
+        #expect(fay["status"] == "changed")
+        #expect(fay["model"]?["error"]?.stringValue?.contains("HTTP 401") == true)
+        #expect(fay["model"]?["error"]?.stringValue?.contains("<redacted>") == true)
+        let transcript = try scene.replan(["show", try #require(fay["changesetId"]?.stringValue), "--transcript"])
+        #expect(transcript.stdout.contains("HTTP 401"))
+        // The server echoed the key in its error; it was redacted before anything kept it.
+        try scene.expectKeyNowhere()
+    }
+
+    // MARK: - Interruption
+
+    @Test func anInterruptCancelsTheRequestInFlightAndWritesNothing() throws {
+        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.fault("hang")], repeat: true)],
+                                      document: Self.studentsWithMissedSessions(["gus"]))
+        let started = Date()
+        let output = try scene.replanInterrupted(["run", "--api-key-file", scene.keyFile, "--request-timeout", "60"], after: 1)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(output.code == 130, "\(output.stderr)")
+        #expect(try scene.server.requests().count == 1)
+        #expect(try scene.occurrences("gus").first?["start"] == "2025-01-05T10:00")
+        #expect(try scene.lastRunUsers().isEmpty)
+    }
+}
