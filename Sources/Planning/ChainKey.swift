@@ -1,3 +1,5 @@
+import Foundation
+
 /// What makes occurrences candidates for one chain (planning.md §3.1): the same category and
 /// the same title once spelling noise and part markers are taken away.
 ///
@@ -12,7 +14,7 @@ public struct ChainKey: Hashable, Sendable, CustomStringConvertible {
 
     public init(title: String, category: String) {
         self.category = category.trimmingWhitespace()
-        self.title = ChainKey.normalizedTitle(title)
+        self.title = NormalizedTitleCache.shared.title(for: title)
     }
 
     public init(_ occurrence: Occurrence) {
@@ -145,4 +147,23 @@ enum PartMarker {
 
 private extension Character {
     var isASCIIDigitLike: Bool { isASCII && isNumber }
+}
+
+/// Normalised titles by raw title: a plan asks for the key of the same few titles thousands
+/// of times a night, and normalising (width folding, marker parsing) is the costly part.
+/// Bounded, so a run over many students does not grow it without limit.
+final class NormalizedTitleCache: @unchecked Sendable {
+    static let shared = NormalizedTitleCache()
+    private let lock = NSLock()
+    private var titles: [String: String] = [:]
+
+    func title(for raw: String) -> String {
+        if let hit = lock.withLock({ titles[raw] }) { return hit }
+        let normalized = ChainKey.normalizedTitle(raw)
+        lock.withLock {
+            if titles.count >= 4096 { titles.removeAll(keepingCapacity: true) }
+            titles[raw] = normalized
+        }
+        return normalized
+    }
 }

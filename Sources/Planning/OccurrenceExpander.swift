@@ -24,8 +24,13 @@ public struct OccurrenceExpander: Sendable {
                        from: from, through: through, into: &result)
             }
         }
-        result.sort { $0.start != $1.start ? $0.start < $1.start : $0.id < $1.id }
-        return result
+        // Sort small keys and permute once: occurrences are large values, and moving them
+        // around inside the sort costs more than the comparisons.
+        let minutes = result.map(\.start.minuteNumber)
+        let order = result.indices.sorted { a, b in
+            minutes[a] != minutes[b] ? minutes[a] < minutes[b] : result[a].id < result[b].id
+        }
+        return order.map { result[$0] }
     }
 
     private func oneOff(_ task: StudyTask) -> Occurrence {

@@ -42,6 +42,8 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
         // Offsets a day either side: a zone changes its offset at most once in that span.
         let before = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
         let after = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)))
+        // The usual case, no change of offset near this time: one answer, nothing to search.
+        if before == after { return Date(timeIntervalSince1970: local - before) }
         let candidates = [local - before, local - after].filter {
             Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == local - $0
         }
@@ -54,7 +56,11 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     /// The civil time as it will actually show on the clock: unchanged unless it falls in a
     /// spring-forward gap, in which case it moves forward by the gap.
     public func existing(_ civil: CivilDateTime) -> CivilDateTime {
-        self.civil(instant(civil))
+        // Fast path for the days without a change of offset (all but two a year, at most).
+        let local = Double(civil.minuteNumber * 60)
+        if timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400))
+            == timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)) { return civil }
+        return self.civil(instant(civil))
     }
 
     /// UTC offset at a civil time, e.g. "+08:00".
