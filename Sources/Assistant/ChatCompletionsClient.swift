@@ -17,8 +17,10 @@ public final class ChatCompletionsClient: Sendable {
     private let pause: Pause
     private let random: @Sendable () -> Double
     private let clock: @Sendable () -> Date
+    private let gate: RateLimitGate?
 
     /// - Parameters:
+    ///   - gate: shared by all conversations of a run, so a rate limit slows the whole run.
     ///   - sleep: waits between attempts; tests inject one that records and returns at once.
     ///   - random: numbers in `0..<1` for retry jitter.
     ///   - clock: the current time, for `retry-after` given as a date.
@@ -28,8 +30,10 @@ public final class ChatCompletionsClient: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(),
         sleep: @escaping Pause = ChatCompletionsClient.cancellableSleep,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        gate: RateLimitGate? = nil
     ) {
+        self.gate = gate
         self.configuration = configuration
         self.http = http
         self.retryPolicy = retryPolicy
@@ -72,11 +76,22 @@ public final class ChatCompletionsClient: Sendable {
                 exchange.result = .failure(.cancelled)
                 return exchange
             }
-            guard case .failed(let outcome, let failure) = attempt(httpRequest, cancellation: cancellation, recordingInto: &exchange) else {
+            if let gate, !gate.enter(cancellation: cancellation) {
+                exchange.result = .failure(.cancelled)
+                return exchange
+            }
+            let result = attempt(httpRequest, cancellation: cancellation, recordingInto: &exchange)
+            guard case .failed(let outcome, let failure) = result else {
+                gate?.leave(rateLimitedFor: nil)
                 return exchange
             }
 
             let decision = retryPolicy.decide(retriesSoFar: retries, outcome: outcome, random: random(), now: clock())
+            if case .response(429, _, _) = outcome, case .retry(let delay) = decision {
+                gate?.leave(rateLimitedFor: delay)
+            } else {
+                gate?.leave(rateLimitedFor: nil)
+            }
             guard case .retry(let delay) = decision else {
                 exchange.result = .failure(failure)
                 return exchange

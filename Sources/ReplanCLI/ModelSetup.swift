@@ -48,8 +48,10 @@ struct ModelSetup {
         }
         var withKey = configuration
         withKey.apiKey = Secret(key)
+        // One gate for the whole run: a 429 with retry-after pauses every user's requests.
+        let gate = RateLimitGate(maxInFlight: try a.int("--concurrency", in: 1...256) ?? 8)
         let reviewer = AssistantReviewer(
-            conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey), prompt: prompt),
+            conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
             cancellation: ctx.interruption.cancellation, shutoff: shutoff)
         let shutoff = self.shutoff
         pipeline = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })

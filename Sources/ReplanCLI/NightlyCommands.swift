@@ -68,10 +68,13 @@ enum NightlyCommands {
                 "counts": ["due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
                            "skipped": .int(report.skipped), "failed": .int(report.failed)],
                 "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
+                "seconds": .number((report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
+                "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
                 "model": model.offReason.map { .string($0) } ?? .null,
             ]).prettyText)
         }
-        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens"
+        let seconds = report.finishedAt.timeIntervalSince(report.startedAt)
+        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens, \(String(format: "%.1f", seconds)) s, peak RSS \(ProcessMemory.peakResidentKiB() / 1024) MiB"
         ctx.console.log(summary + (model.disabledReason.map { " (model off: \($0))" } ?? ""),
                         priority: report.failed > 0 ? .warning : .notice)
         if let stopped = model.shutoff.reason {
