@@ -6,7 +6,7 @@ enum ProcessMemory {
     /// Peak resident set size in KiB (`getrusage`; Linux reports `ru_maxrss` in KiB).
     static func peakResidentKiB() -> Int {
         var usage = rusage()
-        guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
         return Int(usage.ru_maxrss)
     }
 }
