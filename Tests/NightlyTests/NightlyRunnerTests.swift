@@ -54,8 +54,9 @@ struct NightlyRunnerTests {
         let a = try NightlyFixture(), b = try NightlyFixture()
         try a.addStudents(40)
         try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
-        _ = try run(a, concurrency: 1)
-        _ = try run(b, concurrency: 8)
+        // A scripted model that adds one session per student, as a real one would per turn.
+        _ = try run(a, concurrency: 1, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
+        _ = try run(b, concurrency: 8, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
         #expect(try a.taskRows() == b.taskRows())
         let edits = { (f: NightlyFixture) in
             try f.open().query("""
@@ -65,7 +66,7 @@ struct NightlyRunnerTests {
                 """, []) { s in (0..<7).map { s.optionalText($0) ?? "null" }.joined(separator: "|") }
         }
         let ea = try edits(a), eb = try edits(b)
-        #expect(ea.count == 40 * 5)
+        #expect(ea.count == 40 * 6)
         // Row images carry updatedAt = now, the same in both runs.
         #expect(ea == eb)
     }
