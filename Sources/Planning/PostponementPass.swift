@@ -187,8 +187,11 @@ struct PostponementPass {
     /// - Parameter before: where the edit says it came from, when that is not where it sits now
     ///   (a slid series occurrence that collided).
     @discardableResult
+    /// - Parameter alsoMoving: other occurrences that are about to move (the rest of a chain
+    ///   being re-laid): they are not busy (planning.md §1, "busy").
     mutating func searchAndPlace(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason,
-                                 before: TimeRange? = nil, notBefore: CivilDateTime? = nil) -> CivilDate? {
+                                 before: TimeRange? = nil, notBefore: CivilDateTime? = nil,
+                                 alsoMoving: Set<OccurrenceID> = []) -> CivilDate? {
         let span = o.start.date.days(until: o.lastDate) + 1
         ensureCovered(through: from.adding(days: settings.horizonDays + span))
         if o.allDay {
@@ -198,7 +201,7 @@ struct PostponementPass {
                 return r.end.date
             }
         } else if let r = finder.slot(length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
-                                      notBefore: notBefore, busy: busy, ignoring: [o.id]) {
+                                      notBefore: notBefore, busy: busy, ignoring: alsoMoving.union([o.id])) {
             move(o, to: r, reason: reason, before: before)
             return r.end.adding(minutes: -1).date
         } else if settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,

@@ -22,7 +22,7 @@ extension PostponementPass {
             if usable {
                 move(m, to: target, reason: reason)
                 day = (m.allDay ? target.end.date : target.end.adding(minutes: -1).date).adding(days: 1)
-            } else if let last = searchAndPlace(m, from: day, reason: reason) {
+            } else if let last = searchAndPlace(m, from: day, reason: reason, alsoMoving: pending) {
                 day = last.adding(days: 1)
             } else {
                 day = day.adding(days: 1)
