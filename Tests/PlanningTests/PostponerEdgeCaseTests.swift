@@ -41,6 +41,26 @@ import Testing
         expectNoSecondRunEdits(r)
     }
 
+    /// A member whose re-laid day is full searches from that day; the later members, which
+    /// are about to move too, do not block it (planning.md §1: busy excludes what is moving).
+    @Test func aSearchedChainMemberMayTakeTheSlotOfALaterMember() {
+        let plan = Fx.plan([
+            math("m1", "2025-01-06T10:00", "2025-01-06T11:00"),
+            math("m2", "2025-01-07T10:00", "2025-01-07T11:00"),
+            math("m3", "2025-01-08T10:00", "2025-01-08T11:00"),
+            math("m4", "2025-01-09T10:00", "2025-01-09T11:00"),
+            Fx.task("lab", "Lab", "2025-01-08T08:00", "2025-01-08T22:00", category: "Physics"),
+        ], settings: Fx.settings(enabled: false))
+        let r = Fx.postpone(plan, at: "2025-01-07T03:00")
+        // m1 → Tue; m2's target Wed is full (the lab), so m2 searches from Wed and takes
+        // Thursday 10:00 — m4's slot, but m4 is moving on; m3 and m4 continue after it.
+        #expect(r.place("m1") == Fx.range("2025-01-07T10:00", "2025-01-07T11:00"))
+        #expect(r.place("m2") == Fx.range("2025-01-09T10:00", "2025-01-09T11:00"))
+        #expect(r.place("m3") == Fx.range("2025-01-10T10:00", "2025-01-10T11:00"))
+        #expect(r.place("m4") == Fx.range("2025-01-11T10:00", "2025-01-11T11:00"))
+        expectNoSecondRunEdits(r)
+    }
+
     @Test func aLateRunFindsTodaysSlotPastAndSearchesInstead() {
         let plan = Fx.plan([math("m1", "2025-01-06T10:00", "2025-01-06T11:00"), math("m2", "2025-01-07T10:00", "2025-01-07T11:00")],
                            settings: Fx.settings(enabled: false))
