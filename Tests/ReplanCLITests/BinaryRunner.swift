@@ -58,17 +58,17 @@ final class RunningProcess: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
 
     init(arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
-         executable: String = Binary.path) throws {
+         stdin: String? = nil, executable: String = Binary.path) throws {
         stdoutPath = outputPrefix + ".out"
         stderrPath = outputPrefix + ".err"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         let ended = self.ended
@@ -142,18 +142,22 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// Starts `replan ARGS…` without waiting.
-    func start(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil) throws -> RunningProcess {
+    /// - Parameters:
+    ///   - environment: changes to the sandbox's environment (nil removes a variable).
+    ///   - stdin: a file to read standard input from (default: /dev/null, never a terminal).
+    func start(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
+               stdin: String? = nil) throws -> RunningProcess {
         var env = environment
         for (k, v) in extra { env[k] = v }
         return try RunningProcess(arguments: arguments, environment: env, directory: directory ?? self.directory,
-                                  outputPrefix: nextOutputPrefix())
+                                  outputPrefix: nextOutputPrefix(), stdin: stdin)
     }
 
     /// Runs `replan ARGS…` to its end.
     @discardableResult
     func run(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
-             timeout: Double = 60) async throws -> Outcome {
-        try await start(arguments, environment: extra, directory: directory).wait(timeout: timeout)
+             stdin: String? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await start(arguments, environment: extra, directory: directory, stdin: stdin).wait(timeout: timeout)
     }
 
     /// Runs a command that must succeed, and returns its stdout.

@@ -63,6 +63,28 @@ enum Documents {
         ],
     ]) }
 
+    /// A night with every kind of edit for user `mei` (run Tuesday 1/7 03:00 Taipei): worked
+    /// example 2's chain of one-off tasks (moves), a stale one-off task (delete), a daily series
+    /// with a stale open occurrence (skip) and a missed evening (one slide), plus untouched rows:
+    /// a completed task, a future task and a focus session.
+    static var everyKindOfEdit: [String: Any] {
+        var user = englishWeek(settings: ["notificationsEnabled": true, "reminderMinutes": 15])
+        var tasks = user["tasks"] as! [[String: Any]]
+        tasks += [
+            ["id": "old-reading", "title": "Old reading", "category": "English", "start": "2024-12-28T14:00", "end": "2024-12-28T15:00"],
+            ["id": "vocab", "title": "Vocab", "category": "English", "start": "2024-12-27T20:00", "end": "2024-12-27T20:30",
+             "repeat": ["every": "daily", "until": "2025-01-31"],
+             "occurrences": ["2024-12-27", "2024-12-28", "2024-12-29", "2024-12-31", "2025-01-01", "2025-01-02", "2025-01-03",
+                             "2025-01-04", "2025-01-05"].map { ["date": $0, "state": "completed"] }] as [String: Any],
+            ["id": "quiz", "title": "Chemistry quiz", "category": "Chemistry", "completed": true,
+             "start": "2025-01-03T14:00", "end": "2025-01-03T15:00"],
+            ["id": "lab", "title": "Physics lab", "category": "Physics", "start": "2025-01-15T09:00", "end": "2025-01-15T12:00"],
+        ]
+        user["tasks"] = tasks
+        user["focusSessions"] = [["category": "Chemistry", "start": "2025-01-03T14:00", "minutes": 50]]
+        return document([user, englishWeek(user: "bob", zone: "Asia/Tokyo")])
+    }
+
     /// `count` users, each with worked example 2's week (a missed five-day chain on Tuesday
     /// 1/7 at 03:00 Taipei), spread over zones where that instant is past 03:00 local.
     static func manyUsers(_ count: Int) -> [String: Any] {
