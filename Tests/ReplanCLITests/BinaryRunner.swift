@@ -56,6 +56,9 @@ final class RunningProcess: @unchecked Sendable {
     let stdoutPath: String
     let stderrPath: String
     private let ended = DispatchSemaphore(value: 0)
+    private let clock = NSLock()
+    private var startedAt = Date()
+    private var endedAt: Date?
 
     init(arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
          stdin: String? = nil, executable: String = Binary.path) throws {
@@ -72,13 +75,53 @@ final class RunningProcess: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         let ended = self.ended
-        process.terminationHandler = { _ in ended.signal() }
+        process.terminationHandler = { [weak self] _ in
+            if let self { self.clock.withLock { self.endedAt = Date() } }
+            ended.signal()
+        }
+        clock.withLock { startedAt = Date() }
         try process.run()
+    }
+
+    /// Seconds from start to exit, measured outside the (possibly busy) test pool; nil while running.
+    var elapsed: Double? { clock.withLock { endedAt.map { $0.timeIntervalSince(startedAt) } } }
+
+    /// Sends `sig` `seconds` after the process was started (timed on a thread of its own).
+    func signal(_ sig: Int32, atSeconds seconds: Double) async {
+        let start = clock.withLock { startedAt }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                let wait = seconds - Date().timeIntervalSince(start)
+                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+                if process.isRunning { kill(process.processIdentifier, sig) }
+                continuation.resume()
+            }
+        }
     }
 
     var pid: Int32 { process.processIdentifier }
 
     func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    /// Sends `sig` as soon as stderr contains `text` (polled every millisecond on a thread of
+    /// its own, so a busy test pool cannot delay it). Returns whether the text appeared while
+    /// the process was still running.
+    func signal(_ sig: Int32, whenStderrContains text: String, timeout: Double = 30) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline && process.isRunning {
+                    if stderrSoFar.contains(text) {
+                        kill(process.processIdentifier, sig)
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(1000)
+                }
+                continuation.resume(returning: false)
+            }
+        }
+    }
 
     /// What the process has written to stderr so far.
     var stderrSoFar: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
