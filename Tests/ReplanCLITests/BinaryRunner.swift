@@ -272,6 +272,11 @@ enum SQL {
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs a statement that changes the database (to plant what replan itself never writes).
+    static func execute(_ db: String, _ sql: String) throws {
+        _ = try shell(db, [db, sql])
+    }
+
     static func int(_ db: String, _ sql: String) throws -> Int {
         let text = try value(db, sql)
         guard let n = Int(text) else { throw TestFailure("\(sql) gave '\(text)', not a number") }

@@ -200,6 +200,29 @@ import Glibc
         #expect(free.code == 0, "\(free)")
     }
 
+    @Test func aUserWhosePlanCannotBeLoadedFailsAloneAndTheRunExits1() async throws {
+        let s = try await Self.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob", zone: "Europe/Berlin")]))
+        // A row no replan writes: mei's subtasks are not JSON.
+        try SQL.execute(s.db, "UPDATE tasks SET subtasks = 'not json' WHERE id = 'mei-eng-2'")
+        let before = try SQL.planDump(s.db)
+        let r = try await s.run(["run", "--no-model", "--json"])
+        #expect(r.code == 1, "\(r)")
+        let run = try r.json()
+        #expect(run.object("counts")?.int("failed") == 1 && run.object("counts")?.int("unchanged") == 1, "bob is planned all the same")
+        let mei = try #require(run.array("users").first { $0.string("user") == "mei" })
+        #expect(mei.string("status") == "failed" && mei.isNull("changesetId"))
+        #expect(mei.string("error")?.contains("mei-eng-2") == true, "the error names the row: \(mei)")
+        #expect(mei.string("planDate") == "2025-01-07", "the failed user's own plan date: \(mei)")
+        #expect(run.array("users").first { $0.string("user") == "bob" }?.string("planDate") == "2025-01-06", "Berlin is still on Monday")
+        #expect(before["tasks"]?.filter { $0.contains("'mei'") } == (try SQL.planDump(s.db))["tasks"]?.filter { $0.contains("'mei'") })
+        let log = try await s.json(["log", "--json", "--user", "mei"])
+        #expect(log.array("runs").first?.array("users").first?.string("planDate") == "2025-01-07")
+        // A failed user is not done: the next run tries again (and fails again, visibly).
+        let again = try await s.run(["run", "--no-model", "--json"])
+        let dueAgain = try again.json().object("counts")?.int("due")
+        #expect(again.code == 1 && dueAgain == 1, "\(again)")
+    }
+
     @Test func remindersGoToTheOutboxAtStartMinusReminderMinutes() async throws {
         let s = try await Self.seeded(Documents.everyKindOfEdit)
         let e = try #require(try await s.json(["run", "--no-model", "--json", "--user", "mei"]).array("users").first)
