@@ -62,6 +62,9 @@ final class RunningProcess: @unchecked Sendable {
 
     init(arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
          stdin: String? = nil, executable: String = Binary.path) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw TestFailure("\(executable) is missing: build it first (scripts/test runs swift build --build-tests)")
+        }
         stdoutPath = outputPrefix + ".out"
         stderrPath = outputPrefix + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -299,6 +302,9 @@ enum SQL {
     }
 
     private static func shell(_ db: String, _ arguments: [String]) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: Binary.sqlite3) else {
+            throw TestFailure("the end-to-end tests read databases with the sqlite3 shell; install it (apt-get install sqlite3)")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.sqlite3)
         process.arguments = arguments

@@ -223,6 +223,32 @@ import Glibc
         #expect(again.code == 1 && dueAgain == 1, "\(again)")
     }
 
+    @Test func aStaleSessionOfAKeptCategoryIsFlaggedNotDropped() async throws {
+        let s = try await Self.seeded(Documents.everyKindOfEdit)
+        try await s.ok(["settings", "set", "--user", "mei", "--keep-category", "English"])
+        let e = try #require(try await s.json(["run", "--no-model", "--json", "--user", "mei"]).array("users").first)
+        let flags = e.array("flags").map { "\($0.string("id") ?? "?") \($0.string("flag") ?? "?")" }
+        #expect(flags.contains("old-reading needs-decision") && flags.contains("vocab@2024-12-30 needs-decision"), "\(flags)")
+        #expect(!e.array("edits").contains { $0.string("op") == "delete" || $0.string("op") == "skip" })
+        #expect(e.object("summary")?.int("dropped") == 0)
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE id = 'old-reading'") == 1)
+    }
+
+    @Test func withoutAnAPIKeyTheRunUsesTheLocalRulesAndSaysSo() async throws {
+        let s = try await Self.seeded(Documents.document([Documents.englishWeek()]))
+        let r = try await s.run(["run", "--json"], environment: ["OPENAI_API_KEY": nil, "CREDENTIALS_DIRECTORY": nil])
+        #expect(r.code == 0, "\(r)")
+        let run = try r.json()
+        #expect(run.string("model")?.contains("API key") == true, "\(run["model"] ?? "nil")")
+        #expect(r.stderr.contains("model off"), "\(r.stderr)")
+        let e = try #require(run.array("users").first)
+        #expect(e.string("status") == "changed" && e.object("model")?.bool("called") == false)
+        for key in ["called", "turns", "tokens", "error"] { #expect(e.object("model")?[key] != nil, "model.\(key)") }
+        // A key given on the command line is refused: only a file, a credential or the environment.
+        let flag = try await s.run(["run", "--api-key", "sk-secret"])
+        #expect(flag.code == 64 && !flag.stderr.contains("sk-secret"), "\(flag)")
+    }
+
     @Test func remindersGoToTheOutboxAtStartMinusReminderMinutes() async throws {
         let s = try await Self.seeded(Documents.everyKindOfEdit)
         let e = try #require(try await s.json(["run", "--no-model", "--json", "--user", "mei"]).array("users").first)
