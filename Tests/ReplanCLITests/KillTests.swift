@@ -95,6 +95,31 @@ import Glibc
         #expect(try Self.nightlyEdits(s.db) == (try Self.nightlyEdits(reference)), "the changesets' contents match too")
     }
 
+    @Test func aSecondRunWhileTheFirstIsRunningExits75AndReadersDoNotDisturbIt() async throws {
+        let s = try await Self.manyUsers(100)
+        let first = try s.start(["run", "--no-model", "--concurrency", "1"])
+        // Freeze the first run once it has committed a user: it holds the lock until it ends,
+        // and stopped it cannot end while the others try.
+        #expect(await first.signal(SIGSTOP, whenStderrContains: "progress:"))
+        let second = try await s.run(["run", "--no-model"])
+        #expect(second.code == 75 && second.stderr.contains("try again later"), "\(second)")
+        // Readers open and close the database meanwhile. Each must leave the running job's
+        // WAL alone: a process that thinks it is the last connection checkpoints and deletes
+        // the -wal and -shm files, and the job's later commits are lost.
+        for args in [["log", "--limit", "1"], ["preview", "--user", "u0099", "--no-model"], ["user", "list"]] {
+            try await s.ok(args)
+            #expect(FileManager.default.fileExists(atPath: s.db + "-wal"), "\(args) removed the running job's WAL")
+        }
+        first.signal(SIGCONT)
+        let ended = await first.wait()
+        #expect(ended.code == 0 && !ended.signaled, "\(ended)")
+        #expect(ended.stderr.contains("100 changed"), "\(ended.stderr)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM runs") == 1, "the refused run left no trace")
+        #expect(try Self.done(s.db) == 100, "every commit the job reported is in the database")
+        #expect(try Self.halfWritten(s.db).isEmpty)
+        #expect(try SQL.value(s.db, "PRAGMA integrity_check") == "ok")
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunCommitsFinishedUsersAndTheNextRunFinishesTheRest(signal: Int32, code: Int32) async throws {
         let users = 300
