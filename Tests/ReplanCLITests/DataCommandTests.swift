@@ -226,6 +226,26 @@ import Testing
             == ["open": 5, "completed": 1, "skipped": 1])
     }
 
+    @Test func taskEditOnAnOccurrenceMovesOnlyThatOccurrence() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "vocab", "--title", "Vocab", "--category", "English",
+                        "--start", "2025-01-06T20:00", "--end", "2025-01-06T20:30", "--repeat", "daily", "--until", "2025-01-12"])
+        try await s.ok(["task", "edit", "vocab@2025-01-08", "--start", "2025-01-08T18:00"])
+        let occ = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-07", "--to", "2025-01-09", "--json"]).array("occurrences")
+        #expect(occ.map { "\($0.string("id") ?? "") \($0.string("start") ?? "") \($0.string("end") ?? "")" } == [
+            "vocab@2025-01-07 2025-01-07T20:00 2025-01-07T20:30",
+            "vocab@2025-01-08 2025-01-08T18:00 2025-01-08T18:30",
+            "vocab@2025-01-09 2025-01-09T20:00 2025-01-09T20:30",
+        ])
+        let title = try await s.run(["task", "edit", "vocab@2025-01-09", "--title", "Other"])
+        #expect(title.code == 64 && title.stderr.contains("whole series"), "\(title)")
+        // Editing the series moves every occurrence without its own time, not the moved one.
+        try await s.ok(["task", "edit", "vocab", "--start", "2025-01-06T21:00"])
+        let after = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-08", "--to", "2025-01-09", "--json"]).array("occurrences")
+        #expect(after.compactMap { $0.string("start") } == ["2025-01-08T18:00", "2025-01-09T21:00"])
+    }
+
     @Test func taskAddValidatesItsInput() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])

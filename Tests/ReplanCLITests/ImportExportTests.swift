@@ -97,6 +97,24 @@ import Testing
         #expect(try SQL.int(s.db, "SELECT count(*) FROM focus_sessions") == 2)
     }
 
+    @Test func reimportingAChangedDocumentUpdatesOnlyWhatChanged() async throws {
+        let s = try Sandbox()
+        var user = Documents.englishWeek()
+        try await s.ok(["import", s.writeJSON("v1.json", Documents.document([user]))])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "mine", "--title", "Added by hand", "--category", "Math",
+                        "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00"])
+        var tasks = user["tasks"] as! [[String: Any]]
+        tasks[2]["title"] = "English reading, unit 4"
+        user["tasks"] = tasks
+        user["settings"] = ["sessionMinutes": 45]
+        let second = try await s.json(["import", s.writeJSON("v2.json", Documents.document([user])), "--json"])
+        let cs = try #require(second.array("users").first?.string("changesetId"))
+        #expect(try SQL.rows(s.db, "SELECT entity, entity_key FROM changeset_edits WHERE changeset_id = '\(cs)'") == ["'task'|'mei-eng-3'"])
+        #expect(try SQL.value(s.db, "SELECT title FROM tasks WHERE id = 'mei-eng-3'") == "English reading, unit 4")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE id = 'mine'") == 1, "tasks not in the document stay")
+        #expect(try SQL.value(s.db, "SELECT session_minutes FROM settings WHERE user_id = 'mei'") == "45")
+    }
+
     @Test func importIsAnUndoableChangeset() async throws {
         let s = try Sandbox()
         try await s.ok(["import", s.writeJSON("doc.json", Documents.document([Documents.englishWeek()]))])
