@@ -147,7 +147,11 @@ public final class NightlyRunner: @unchecked Sendable {
         do throws(StoreError) {
             (night, review) = try pipeline.prepare(userID: userID, db: reader, now: options.now)
         } catch {
-            night = UserNight(userID: userID, planDate: CivilDate(dayNumber: 0), localNow: CivilDateTime(minuteNumber: 0), status: .failed,
+            // The user row itself usually still reads: record the failure under the user's own
+            // plan date (the log and `run --json` show it), not day zero (1970-01-01).
+            let local = (try? UserRepository(reader).get(userID)).map { $0.zone.civil(options.now) }
+            night = UserNight(userID: userID, planDate: local?.date ?? CivilDate(dayNumber: 0),
+                              localNow: local ?? CivilDateTime(minuteNumber: 0), status: .failed,
                               prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
                               error: "could not load the plan: \(error)")
         }

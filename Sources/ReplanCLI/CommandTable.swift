@@ -37,7 +37,13 @@ enum CommandTable {
         if let first = words.first {
             let group = all.filter { $0.path.first == first }
             if !group.isEmpty {
-                if tokens.contains("--help") || tokens.contains("-h") || words.count == 1 {
+                if tokens.contains("--help") || tokens.contains("-h") {
+                    // `replan task --help` is a question, not a mistake: list the subcommands.
+                    var rest = tokens
+                    for p in wordPositions.reversed() { rest.remove(at: p) }
+                    return (groupHelp(first, group), rest)
+                }
+                if words.count == 1 {
                     throw .usage("'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
                 }
                 throw .usage("unknown command '\(words.joined(separator: " "))'; '\(first)' has: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
@@ -45,6 +51,17 @@ enum CommandTable {
             throw .usage("unknown command '\(first)'")
         }
         return (nil, tokens)
+    }
+
+    /// A help-only command for a group of subcommands (`replan user --help`).
+    static func groupHelp(_ name: String, _ group: [CommandDescriptor]) -> CommandDescriptor {
+        let names = group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
+        return CommandDescriptor(
+            path: [name], synopsis: "\(name) SUBCOMMAND [OPTIONS]   (replan \(name) SUBCOMMAND --help for details)",
+            summary: "subcommands: \(names)",
+            details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n"),
+            options: []
+        ) { _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
     }
 
     static func overview() -> String {

@@ -10,11 +10,23 @@ extension CommandContext {
         let dir = (databasePath as NSString).deletingLastPathComponent
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             // Only the default location's parent is created; it holds one user's private data.
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
-            catch { throw CLIError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(error.localizedDescription)") }
+            if let reason = makeDirectories(dir) {
+                throw CLIError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(reason)")
+            }
         }
         do { return try Database.open(path: databasePath) }
         catch { throw CLIError(store: error) }
+    }
+
+    /// `mkdir -p` with mode 0700; nil on success, else the system's reason ("Not a directory"),
+    /// which says more than Foundation's "NSCocoaErrorDomain error 512".
+    private func makeDirectories(_ dir: String) -> String? {
+        var path = dir.hasPrefix("/") ? "" : "."
+        for component in dir.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return "\(path): \(String(cString: strerror(errno)))" }
+        }
+        return nil
     }
 }
 

@@ -14,6 +14,7 @@ enum DemoCommand {
         details: "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced.",
         options: []
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let explicit = ctx.arguments.value("--db") != nil || ctx.environment["REPLAN_DB"] != nil
         let path = explicit ? ctx.databasePath : defaultPath
         let fm = FileManager.default

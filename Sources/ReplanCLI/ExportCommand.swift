@@ -11,6 +11,7 @@ enum ExportCommand {
         options: [.value("--user", "student id"), .value("--format", "json (default) or ics"),
                   .value("--from", "ics: first date"), .value("--to", "ics: last date")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
         let format = a.value("--format") ?? "json"

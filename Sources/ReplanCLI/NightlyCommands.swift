@@ -100,6 +100,7 @@ enum NightlyCommands {
         summary: "show the changeset tonight's job would commit for one student; writes nothing",
         options: [.value("--user", "student id"), .flag("--json", "print JSON")] + modelOptions
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
         guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
@@ -214,6 +215,7 @@ enum NightlyCommands {
         options: [.value("--user", "only this student"), .value("--limit", "how many runs / changesets (default 20)"),
                   .flag("--json", "print JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let limit = try a.int("--limit", in: 1...10_000) ?? 20
         let db = try ctx.openDatabase()

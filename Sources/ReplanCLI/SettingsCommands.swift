@@ -10,6 +10,7 @@ enum SettingsCommands {
         path: ["settings", "show"], synopsis: "settings show --user ID [--json]", summary: "show a student's settings",
         options: [.value("--user", "student id"), .flag("--json", "print JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let userID = try ctx.arguments.required("--user")
         let db = try ctx.openDatabase()
         let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
@@ -35,6 +36,7 @@ enum SettingsCommands {
                   .value("--horizon-days", "days searched for a new slot"), .value("--keep-category", "never drop this category", repeatable: true),
                   .value("--split-sessions", "on|off"), .flag("--json", "print the new settings as JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openDatabase()

@@ -10,6 +10,7 @@ enum StatsCommand {
         details: "Counts every non-skipped session up to today (with --today: today's only); a bar chart on a terminal.",
         options: [.value("--user", "student id"), .flag("--today", "only today"), .flag("--json", "print JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openDatabase()

@@ -151,6 +151,7 @@ enum TaskCommands {
         options: [.value("--user", "student id"), .value("--from", "first local date (inclusive)"),
                   .value("--to", "last local date (inclusive)"), .flag("--json", "print JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openDatabase()

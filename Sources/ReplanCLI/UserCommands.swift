@@ -29,6 +29,7 @@ enum UserCommands {
         path: ["user", "list"], synopsis: "user list [--json]", summary: "list students",
         options: [.flag("--json", "print JSON")]
     ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let db = try ctx.openDatabase()
         let users = try storeCall { () throws(StoreError) in try UserRepository(db).list() }
         if ctx.arguments.flag("--json") {

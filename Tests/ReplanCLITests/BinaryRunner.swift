@@ -1,0 +1,347 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `replan` binary (`scripts/test` runs `swift build --build-tests` first, so it is
+/// there), found from this file's location: `<package>/Tests/ReplanCLITests/BinaryRunner.swift`.
+enum Binary {
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let path: String = packageRoot.appendingPathComponent(".build/debug/replan").path
+
+    /// The `sqlite3` command-line shell, used to inspect databases independently of replan's
+    /// own store code.
+    static let sqlite3: String = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(dir)/sqlite3"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return "/usr/bin/sqlite3"
+    }()
+}
+
+/// How a subprocess ended, with everything it wrote.
+struct Outcome: CustomStringConvertible {
+    /// The exit status, or the signal number when `signaled`.
+    var code: Int32
+    var signaled: Bool
+    var stdout: String
+    var stderr: String
+
+    var description: String {
+        "\(signaled ? "signal" : "exit") \(code)\nstdout:\n\(stdout.prefix(4000))\nstderr:\n\(stderr.prefix(4000))"
+    }
+
+    /// stdout parsed as a JSON object.
+    func json() throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
+            throw TestFailure("stdout is not a JSON object:\n\(stdout.prefix(2000))")
+        }
+        return object
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A started `replan` process whose output goes to files in the sandbox (no pipe can fill up
+/// and block it), for tests that signal it while it runs.
+final class RunningProcess: @unchecked Sendable {
+    let process: Process
+    let stdoutPath: String
+    let stderrPath: String
+    private let ended = DispatchSemaphore(value: 0)
+    private let clock = NSLock()
+    private var startedAt = Date()
+    private var endedAt: Date?
+
+    init(arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
+         stdin: String? = nil, executable: String = Binary.path) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw TestFailure("\(executable) is missing: build it first (scripts/test runs swift build --build-tests)")
+        }
+        stdoutPath = outputPrefix + ".out"
+        stderrPath = outputPrefix + ".err"
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let ended = self.ended
+        process.terminationHandler = { [weak self] _ in
+            if let self { self.clock.withLock { self.endedAt = Date() } }
+            ended.signal()
+        }
+        clock.withLock { startedAt = Date() }
+        try process.run()
+    }
+
+    /// Seconds from start to exit, measured outside the (possibly busy) test pool; nil while running.
+    var elapsed: Double? { clock.withLock { endedAt.map { $0.timeIntervalSince(startedAt) } } }
+
+    /// Sends `sig` `seconds` after the process was started (timed on a thread of its own).
+    func signal(_ sig: Int32, atSeconds seconds: Double) async {
+        let start = clock.withLock { startedAt }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread { [self] in
+                let wait = seconds - Date().timeIntervalSince(start)
+                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+                if process.isRunning { kill(process.processIdentifier, sig) }
+                continuation.resume()
+            }
+        }
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+
+    /// Sends `sig` as soon as stderr contains `text` (polled every millisecond on a thread of
+    /// its own, so a busy test pool cannot delay it). Returns whether the text appeared while
+    /// the process was still running.
+    func signal(_ sig: Int32, whenStderrContains text: String, timeout: Double = 30) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline && process.isRunning {
+                    if stderrSoFar.contains(text) {
+                        kill(process.processIdentifier, sig)
+                        continuation.resume(returning: true)
+                        return
+                    }
+                    usleep(1000)
+                }
+                continuation.resume(returning: false)
+            }
+        }
+    }
+
+    /// What the process has written to stderr so far.
+    var stderrSoFar: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for the end (killing the process after `timeout` seconds, which fails the test).
+    func wait(timeout: Double = 60) async -> Outcome {
+        let ended = self.ended
+        let finished: Bool = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: ended.wait(timeout: .now() + timeout) == .success)
+            }
+        }
+        if !finished {
+            kill(process.processIdentifier, SIGKILL)
+            ended.wait()
+            Issue.record("replan \(process.arguments ?? []) did not finish within \(timeout) s and was killed")
+        }
+        let signaled = process.terminationReason == .uncaughtSignal
+        return Outcome(code: process.terminationStatus, signaled: signaled,
+                       stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+                       stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+    }
+}
+
+/// A private temporary directory with its own database, home and clock, removed at the end.
+/// Every test makes its own, so tests can run in parallel.
+final class Sandbox: @unchecked Sendable {
+    /// The default instant: Tuesday 2025-01-07 03:00 in Taipei (worked example 2's run).
+    static let tuesdayNight = "2025-01-07T03:00:00+08:00"
+
+    let directory: String
+    /// The database used by `run` unless a test passes `--db` itself.
+    let db: String
+    /// The environment every command gets: nothing of the developer's own (no real home,
+    /// database, API key or colour), plus `REPLAN_DB` and `REPLAN_NOW`.
+    var environment: [String: String]
+    private var counter = 0
+    private let lock = NSLock()
+
+    init(now: String? = Sandbox.tuesdayNight) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-e2e-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
+        db = directory + "/replan.db"
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": directory + "/home",
+            "NO_COLOR": "1",
+            "LANG": "C.UTF-8",
+            "REPLAN_DB": db,
+        ]
+        if let now { environment["REPLAN_NOW"] = now }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func path(_ name: String) -> String { directory + "/" + name }
+
+    private func nextOutputPrefix() -> String {
+        lock.withLock { counter += 1; return path(".out-\(counter)") }
+    }
+
+    /// Starts `replan ARGS…` without waiting.
+    /// - Parameters:
+    ///   - environment: changes to the sandbox's environment (nil removes a variable).
+    ///   - stdin: a file to read standard input from (default: /dev/null, never a terminal).
+    func start(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
+               stdin: String? = nil) throws -> RunningProcess {
+        var env = environment
+        for (k, v) in extra { env[k] = v }
+        return try RunningProcess(arguments: arguments, environment: env, directory: directory ?? self.directory,
+                                  outputPrefix: nextOutputPrefix(), stdin: stdin)
+    }
+
+    /// Runs `replan ARGS…` to its end.
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
+             stdin: String? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await start(arguments, environment: extra, directory: directory, stdin: stdin).wait(timeout: timeout)
+    }
+
+    /// Runs a command that must succeed, and returns its stdout.
+    @discardableResult
+    func ok(_ arguments: [String], environment extra: [String: String?] = [:],
+            sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let outcome = try await run(arguments, environment: extra)
+        #expect(outcome.code == 0 && !outcome.signaled, "replan \(arguments.joined(separator: " ")): \(outcome)",
+                sourceLocation: sourceLocation)
+        return outcome.stdout
+    }
+
+    /// Runs a command with `--json` output that must succeed, and parses it.
+    func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let outcome = try await run(arguments)
+        guard outcome.code == 0, !outcome.signaled else {
+            throw TestFailure("replan \(arguments.joined(separator: " ")): \(outcome)")
+        }
+        return try outcome.json()
+    }
+
+    /// Writes a file into the sandbox and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let p = path(name)
+        try text.write(toFile: p, atomically: true, encoding: .utf8)
+        return p
+    }
+
+    /// Writes a JSON value into the sandbox and returns its path.
+    @discardableResult
+    func writeJSON(_ name: String, _ value: Any) throws -> String {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+        let p = path(name)
+        try data.write(to: URL(fileURLWithPath: p))
+        return p
+    }
+
+    /// Copies a database file (the process that wrote it has exited, so there is no -wal).
+    func copyDatabase(_ from: String, to name: String) throws -> String {
+        let to = path(name)
+        try FileManager.default.copyItem(atPath: from, toPath: to)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: from + suffix) {
+            try FileManager.default.copyItem(atPath: from + suffix, toPath: to + suffix)
+        }
+        return to
+    }
+}
+
+// MARK: - Looking into a database with the sqlite3 shell
+
+/// Reads databases with the `sqlite3` shell, so what the tests see does not depend on replan's
+/// own store code. The shell opens read-write (but only reads) so that, as the last connection,
+/// it removes the -wal/-shm files on close like replan does; a read-only connection leaves them.
+enum SQL {
+    /// The tables that record what happened rather than what the plan is.
+    static let bookkeeping: Set<String> = ["runs", "user_runs", "transcripts", "changesets", "changeset_edits",
+                                           "notification_outbox", "schema_migrations"]
+
+    /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
+    static func rows(_ db: String, _ sql: String) throws -> [String] {
+        let output = try shell(db, ["-cmd", ".mode quote", "-cmd", ".separator |", db, sql])
+        return output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    /// The single value of a one-row, one-column query (unquoted).
+    static func value(_ db: String, _ sql: String) throws -> String {
+        let output = try shell(db, ["-list", db, sql])
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs a statement that changes the database (to plant what replan itself never writes).
+    static func execute(_ db: String, _ sql: String) throws {
+        _ = try shell(db, [db, sql])
+    }
+
+    static func int(_ db: String, _ sql: String) throws -> Int {
+        let text = try value(db, sql)
+        guard let n = Int(text) else { throw TestFailure("\(sql) gave '\(text)', not a number") }
+        return n
+    }
+
+    /// Every table's rows, in a fixed order, except the bookkeeping tables (and the named
+    /// columns): the plan as a student sees it, for "row for row" comparisons.
+    static func planDump(_ db: String, excluding: Set<String> = bookkeeping) throws -> [String: [String]] {
+        let tables = try rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+            .filter { !excluding.contains($0) }
+        var dump: [String: [String]] = [:]
+        for table in tables {
+            let columns = try int(db, "SELECT count(*) FROM pragma_table_info('\(table)')")
+            let order = (1...columns).map(String.init).joined(separator: ", ")
+            dump[table] = try rows(db, "SELECT * FROM \"\(table)\" ORDER BY \(order)")
+        }
+        return dump
+    }
+
+    private static func shell(_ db: String, _ arguments: [String]) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: Binary.sqlite3) else {
+            throw TestFailure("the end-to-end tests read databases with the sqlite3 shell; install it (apt-get install sqlite3)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.sqlite3)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read before waiting so a large result cannot fill the pipe and stall the shell.
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestFailure("sqlite3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Compares two plan dumps and records one issue per differing table.
+func expectSamePlan(_ a: [String: [String]], _ b: [String: [String]], _ what: String,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.keys.sorted() == b.keys.sorted(), "\(what): different tables", sourceLocation: sourceLocation)
+    for table in a.keys.sorted() where a[table] != b[table] {
+        let left = Set(a[table] ?? []), right = Set(b[table] ?? [])
+        Issue.record("\(what): table \(table) differs\n only before: \(left.subtracting(right).sorted().prefix(10))\n only after: \(right.subtracting(left).sorted().prefix(10))",
+                     sourceLocation: sourceLocation)
+    }
+}
+
+// MARK: - JSON access
+
+extension Dictionary where Key == String, Value == Any {
+    func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
+    func array(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
+    func string(_ key: String) -> String? { self[key] as? String }
+    func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
+    func bool(_ key: String) -> Bool? { (self[key] as? NSNumber)?.boolValue }
+    func isNull(_ key: String) -> Bool { self[key] is NSNull }
+}
