@@ -155,6 +155,15 @@ public final class NightlyRunner: @unchecked Sendable {
                               prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
                               error: "could not load the plan: \(error)")
         }
+        if night.status == .changed || night.status == .unchanged {
+            do throws(StoreError) {
+                night.statistics = try StatisticsRefresh.counts(userID: userID, planDate: night.planDate,
+                                                                changes: night.prepared?.changeset.changes ?? [], db: reader)
+            } catch {
+                // Statistics are derived data: a failed recount leaves yesterday's numbers.
+                night.statistics = nil
+            }
+        }
         // An interruption during the pipeline discards the user: nothing of theirs is written.
         if shouldStop() { return }
         night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
@@ -197,6 +206,7 @@ public final class NightlyRunner: @unchecked Sendable {
             if night.status == .changed, let prepared = night.prepared {
                 id = try ChangesetStore(db).commit(prepared.changeset)
             }
+            if let counts = night.statistics { try StatisticsRepository(db).recompute(userID: night.userID, counts: counts) }
             var recorded = night
             recorded.changesetID = id
             try record(recorded, writer: db, runID: runID)

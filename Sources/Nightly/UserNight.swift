@@ -22,6 +22,8 @@ public struct UserNight: Sendable {
     /// Filled once committed.
     public var changesetID: ChangesetID?
     public var durationMilliseconds: Int = 0
+    /// Per-category counts to store with the night (nil: leave the statistics as they are).
+    public var statistics: [String: CategoryCount]?
 
     public var edits: [PlanEdit] { prepared?.edits ?? [] }
 }

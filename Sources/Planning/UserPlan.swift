@@ -114,6 +114,29 @@ public struct UserPlan: Hashable, Sendable {
         if !newSlides.isEmpty { slides[task.id] = newSlides.sorted { $0.from < $1.from } }
     }
 
+    /// The plan with row changes applied (after-images set, absent after-images deleted):
+    /// what the database will hold once a changeset commits, for a plan loaded in full.
+    public func applying(_ changes: [RowChange]) throws(DataError) -> UserPlan {
+        var plan = self
+        for change in changes {
+            switch change.entity {
+            case .task:
+                if let after = change.after { plan.tasks[change.key] = try RowImage.task(from: after) }
+                else { plan.deleteTask(change.key) }
+            case .override:
+                guard let id = OccurrenceID(change.key) else { continue }
+                plan.overrides[id] = try change.after.map { (image: JSONValue) throws(DataError) in try RowImage.override(from: image) }
+            case .slide:
+                guard let id = OccurrenceID(change.key), let from = id.originalDate else { continue }
+                var list = (plan.slides[id.taskID] ?? []).filter { $0.from != from }
+                if let after = change.after { list.append(try RowImage.slide(from: after)) }
+                list.sort { $0.from < $1.from }
+                plan.slides[id.taskID] = list.isEmpty ? nil : list
+            }
+        }
+        return plan
+    }
+
     /// Adds a slide of `days` from `from` onward; slides of one series from the same date merge.
     public mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
         var list = slides[taskID] ?? []

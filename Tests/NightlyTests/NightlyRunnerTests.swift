@@ -29,6 +29,21 @@ struct NightlyRunnerTests {
         #expect(try db.queryFirst("SELECT count(*) FROM user_runs WHERE status = 'changed'", []) { $0.int(0) } == 12)
     }
 
+    @Test("the nightly job recounts each student's statistics as they stand after the night")
+    func statisticsAreRecounted() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let db = try f.open()
+        // Monday's session is done, so nothing is overdue; by Tuesday 03:00 the days of
+        // Monday's and Tuesday's sessions have come: two sessions, one completed.
+        try db.execute("UPDATE tasks SET completed = 1, version = version + 1 WHERE id = 's0-eng-0'", [])
+        _ = try run(f)
+        let rows = try StatisticsRepository(db).statistics(userID: "s0")
+        #expect(rows.map(\.category) == ["English"])
+        #expect(rows.first?.taskCount == 2 && rows.first?.completedCount == 1)
+        #expect(rows.first?.completionRate == 0.5)
+    }
+
     @Test("--force re-plans users already done; the rules then find nothing more to do")
     func forceReplans() throws {
         let f = try NightlyFixture()
