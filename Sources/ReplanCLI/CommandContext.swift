@@ -46,7 +46,15 @@ public final class Interruption: @unchecked Sendable {
     /// Handed to the model client; cancelled when the interruption is raised.
     public let cancellation = CancellationToken()
 
+    private var graceful = false
+
     public init() {}
+
+    /// Called by commands that stop cleanly between units of work (`run`, `preview`): a signal
+    /// then only raises the flag. Every other command is ended at once by a signal, which is
+    /// safe because an open SQLite transaction that never committed leaves no trace.
+    public func handleGracefully() { lock.withLock { graceful = true } }
+    public var isGraceful: Bool { lock.withLock { graceful } }
 
     public func raise(_ signal: Int32) {
         lock.withLock { if self.signal == nil { self.signal = signal } }

@@ -31,6 +31,7 @@ enum NightlyCommands {
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
+        ctx.interruption.handleGracefully()
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.values("--user")
         options.force = a.flag("--force")

@@ -11,8 +11,9 @@ enum SignalTrap {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                if interruption.isRaised {
-                    // A second signal means "now": leave at once; SQLite rolls back what was open.
+                if interruption.isRaised || !interruption.isGraceful {
+                    // A second signal means "now", and short commands stop at once: SQLite rolls
+                    // back any transaction that was open, so nothing is half-written.
                     exit(sig == SIGTERM ? 143 : 130)
                 }
                 interruption.raise(sig)

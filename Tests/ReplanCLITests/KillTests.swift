@@ -120,6 +120,26 @@ import Glibc
         #expect(try SQL.value(s.db, "PRAGMA integrity_check") == "ok")
     }
 
+    /// Commands other than `run` stop at once on SIGINT/SIGTERM; the transaction that was open
+    /// never commits, so an import is all or nothing under Ctrl-C too.
+    @Test func anInterruptedImportWritesNothing() async throws {
+        let s = try Sandbox()
+        let file = try s.writeJSON("users.json", Documents.manyUsers(3000))
+        let process = try s.start(["import", file])
+        await process.signal(SIGINT, atSeconds: 0.4)
+        let outcome = await process.wait()
+        // Interrupted while still reading the file, there may be no database (or no schema) yet.
+        let hasUsers = try SQL.int(s.db, "SELECT count(*) FROM sqlite_master WHERE name = 'users'") == 1
+        let users = hasUsers ? try SQL.int(s.db, "SELECT count(*) FROM users") : 0
+        if outcome.code == 130 {
+            #expect(users == 0, "an interrupted import left \(users) users")
+        } else {
+            // The machine was fast enough to finish first: then everything is there.
+            #expect(outcome.code == 0 && users == 3000, "\(outcome)")
+        }
+        #expect(try SQL.value(s.db, "PRAGMA integrity_check") == "ok")
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunCommitsFinishedUsersAndTheNextRunFinishesTheRest(signal: Int32, code: Int32) async throws {
         let users = 300
