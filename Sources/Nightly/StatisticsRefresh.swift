@@ -6,7 +6,14 @@ import Store
 /// non-skipped session whose day has come, and how many of them were completed, over the
 /// whole history as it stands once tonight's changeset is committed. Same definition as
 /// `replan stats`; the store adds the focus minutes.
-enum StatisticsRefresh {
+public enum StatisticsRefresh {
+    /// Recounts and stores a student's statistics as the database holds them now (after an
+    /// undo or redo, say).
+    public static func recount(userID: String, today: CivilDate, db: Database) throws(StoreError) {
+        let counts = try counts(userID: userID, planDate: today, changes: [], db: db)
+        try StatisticsRepository(db).recompute(userID: userID, counts: counts)
+    }
+
     static func counts(userID: String, planDate: CivilDate, changes: [RowChange], db: Database) throws(StoreError) -> [String: CategoryCount] {
         let full = try PlanRepository(db).loadPlan(userID: userID, window: nil)
         let after: UserPlan

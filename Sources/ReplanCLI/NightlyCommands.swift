@@ -190,6 +190,8 @@ enum NightlyCommands {
         do {
             let outcome = try (undo ? store.undo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox)
                                     : store.redo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox))
+            // Statistics are derived from the plan: recount them for what the plan is now.
+            try? StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(ctx.now).date, db: db)
             if a.flag("--json") {
                 ctx.console.out(JSONValue.object([
                     "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description), "state": .string(outcome.changeset.state.rawValue),
