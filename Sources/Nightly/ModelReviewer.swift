@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import Planning
 
@@ -13,14 +14,8 @@ public protocol ModelReviewer: Sendable {
 
 /// What the model stage did for one user.
 public struct ModelReview: Sendable {
-    /// How the conversation ended.
-    public enum Ending: String, Sendable {
-        case endConversation = "end_conversation"
-        case textAnswer = "text"
-        case turnLimit = "turn-limit"
-        case failed
-        case cancelled
-    }
+    /// How the conversation ended (the conversation's own vocabulary).
+    public typealias Ending = ConversationOutcome.Ending
 
     /// The working copy after the model's validated edits (on failure: unchanged input).
     public var plan: UserPlan
