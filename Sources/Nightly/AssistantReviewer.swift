@@ -24,7 +24,7 @@ public struct AssistantReviewer: ModelReviewer {
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
         }
-        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: Self.ending(outcome.ending),
+        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: outcome.ending,
                            touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
                            usage: TokenCounts(prompt: outcome.usage.prompt, completion: outcome.usage.completion,
                                               reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
@@ -32,13 +32,5 @@ public struct AssistantReviewer: ModelReviewer {
                            summary: outcome.summary)
     }
 
-    static func ending(_ ending: ConversationOutcome.Ending) -> ModelReview.Ending {
-        switch ending {
-        case .endConversation: return .endConversation
-        case .textAnswer: return .textAnswer
-        case .turnLimit: return .turnLimit
-        case .failed: return .failed
-        case .cancelled: return .cancelled
-        }
     }
 }
