@@ -31,6 +31,4 @@ public struct AssistantReviewer: ModelReviewer {
                            error: outcome.error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
                            summary: outcome.summary)
     }
-
-    }
 }
