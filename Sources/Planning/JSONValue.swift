@@ -101,6 +101,13 @@ public enum JSONValue: Hashable, Sendable {
 
     private static func escape(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (ids, dates, titles) need no escaping: copy them whole. Row images are
+        // written for every changed row of every student, so this is on the nightly hot path.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
