@@ -93,39 +93,35 @@ struct JSONParser {
 
     private mutating func parseString() throws(DataError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
-        var raw: [UInt8] = []
-        // Raw bytes must be valid UTF-8: decoding leniently would turn a broken file into U+FFFD
-        // replacement characters in the student's titles without a word.
-        func flush() -> Bool {
-            guard !raw.isEmpty else { return true }
-            guard let text = String(validating: raw, as: UTF8.self) else { return false }
-            scalars.append(contentsOf: text.unicodeScalars)
-            raw.removeAll()
-            return true
+        // One byte buffer for the whole string, validated as UTF-8 once at the end: linear in
+        // the string's length however many escapes it has (a system prompt stored in a
+        // transcript is one long string full of \" and \n). Raw bytes must be valid UTF-8:
+        // decoding leniently would turn a broken file into U+FFFD in the student's titles.
+        var out: [UInt8] = []
+        func finish() throws(DataError) -> String {
+            guard let text = String(validating: out, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
+            return text
         }
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1
-                guard flush() else { throw failure("invalid UTF-8 in a string") }
-                return String(scalars)
+                return try finish()
             }
             if b < 0x20 { throw failure("control character in a string") }
             if b == UInt8(ascii: "\\") {
-                guard flush() else { throw failure("invalid UTF-8 in a string") }
                 index += 1
                 guard index < bytes.count else { break }
                 let e = bytes[index]; index += 1
                 switch e {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): out.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
@@ -138,12 +134,12 @@ struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw failure("invalid \\u escape") }
-                    scalars.append(scalar)
+                    UTF8.encode(scalar) { out.append($0) }
                 default: throw failure("invalid escape in a string")
                 }
                 continue
             }
-            raw.append(b)
+            out.append(b)
             index += 1
         }
         throw failure("unterminated string")
