@@ -74,7 +74,7 @@ log "release build"
 swift build -c release 2>&1 | tail -n 1 >&2
 bin=$(swift build -c release --show-bin-path)/replan
 gen_hash=$(sha1sum bench/population.py | cut -c1-10)
-mock=$root/Tests/Support/mock_openai.py
+mock=$root/bench/mock_server.py  # Tests/Support/mock_openai.py with a listen backlog that fits N = 32
 
 # /usr/bin/time -v FILE KEY → value
 tv() {
@@ -191,6 +191,7 @@ if [ "$skip_local" = 0 ]; then
     cell "**users / s**" "$n" "$(calc "round(${R[due,$n]} / ${R[wall,$n]})")"
     cell "CPU user+sys per user (ms)" "$n" "$(calc "'%.2f' % (${R[cpu,$n]} * 1000 / ${R[due,$n]})")"
     cell "cores busy (CPU ÷ wall)" "$n" "$(calc "'%.2f' % (${R[cpu,$n]} / ${R[wall,$n]})")"
+    cell "wall if CPU-bound on $(nproc) free cores (CPU ÷ $(nproc), s)" "$n" "$(calc "'%.1f' % (${R[cpu,$n]} / $(nproc))")"
     cell "**peak RSS (MB)**" "$n" "$(calc "'%.0f' % (${R[rss,$n]} / 1024)")"
     cell "DB before → after (MB, with WAL)" "$n" "$(mb "${R[size_before,$n]}") → $(mb "${R[size_after,$n]}")"
     if [ "$skip_floor" = 0 ]; then
@@ -204,11 +205,13 @@ if [ "$skip_local" = 0 ]; then
 fi
 
 # --- the model-bound runs ---------------------------------------------------------------------------
-start_mock() { # SCRIPT RECORD → sets mock_pid, mock_port
+start_mock() { # SCRIPT [RECORD] → sets mock_pid, mock_port
   local fifo=$out/mock.stdin
+  local record=()
+  [ -n "${2:-}" ] && record=(--record "$2")
   rm -f "$fifo" "$out/mock.port"; mkfifo "$fifo"
   exec 7<>"$fifo"  # held open: the mock exits when its stdin closes
-  python3 "$mock" "$1" --record "$2" < "$fifo" > "$out/mock.port" 2> "$out/mock.stderr" &
+  python3 "$mock" "$1" "${record[@]}" < "$fifo" > "$out/mock.port" 2> "$out/mock.stderr" &
   mock_pid=$!
   for _ in $(seq 1 100); do grep -q '^PORT' "$out/mock.port" 2>/dev/null && break; sleep 0.05; done
   mock_port=$(awk '/^PORT/ {print $2}' "$out/mock.port")
@@ -241,9 +244,11 @@ if [ "$skip_model" = 0 ]; then
     pop=$(population "$m" --instruction-all)
     db=$out/model-$c.db
     fresh_copy "$pop" "$db"
-    rec=$out/model-$c.requests.jsonl; rm -f "$rec"
-    start_mock "$out/mock-2turns.json" "$rec"
-    log "replan run against the mock, $m students, --concurrency $c, ${latency}s per response"
+    start_mock "$out/mock-2turns.json"
+    # The harness's own ceiling: the mock alone, N clients, as many requests as the run makes.
+    R[mprobe,$c]=$(python3 bench/mock_probe.py "$mock_port" "$c" $((2 * m)) "$latency" 20000 \
+      | python3 -c "import json,sys; d=json.load(sys.stdin); print('%.0f %%' % (100 * d['rps'] / d['ideal_rps']) + ('' if not d['errors'] else ', %d errors' % d['errors']))")
+    log "replan run against the mock, $m students, --concurrency $c, ${latency}s per response (mock alone: ${R[mprobe,$c]} of ideal)"
     set +e
     OPENAI_BASE_URL=http://127.0.0.1:$mock_port/v1 /usr/bin/time -v -o "$out/model-$c.time" \
       "$bin" --db "$db" --now "$now" run --concurrency "$c" --api-key-file "$out/api-key" \
@@ -251,8 +256,7 @@ if [ "$skip_model" = 0 ]; then
     rc=$?
     set -e
     stop_mock
-    requests=0
-    [ -e "$rec" ] && requests=$(wc -l < "$rec")
+    requests=$(sqlite3 "$db" "SELECT coalesce(sum(model_calls), 0) FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)")
     summary=$(grep -E '^run [0-9]+:' "$out/model-$c.stderr" | tail -1 || true)
     R[msummary,$c]=$summary
     R[mrequests,$c]=$requests
@@ -279,7 +283,8 @@ if [ "$skip_prompt" = 0 ]; then
     | python3 -c "import json,sys; d=json.load(sys.stdin); print(','.join(k for k in d if 'prompt' in k.lower()) or '-')")
   for h in hist-1m hist-1y hist-10y; do
     R[hrows,$h]=$(sqlite3 "$pop" "SELECT (SELECT count(*) FROM tasks WHERE user_id = '$h') || ' tasks, ' || (SELECT count(*) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id WHERE t.user_id = '$h') || ' overrides'")
-    # preview --no-model: what loading and planning this history costs, best of 5
+    # preview --no-model: what loading and planning this history costs, best of 5 wall, and
+    # (with valgrind) the instructions above a process that only opens the database.
     best=""
     for _ in 1 2 3 4 5; do
       /usr/bin/time -v -o "$out/preview.time" "$bin" --db "$pop" --now "$now" preview --user "$h" --no-model > /dev/null 2>&1
@@ -287,6 +292,12 @@ if [ "$skip_prompt" = 0 ]; then
       if [ -z "$best" ] || [ "$(calc "$w < $best")" = True ]; then best=$w; fi
     done
     R[hpreview,$h]=$(calc "'%.0f' % ($best * 1000)")
+    R[hinstr,$h]=n/a
+    if command -v valgrind >/dev/null; then
+      ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $4); print $4}'; }
+      [ -n "${R[base_ir]:-}" ] || R[base_ir]=$(ir "$bin" --db "$pop" --now "$now" settings show --user hist-1m)
+      R[hinstr,$h]=$(calc "'%.1f' % (($(ir "$bin" --db "$pop" --now "$now" preview --user "$h" --no-model) - ${R[base_ir]}) / 1e6)")
+    fi
     db=$out/hist.db
     fresh_copy "$pop" "$db"
     rec=$out/prompt-$h.requests.jsonl; rm -f "$rec"
@@ -325,24 +336,24 @@ fi
     echo
   fi
   if [ "$skip_model" = 0 ]; then
-    echo "| model-bound (\`run\`, mock at ${latency}s/response, 2 turns) | students | wall (s) | users / s | ideal N/(2×${latency}) | % of ideal |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| model-bound (\`run\`, mock at ${latency}s/response, 2 turns) | students | model requests | wall (s) | users / s | ideal N/(2×${latency}) | % of ideal | mock alone, % of ideal |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
     for c in "${mconc_list[@]}"; do
       ideal=$(calc "round($c / (2 * $latency), 1)")
       if [ "${R[mstate,$c]}" = ok ]; then
         ups=$(calc "round(${R[mdue,$c]} / ${R[mwall,$c]}, 1)")
-        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mwall,$c]} | $ups | $ideal | $(calc "'%.0f %%' % (100 * ${R[mdue,$c]} / ${R[mwall,$c]} / $ideal)") |"
+        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | $ups | $ideal | $(calc "'%.0f %%' % (100 * ${R[mdue,$c]} / ${R[mwall,$c]} / $ideal)") | ${R[mprobe,$c]} |"
       else
-        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mwall,$c]} | ${R[mstate,$c]} | $ideal | n/a |"
+        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | ${R[mstate,$c]} | $ideal | n/a | ${R[mprobe,$c]} |"
       fi
     done
     echo
   fi
   if [ "$skip_prompt" = 0 ]; then
-    echo "| history | rows of the student | first request body (bytes) | preview --no-model wall (ms, best of 5) |"
-    echo "|---|---|---:|---:|"
+    echo "| history | rows of the student | first request body (bytes) | preview --no-model wall (ms, best of 5) | preview instructions above process start (M, callgrind) |"
+    echo "|---|---|---:|---:|---:|"
     for h in hist-1m hist-1y hist-10y; do
-      echo "| ${h#hist-} | ${R[hrows,$h]} | ${R[hbytes,$h]} | ${R[hpreview,$h]} |"
+      echo "| ${h#hist-} | ${R[hrows,$h]} | ${R[hbytes,$h]} | ${R[hpreview,$h]} | ${R[hinstr,$h]} |"
     done
     echo
     echo "preview --json prompt-size field: ${R[preview_field]}"
