@@ -4,6 +4,7 @@
     population.py generate --db OUT.db --users N --replan BIN [--seed S] [--now ISO]
                            [--instruction-all] [--history]
     population.py floor --before POP.db --after RUN.db --now ISO --out FLOOR.sql
+    population.py fingerprint     (hash of the generator, for caching populations)
 
 `generate` lets replan create the schema (`replan --db OUT.db user list` on a fresh file), then
 inserts rows that match Sources/Store/Schema.swift and the encodings replan itself writes
@@ -427,7 +428,7 @@ def floor(args):
     edited rows are the ones replan's own run wrote (read from RUN.db), so the floor writes the
     same number of rows with the same bytes."""
     now = parse_now(args.now)
-    before = sqlite3.connect(f"file:{args.before}?mode=ro", uri=True)
+    before = sqlite3.connect(f"file:{args.before}?immutable=1", uri=True)  # the cached population: no -wal/-shm
     after = sqlite3.connect(f"file:{args.after}?mode=ro", uri=True)
     run_id = after.execute("SELECT max(id) FROM runs").fetchone()[0]
     run_row = after.execute("SELECT started_at, finished_at, options FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -545,7 +546,20 @@ def floor(args):
     print(json.dumps(counts))
 
 
+def fingerprint():
+    """A hash of everything that decides the generated rows (not of the floor code), so the
+    harness's cache of populations survives edits of the floor."""
+    import hashlib
+    import inspect
+    parts = [inspect.getsource(f) for f in (make_student, generate, create_schema, pick_slot, window_ranges, Student)]
+    parts += [repr(v) for v in (DEFAULT_NOW, ZONES, WINDOW_PROFILES, WEEKDAYS, COURSES, NOTES, SUBTASK_TITLES, INSTRUCTIONS)]
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()[:10]
+
+
 def main(argv):
+    if argv[:1] == ["fingerprint"]:
+        print(fingerprint())
+        return
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate")

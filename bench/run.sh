@@ -4,19 +4,21 @@
 #   bench/run.sh [--sizes 1000,10000,100000] [--repeat R] [--concurrency N]
 #                [--model-users 40,200,800] [--model-concurrency 1,8,32] [--latency 0.2]
 #                [--skip-local] [--skip-floor] [--skip-model] [--skip-prompt] [--skip-planning]
-#                [--seed S] [--out DIR]
+#                [--seed S] [--out DIR] [--keep]
 #
 # 1. builds the release binary (swift build -c release),
 # 2. per size: generates (or reuses, cached by size, seed and generator hash) a seeded
 #    population with bench/population.py, times `replan run --no-model` on a copy with
 #    /usr/bin/time -v, then replays the same night's reads and writes with the sqlite3 shell
 #    alone (the floor, see docs/benchmark.md) on another copy,
-# 3. times `replan run` against Tests/Support/mock_openai.py answering every request after
-#    --latency seconds, 2 turns per user, at each --model-concurrency,
+# 3. times `replan run` against Tests/Support/mock_openai.py (through bench/mock_server.py,
+#    which only widens its listen backlog) answering every request after --latency seconds,
+#    2 turns per user, at each --model-concurrency, next to the mock alone (bench/mock_probe.py),
 # 4. measures the first request body for students with 1 month, 1 year and 10 years of
 #    history,
 # 5. prints one markdown table (also written to $out/results.md).
-# Populations, logs and copies live in bench/out/ (git-ignored).
+# Populations, logs and copies live in bench/out/ (git-ignored). Populations are kept (cached);
+# the run databases and floor scripts (2.4 GB and 1.6 GB at 100,000) are removed unless --keep.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,9 +31,9 @@ latency=0.2
 seed=42
 now=2025-01-14T04:00:00Z
 out=$root/bench/out
-skip_local=0 skip_floor=0 skip_model=0 skip_prompt=0 skip_planning=0
+skip_local=0 skip_floor=0 skip_model=0 skip_prompt=0 skip_planning=0 keep=0
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
   case $1 in
     --sizes) sizes=$2; shift 2 ;;
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
     --skip-model) skip_model=1; shift ;;
     --skip-prompt) skip_prompt=1; shift ;;
     --skip-planning) skip_planning=1; shift ;;
+    --keep) keep=1; shift ;;
     -h|--help) usage 0 ;;
     *) echo "unknown option $1" >&2; usage 64 ;;
   esac
@@ -73,7 +76,7 @@ cd "$root"
 log "release build"
 swift build -c release 2>&1 | tail -n 1 >&2
 bin=$(swift build -c release --show-bin-path)/replan
-gen_hash=$(sha1sum bench/population.py | cut -c1-10)
+gen_hash=$(python3 bench/population.py fingerprint)
 mock=$root/bench/mock_server.py  # Tests/Support/mock_openai.py with a listen backlog that fits N = 32
 
 # /usr/bin/time -v FILE KEY → value
@@ -181,6 +184,9 @@ if [ "$skip_local" = 0 ]; then
       rm -f "$fdb" "$fdb-wal" "$fdb-shm"
     fi
     rm -f "$out/run-$n.db" "$out/run-$n.db-wal" "$out/run-$n.db-shm" "$out/run-$n.db.lock"
+    if [ "$keep" = 0 ]; then
+      rm -f "$out/run-$n.best.db" "$out/run-$n.best.db-wal" "$out/run-$n.best.db-shm" "$out/floor-$n.sql"
+    fi
 
     changed=$(sed -E 's/^run [0-9]+: [0-9]+ due, ([0-9]+) changed.*/\1/' <<<"${R[summary,$n]}")
     cell "generate population (s)" "$n" "${R[gen,$n]}"
@@ -279,15 +285,17 @@ fi
 # --- prompt bytes by history length -------------------------------------------------------------
 if [ "$skip_prompt" = 0 ]; then
   pop=$(population 0 --history)
-  R[preview_field]=$("$bin" --db "$pop" --now "$now" preview --user hist-1m --no-model --json 2>/dev/null \
+  hpop=$out/hist-preview.db  # a copy: the cached population is never opened by replan
+  fresh_copy "$pop" "$hpop"
+  R[preview_field]=$("$bin" --db "$hpop" --now "$now" preview --user hist-1m --no-model --json 2>/dev/null \
     | python3 -c "import json,sys; d=json.load(sys.stdin); print(','.join(k for k in d if 'prompt' in k.lower()) or '-')")
   for h in hist-1m hist-1y hist-10y; do
-    R[hrows,$h]=$(sqlite3 "$pop" "SELECT (SELECT count(*) FROM tasks WHERE user_id = '$h') || ' tasks, ' || (SELECT count(*) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id WHERE t.user_id = '$h') || ' overrides'")
+    R[hrows,$h]=$(sqlite3 "$hpop" "SELECT (SELECT count(*) FROM tasks WHERE user_id = '$h') || ' tasks, ' || (SELECT count(*) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id WHERE t.user_id = '$h') || ' overrides'")
     # preview --no-model: what loading and planning this history costs, best of 5 wall, and
     # (with valgrind) the instructions above a process that only opens the database.
     best=""
     for _ in 1 2 3 4 5; do
-      /usr/bin/time -v -o "$out/preview.time" "$bin" --db "$pop" --now "$now" preview --user "$h" --no-model > /dev/null 2>&1
+      /usr/bin/time -v -o "$out/preview.time" "$bin" --db "$hpop" --now "$now" preview --user "$h" --no-model > /dev/null 2>&1
       w=$(tv "$out/preview.time" wall)
       if [ -z "$best" ] || [ "$(calc "$w < $best")" = True ]; then best=$w; fi
     done
@@ -295,8 +303,8 @@ if [ "$skip_prompt" = 0 ]; then
     R[hinstr,$h]=n/a
     if command -v valgrind >/dev/null; then
       ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $4); print $4}'; }
-      [ -n "${R[base_ir]:-}" ] || R[base_ir]=$(ir "$bin" --db "$pop" --now "$now" settings show --user hist-1m)
-      R[hinstr,$h]=$(calc "'%.1f' % (($(ir "$bin" --db "$pop" --now "$now" preview --user "$h" --no-model) - ${R[base_ir]}) / 1e6)")
+      [ -n "${R[base_ir]:-}" ] || R[base_ir]=$(ir "$bin" --db "$hpop" --now "$now" settings show --user hist-1m)
+      R[hinstr,$h]=$(calc "'%.1f' % (($(ir "$bin" --db "$hpop" --now "$now" preview --user "$h" --no-model) - ${R[base_ir]}) / 1e6)")
     fi
     db=$out/hist.db
     fresh_copy "$pop" "$db"
@@ -312,6 +320,7 @@ if [ "$skip_prompt" = 0 ]; then
     fi
     rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
   done
+  rm -f "$hpop" "$hpop-wal" "$hpop-shm" "$hpop.lock"
 fi
 
 # --- the planning micro-benchmark (bench/planning.sh, another engineer's) -------------------------
