@@ -4,7 +4,7 @@
 #   bench/run.sh [--sizes 1000,10000,100000] [--repeat R] [--concurrency N]
 #                [--model-users 40,200,800] [--model-concurrency 1,8,32] [--latency 0.2]
 #                [--skip-local] [--skip-floor] [--skip-model] [--skip-prompt] [--skip-planning]
-#                [--seed S] [--out DIR] [--keep]
+#                [--seed S] [--out DIR] [--keep] [--bin PATH]
 #
 # 1. builds the release binary (swift build -c release),
 # 2. per size: generates (or reuses, cached by size, seed and generator hash) a seeded
@@ -17,6 +17,8 @@
 # 4. measures the first request body for students with 1 month, 1 year and 10 years of
 #    history,
 # 5. prints one markdown table (also written to $out/results.md).
+# --bin PATH measures that replan binary instead of building this tree (e.g. another branch's
+# release build); the harness scripts are still this tree's.
 # Populations, logs and copies live in bench/out/ (git-ignored). Populations are kept (cached);
 # the run databases and floor scripts (2.4 GB and 1.6 GB at 100,000) are removed unless --keep.
 set -euo pipefail
@@ -31,7 +33,7 @@ latency=0.2
 seed=42
 now=2025-01-14T04:00:00Z
 out=$root/bench/out
-skip_local=0 skip_floor=0 skip_model=0 skip_prompt=0 skip_planning=0 keep=0
+skip_local=0 skip_floor=0 skip_model=0 skip_prompt=0 skip_planning=0 keep=0 bin=""
 
 usage() { sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [ $# -gt 0 ]; do
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
     --skip-prompt) skip_prompt=1; shift ;;
     --skip-planning) skip_planning=1; shift ;;
     --keep) keep=1; shift ;;
+    --bin) bin=$2; shift 2 ;;
     -h|--help) usage 0 ;;
     *) echo "unknown option $1" >&2; usage 64 ;;
   esac
@@ -73,9 +76,13 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
 fi
 mkdir -p "$out"
 cd "$root"
-log "release build"
-swift build -c release 2>&1 | tail -n 1 >&2
-bin=$(swift build -c release --show-bin-path)/replan
+if [ -z "$bin" ]; then
+  log "release build"
+  swift build -c release 2>&1 | tail -n 1 >&2
+  bin=$(swift build -c release --show-bin-path)/replan
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+[ -x "$bin" ] || { echo "no replan binary at $bin" >&2; exit 66; }
 gen_hash=$(python3 bench/population.py fingerprint)
 mock=$root/bench/mock_server.py  # Tests/Support/mock_openai.py with a listen backlog that fits N = 32
 
@@ -291,12 +298,15 @@ if [ "$skip_prompt" = 0 ]; then
     | python3 -c "import json,sys; d=json.load(sys.stdin); print(','.join(k for k in d if 'prompt' in k.lower()) or '-')")
   for h in hist-1m hist-1y hist-10y; do
     R[hrows,$h]=$(sqlite3 "$hpop" "SELECT (SELECT count(*) FROM tasks WHERE user_id = '$h') || ' tasks, ' || (SELECT count(*) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id WHERE t.user_id = '$h') || ' overrides'")
-    # preview --no-model: what loading and planning this history costs, best of 5 wall, and
-    # (with valgrind) the instructions above a process that only opens the database.
+    # One night of this student alone (`run --user H --force --no-model`, on a fresh copy each
+    # time): best of 5 wall, and (with valgrind) the instructions above a process that only
+    # opens the database, so history that leaks into the nightly work shows.
     best=""
     for _ in 1 2 3 4 5; do
-      /usr/bin/time -v -o "$out/preview.time" "$bin" --db "$hpop" --now "$now" preview --user "$h" --no-model > /dev/null 2>&1
-      w=$(tv "$out/preview.time" wall)
+      fresh_copy "$pop" "$out/hist-run.db"
+      /usr/bin/time -v -o "$out/hist-run.time" "$bin" --db "$out/hist-run.db" --now "$now" run --user "$h" --force --no-model \
+        > /dev/null 2>&1 || true
+      w=$(tv "$out/hist-run.time" wall)
       if [ -z "$best" ] || [ "$(calc "$w < $best")" = True ]; then best=$w; fi
     done
     R[hpreview,$h]=$(calc "'%.0f' % ($best * 1000)")
@@ -304,8 +314,10 @@ if [ "$skip_prompt" = 0 ]; then
     if command -v valgrind >/dev/null; then
       ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $4); print $4}'; }
       [ -n "${R[base_ir]:-}" ] || R[base_ir]=$(ir "$bin" --db "$hpop" --now "$now" settings show --user hist-1m)
-      R[hinstr,$h]=$(calc "'%.1f' % (($(ir "$bin" --db "$hpop" --now "$now" preview --user "$h" --no-model) - ${R[base_ir]}) / 1e6)")
+      fresh_copy "$pop" "$out/hist-run.db"
+      R[hinstr,$h]=$(calc "'%.1f' % (($(ir "$bin" --db "$out/hist-run.db" --now "$now" run --user "$h" --force --no-model) - ${R[base_ir]}) / 1e6)")
     fi
+    rm -f "$out/hist-run.db" "$out/hist-run.db-wal" "$out/hist-run.db-shm" "$out/hist-run.db.lock"
     db=$out/hist.db
     fresh_copy "$pop" "$db"
     rec=$out/prompt-$h.requests.jsonl; rm -f "$rec"
@@ -334,6 +346,8 @@ fi
   rev=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
   echo "## replan benchmark — $(date -u +%Y-%m-%dT%H:%MZ), commit $rev, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
+  echo "binary: $bin"
+  echo
   echo "now = $now, seed = $seed, concurrency = ${concurrency:-default (8)}, best of $repeat"
   echo
   if [ "$skip_local" = 0 ]; then
@@ -359,7 +373,7 @@ fi
     echo
   fi
   if [ "$skip_prompt" = 0 ]; then
-    echo "| history | rows of the student | first request body (bytes) | preview --no-model wall (ms, best of 5) | preview instructions above process start (M, callgrind) |"
+    echo "| history | rows of the student | first request body (bytes) | \`run --user --no-model\` wall (ms, best of 5) | its instructions above process start (M, callgrind) |"
     echo "|---|---|---:|---:|---:|"
     for h in hist-1m hist-1y hist-10y; do
       echo "| ${h#hist-} | ${R[hrows,$h]} | ${R[hbytes,$h]} | ${R[hpreview,$h]} | ${R[hinstr,$h]} |"
