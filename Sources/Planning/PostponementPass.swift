@@ -83,12 +83,19 @@ struct PostponementPass {
     /// Every occurrence the rules may act on or link through: the planning range, plus every
     /// one-off task outside it (few, and an old one may be stale, a later one may extend a run).
     private func occurrencesInView() -> [Occurrence] {
-        var list = plan.occurrences(from: range.lookback, through: range.through)
-        let seen = Set(list.map(\.id))
-        let outside = plan.sortedTasks.filter { !$0.isSeries && !seen.contains(OccurrenceID(taskID: $0.id)) }
-        list += OccurrenceExpander(zone: zone).occurrences(of: outside, overrides: [], slides: [],
-                                                           from: CivilDate(dayNumber: 0), through: CivilDate(year: 9999, month: 12, day: 31)!)
-        return list.filter { $0.state != .skipped }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        let inRange = plan.occurrences(from: range.lookback, through: range.through).filter { $0.state != .skipped }
+        let seen = Set(inRange.map(\.id))
+        let outside = plan.tasks.values.filter { !$0.isSeries && !seen.contains(OccurrenceID(taskID: $0.id)) }
+        // The expander's lists are sorted by (start, id) already; most nights nothing lies
+        // outside the range, and then there is nothing to merge.
+        guard !outside.isEmpty else { return inRange }
+        let extra = OccurrenceExpander(zone: zone).occurrences(of: Array(outside), overrides: [], slides: [],
+                                                               from: CivilDate(dayNumber: 0), through: CivilDate(year: 9999, month: 12, day: 31)!)
+        let list = inRange + extra.filter { $0.state != .skipped }
+        let minutes = list.map(\.start.minuteNumber)
+        return list.indices.sorted { a, b in
+            minutes[a] != minutes[b] ? minutes[a] < minutes[b] : list[a].id < list[b].id
+        }.map { list[$0] }
     }
 
     // MARK: - Chains (planning.md §3.4)
