@@ -224,11 +224,14 @@ start_mock() { # SCRIPT [RECORD] → sets mock_pid, mock_port
   [ -n "${2:-}" ] && record=(--record "$2")
   rm -f "$fifo" "$out/mock.port"; mkfifo "$fifo"
   exec 7<>"$fifo"  # held open: the mock exits when its stdin closes
-  python3 "$mock" "$1" "${record[@]}" < "$fifo" > "$out/mock.port" 2> "$out/mock.stderr" &
+  python3 "$mock" "$1" "${record[@]}" < "$fifo" 7>&- > "$out/mock.port" 2> "$out/mock.stderr" &
   mock_pid=$!
   for _ in $(seq 1 100); do grep -q '^PORT' "$out/mock.port" 2>/dev/null && break; sleep 0.05; done
   mock_port=$(awk '/^PORT/ {print $2}' "$out/mock.port")
   [ -n "$mock_port" ] || { log "mock server did not start: $(cat "$out/mock.stderr")"; exit 70; }
+}
+mock_cpu() { # CPU seconds the mock has used so far (utime + stime from /proc)
+  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$mock_pid/stat" 2>/dev/null || echo 0
 }
 stop_mock() { exec 7>&-; kill "$mock_pid" 2>/dev/null || true; wait "$mock_pid" 2>/dev/null || true; rm -f "$out/mock.stdin"; }
 
@@ -262,13 +265,16 @@ if [ "$skip_model" = 0 ]; then
     R[mprobe,$c]=$(python3 bench/mock_probe.py "$mock_port" "$c" $((2 * m)) "$latency" 20000 \
       | python3 -c "import json,sys; d=json.load(sys.stdin); print('%.0f %%' % (100 * d['rps'] / d['ideal_rps']) + ('' if not d['errors'] else ', %d errors' % d['errors']))")
     log "replan run against the mock, $m students, --concurrency $c, ${latency}s per response (mock alone: ${R[mprobe,$c]} of ideal)"
+    mock_cpu_before=$(mock_cpu)
     set +e
     OPENAI_BASE_URL=http://127.0.0.1:$mock_port/v1 /usr/bin/time -v -o "$out/model-$c.time" \
       "$bin" --db "$db" --now "$now" run --concurrency "$c" --api-key-file "$out/api-key" \
       > "$out/model-$c.stdout" 2> "$out/model-$c.stderr"
     rc=$?
     set -e
+    R[mockcpu,$c]=$(calc "$(mock_cpu) - $mock_cpu_before")
     stop_mock
+    R[mcpu,$c]=$(calc "$(tv "$out/model-$c.time" user) + $(tv "$out/model-$c.time" sys)")
     requests=$(sqlite3 "$db" "SELECT coalesce(sum(model_calls), 0) FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)")
     summary=$(grep -E '^run [0-9]+:' "$out/model-$c.stderr" | tail -1 || true)
     R[msummary,$c]=$summary
@@ -359,15 +365,15 @@ fi
     echo
   fi
   if [ "$skip_model" = 0 ]; then
-    echo "| model-bound (\`run\`, mock at ${latency}s/response, 2 turns) | students | model requests | wall (s) | users / s | ideal N/(2×${latency}) | % of ideal | mock alone, % of ideal |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| model-bound (\`run\`, mock at ${latency}s/response, 2 turns) | students | model requests | wall (s) | users / s | ideal N/(2×${latency}) | % of ideal | replan CPU per student (ms) | cores busy: replan + mock | mock alone, % of ideal |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for c in "${mconc_list[@]}"; do
       ideal=$(calc "round($c / (2 * $latency), 1)")
       if [ "${R[mstate,$c]}" = ok ]; then
         ups=$(calc "round(${R[mdue,$c]} / ${R[mwall,$c]}, 1)")
-        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | $ups | $ideal | $(calc "'%.0f %%' % (100 * ${R[mdue,$c]} / ${R[mwall,$c]} / $ideal)") | ${R[mprobe,$c]} |"
+        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | $ups | $ideal | $(calc "'%.0f %%' % (100 * ${R[mdue,$c]} / ${R[mwall,$c]} / $ideal)") | $(calc "'%.1f' % (${R[mcpu,$c]} * 1000 / max(1, ${R[mdue,$c]}))") | $(calc "'%.2f + %.2f' % (${R[mcpu,$c]} / ${R[mwall,$c]}, ${R[mockcpu,$c]} / ${R[mwall,$c]})") | ${R[mprobe,$c]} |"
       else
-        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | ${R[mstate,$c]} | $ideal | n/a | ${R[mprobe,$c]} |"
+        echo "| --concurrency $c | ${R[musers,$c]} | ${R[mrequests,$c]} | ${R[mwall,$c]} | ${R[mstate,$c]} | $ideal | n/a | | | ${R[mprobe,$c]} |"
       fi
     done
     echo
