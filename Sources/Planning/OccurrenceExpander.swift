@@ -17,7 +17,7 @@ public struct OccurrenceExpander: Sendable {
         var result: [Occurrence] = []
         for task in tasks {
             if task.repeatRule == nil {
-                let o = oneOff(task)
+                let o = OccurrenceExpander.oneOff(task)
                 if o.start.date <= through && o.lastDate >= from { result.append(o) }
             } else {
                 expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
@@ -33,7 +33,8 @@ public struct OccurrenceExpander: Sendable {
         return order.map { result[$0] }
     }
 
-    private func oneOff(_ task: StudyTask) -> Occurrence {
+    /// The one occurrence of a one-off task.
+    static func oneOff(_ task: StudyTask) -> Occurrence {
         Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
                    color: task.color, start: task.start, end: task.end, allDay: task.allDay,
                    state: task.completed ? .completed : .open)

@@ -32,8 +32,9 @@ public struct UserPlan: Hashable, Sendable {
     public func occurrence(_ id: OccurrenceID) -> Occurrence? {
         guard let task = tasks[id.taskID] else { return nil }
         guard let date = id.originalDate else {
-            return task.isSeries ? nil : OccurrenceExpander(zone: zone).occurrences(
-                of: [task], overrides: [], slides: [], from: task.start.date, through: task.end.date).first
+            // A one-off task is its own occurrence: no expansion (this is asked thousands of
+            // times a night).
+            return task.isSeries ? nil : OccurrenceExpander.oneOff(task)
         }
         guard OccurrenceExpander.isRecurrenceDate(date, of: task) else { return nil }
         return OccurrenceExpander(zone: zone).occurrence(of: task, originalDate: date, override: overrides[id],

@@ -1,3 +1,5 @@
+import Planning
+
 /// One option a command accepts.
 public struct OptionSpec: Sendable {
     public var name: String
@@ -84,6 +86,13 @@ public struct Arguments: Sendable {
             throw .badInput("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return v
+    }
+
+    /// A local date option (`--from`, `--to`, …), or nil when absent.
+    public func date(_ name: String) throws(CLIError) -> CivilDate? {
+        guard let text = value(name) else { return nil }
+        guard let d = CivilDate(text) else { throw .badInput("\(name) '\(text)' is not a date YYYY-MM-DD") }
+        return d
     }
 
     public func onOff(_ name: String) throws(CLIError) -> Bool? {

@@ -20,8 +20,8 @@ enum ExportCommand {
         let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
         if format == "ics" {
             let today = plan.zone.civil(ctx.now).date
-            let from = try a.value("--from").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--from") } ?? today.adding(days: -30)
-            let to = try a.value("--to").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--to") } ?? today.adding(days: 90)
+            let from = try a.date("--from") ?? today.adding(days: -30)
+            let to = try a.date("--to") ?? today.adding(days: 90)
             guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
             ctx.console.out(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
             return .success

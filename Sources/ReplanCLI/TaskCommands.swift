@@ -35,7 +35,7 @@ enum TaskCommands {
         var rule: RepeatRule?
         if let r = a.value("--repeat"), r != "none" {
             guard let f = RepeatRule.Frequency(rawValue: r) else { throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly") }
-            rule = RepeatRule(every: f, until: try a.value("--until").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--until") })
+            rule = RepeatRule(every: f, until: try a.date("--until"))
         } else if a.value("--until") != nil {
             throw CLIError.usage("--until needs --repeat")
         }
@@ -157,9 +157,9 @@ enum TaskCommands {
         let db = try ctx.openDatabase()
         let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
         let today = user.zone.civil(ctx.now).date
-        let from = try a.value("--from").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--from") }
+        let from = try a.date("--from")
             ?? today.adding(days: -user.settings.deleteAfterDays)
-        let to = try a.value("--to").map { (t: String) throws(CLIError) in try CLIValues.date(t, option: "--to") }
+        let to = try a.date("--to")
             ?? today.adding(days: user.settings.horizonDays)
         guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
         guard from.days(until: to) <= 3660 else { throw CLIError.badInput("the range \(from)…\(to) is longer than ten years") }
