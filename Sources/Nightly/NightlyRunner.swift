@@ -71,14 +71,16 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         lock.withLock { report.runID = runID; report.startedAt = Date() }
 
-        let queue = WorkQueue<String>(capacity: max(2 * options.concurrency, 16))
+        // Users travel through the queue as decoded rows, read once by the producer. A settings
+        // change in the few milliseconds a user waits in the queue applies from the next night.
+        let queue = WorkQueue<User>(capacity: max(2 * options.concurrency, 16))
         let producerError = ErrorBox()
         let producer = Thread { [self] in
             do throws(StoreError) {
                 let reader = try Database.open(path: databasePath)
-                try forEachDueUser(reader) { userID in
+                try forEachDueUser(reader) { user in
                     lock.withLock { report.due += 1 }
-                    return queue.put(userID)
+                    return queue.put(user)
                 }
             } catch {
                 producerError.set(error)
@@ -93,8 +95,8 @@ public final class NightlyRunner: @unchecked Sendable {
             let worker = Thread { [self] in
                 defer { group.leave() }
                 guard let reader = try? Database.open(path: databasePath) else { queue.close(); return }
-                while !shouldStop(), let userID = queue.take() {
-                    process(userID, reader: reader, writer: writer, runID: runID)
+                while !shouldStop(), let user = queue.take() {
+                    process(user, reader: reader, writer: writer, runID: runID)
                 }
                 if shouldStop() { queue.close() }
             }
@@ -115,7 +117,7 @@ public final class NightlyRunner: @unchecked Sendable {
     }
 
     /// Streams users and hands over the due ones; stops when `handle` returns false.
-    private func forEachDueUser(_ db: Database, _ handle: (String) -> Bool) throws(StoreError) {
+    private func forEachDueUser(_ db: Database, _ handle: (User) -> Bool) throws(StoreError) {
         let runs = RunStore(db)
         func due(_ user: User) throws(StoreError) -> Bool {
             guard user.settings.autoUpdate else { return false }
@@ -129,29 +131,30 @@ public final class NightlyRunner: @unchecked Sendable {
             for id in options.userIDs {
                 if shouldStop() { return }
                 let user = try users.get(id)
-                if try due(user), !handle(user.id) { return }
+                if try due(user), !handle(user) { return }
             }
             return
         }
         var cursor = UserRepository(db).cursor()
         while let user = try cursor.next() {
             if shouldStop() { return }
-            if try due(user), !handle(user.id) { return }
+            if try due(user), !handle(user) { return }
         }
     }
 
-    private func process(_ userID: String, reader: Database, writer: SingleWriter, runID: Int) {
+    private func process(_ user: User, reader: Database, writer: SingleWriter, runID: Int) {
+        let userID = user.id
         let started = Date()
         var night: UserNight
         var review: ModelReview?
         do throws(StoreError) {
-            (night, review) = try pipeline.prepare(userID: userID, db: reader, now: options.now)
+            (night, review) = try pipeline.prepare(user: user, db: reader, now: options.now)
         } catch {
-            // The user row itself usually still reads: record the failure under the user's own
-            // plan date (the log and `run --json` show it), not day zero (1970-01-01).
-            let local = (try? UserRepository(reader).get(userID)).map { $0.zone.civil(options.now) }
-            night = UserNight(userID: userID, planDate: local?.date ?? CivilDate(dayNumber: 0),
-                              localNow: local ?? CivilDateTime(minuteNumber: 0), status: .failed,
+            // Record the failure under the user's own plan date (the log and `run --json` show
+            // it), not day zero (1970-01-01).
+            let local = user.zone.civil(options.now)
+            night = UserNight(userID: userID, planDate: local.date,
+                              localNow: local, status: .failed,
                               prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
                               error: "could not load the plan: \(error)")
         }

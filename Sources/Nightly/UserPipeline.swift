@@ -25,11 +25,15 @@ public struct UserPipeline: Sendable {
 
     /// Prepares one user's night at `now` from the database `db` (read-only).
     public func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
+        try prepare(user: UserRepository(db).get(userID), db: db, now: now)
+    }
+
+    /// Prepares the night of a user already read from `db` (the nightly job streams users).
+    public func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         let started = Date()
-        let user = try UserRepository(db).get(userID)
         let localNow = user.zone.civil(now)
         let range = PlanningRange(today: localNow.date, settings: user.settings)
-        let original = try PlanRepository(db).loadPlan(userID: userID, window: range.lookback...range.through)
+        let original = try PlanRepository(db).loadPlan(user: user, window: range.lookback...range.through)
         return prepare(original: original, now: now, started: started)
     }
 

@@ -13,11 +13,11 @@ enum OverrideTable {
     static func decode(_ s: Statement) throws(StoreError) -> OccurrenceOverride {
         let key = "\(s.text(0))@\(s.text(1))"
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "override", key: key, problem: problem) }
-        guard let date = CivilDate(s.text(1)) else { throw bad("bad original_date") }
+        guard let date = s.civilDate(1) else { throw bad("bad original_date") }
         guard let state = OccurrenceState(rawValue: s.text(2)) else { throw bad("unknown state") }
         var start: CivilDateTime?, end: CivilDateTime?
-        if let text = s.optionalText(3) { guard let v = CivilDateTime(text) else { throw bad("bad start") }; start = v }
-        if let text = s.optionalText(4) { guard let v = CivilDateTime(text) else { throw bad("bad end") }; end = v }
+        if !s.isNull(3) { guard let v = s.civilDateTime(3) else { throw bad("bad start") }; start = v }
+        if !s.isNull(4) { guard let v = s.civilDateTime(4) else { throw bad("bad end") }; end = v }
         return OccurrenceOverride(taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
     }
 

@@ -28,7 +28,15 @@ public struct PlanRepository {
     /// - Throws: `.unknownUser`.
     public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
-            let user = try UserRepository(db).get(userID)
+            try PlanRepository(db).loadPlan(user: try UserRepository(db).get(userID), window: window)
+        }
+    }
+
+    /// `loadPlan(userID:window:)` for a user the caller has already read (the nightly job reads
+    /// each user once, while streaming them, instead of decoding the row and its settings again).
+    public func loadPlan(user: User, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
+        try db.read { (db) throws(StoreError) -> UserPlan in
+            let userID = user.id
             guard let window else { return try everything(of: user) }
             let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition) ORDER BY id",
                                       [.text(userID)]) { (s) throws(StoreError) in try TaskTable.decode(s) }

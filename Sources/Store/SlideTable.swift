@@ -6,7 +6,7 @@ enum SlideTable {
     static let aliasedColumns = "s.task_id, s.from_date, s.days, s.version"
 
     static func decode(_ s: Statement) throws(StoreError) -> SeriesSlide {
-        guard let from = CivilDate(s.text(1)) else {
+        guard let from = s.civilDate(1) else {
             throw StoreError.malformedRow(entity: "slide", key: "\(s.text(0))@\(s.text(1))", problem: "bad from_date")
         }
         return SeriesSlide(taskID: s.text(0), from: from, days: s.int(2), version: s.int(3))

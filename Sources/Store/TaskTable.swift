@@ -24,23 +24,25 @@ enum TaskTable {
         let id = s.text(0)
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "task", key: id, problem: problem) }
         guard let color = TaskColor(rawValue: s.text(5)) else { throw bad("unknown color") }
-        guard let start = CivilDateTime(s.text(6)), let end = CivilDateTime(s.text(7)) else { throw bad("bad start or end") }
+        guard let start = s.civilDateTime(6), let end = s.civilDateTime(7) else { throw bad("bad start or end") }
         var rule: RepeatRule?
         if let every = s.optionalText(11) {
             guard let frequency = RepeatRule.Frequency(rawValue: every) else { throw bad("unknown repeat") }
             var until: CivilDate?
-            if let text = s.optionalText(12) {
-                guard let date = CivilDate(text) else { throw bad("bad repeat_until") }
+            if !s.isNull(12) {
+                guard let date = s.civilDate(12) else { throw bad("bad repeat_until") }
                 until = date
             }
             rule = RepeatRule(every: frequency, until: until)
         }
         var subtasks: [Subtask] = []
-        for item in try StoredJSON.parse(s.text(10), entity: "task", key: id).arrayValue ?? [] {
+        // Most tasks have none: skip the JSON parser for the stored empty list.
+        let subtasksText = s.text(10)
+        for item in subtasksText == "[]" ? [] : try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
             guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
             subtasks.append(Subtask(title: title, done: done))
         }
-        guard let created = Timestamp.date(s.text(13)), let updated = Timestamp.date(s.text(14)) else { throw bad("bad timestamps") }
+        guard let created = s.timestamp(13), let updated = s.timestamp(14) else { throw bad("bad timestamps") }
         return StudyTask(id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
                          start: start, end: end, allDay: s.bool(8), completed: s.bool(9), subtasks: subtasks,
                          repeatRule: rule, createdAt: created, updatedAt: updated, version: s.int(15))
