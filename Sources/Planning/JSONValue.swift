@@ -50,84 +50,105 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Compact text with sorted keys.
     public var text: String {
-        var out = ""
-        write(into: &out, indent: nil, level: 0)
-        return out
+        var out = JSONTextBuffer(indent: nil)
+        out.write(self, level: 0)
+        return out.string
     }
 
     /// Indented text with sorted keys (two spaces), for files people read.
     public var prettyText: String {
-        var out = ""
-        write(into: &out, indent: "  ", level: 0)
-        return out
-    }
-
-    private func write(into out: inout String, indent: String?, level: Int) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n):
-            if n.rounded() == n && abs(n) < 1e15 { out += String(Int(n)) } else { out += "\(n)" }
-        case .string(let s): JSONValue.escape(s, into: &out)
-        case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, indent, level + 1)
-                item.write(into: &out, indent: indent, level: level + 1)
-            }
-            newline(&out, indent, level)
-            out += "]"
-        case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
-            for (i, key) in members.keys.sorted().enumerated() {
-                if i > 0 { out += "," }
-                newline(&out, indent, level + 1)
-                JSONValue.escape(key, into: &out)
-                out += indent == nil ? ":" : ": "
-                members[key]!.write(into: &out, indent: indent, level: level + 1)
-            }
-            newline(&out, indent, level)
-            out += "}"
-        }
-    }
-
-    private func newline(_ out: inout String, _ indent: String?, _ level: Int) {
-        guard let indent else { return }
-        out += "\n" + String(repeating: indent, count: level)
-    }
-
-    private static func escape(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings (ids, dates, titles) need no escaping: copy them whole. Row images are
-        // written for every changed row of every student, so this is on the nightly hot path.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out += "\\u" + Digits.pad(Int(scalar.value), 0).leftPadHex(4)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var out = JSONTextBuffer(indent: Array("  ".utf8))
+        out.write(self, level: 0)
+        return out.string
     }
 }
 
-private extension String {
-    func leftPadHex(_ width: Int) -> String {
-        let hex = String(Int(self)!, radix: 16)
-        return String(repeating: "0", count: max(0, width - hex.count)) + hex
+/// Writes JSON text as UTF-8 bytes. Row images, reports and transcripts are written for every
+/// changed row of every student, so this is on the nightly hot path: bytes appended to one
+/// buffer cost a fraction of growing a `String` piece by piece.
+private struct JSONTextBuffer {
+    let indent: [UInt8]?
+    private var bytes: [UInt8] = []
+
+    init(indent: [UInt8]?) {
+        self.indent = indent
+        bytes.reserveCapacity(256)
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func write(_ value: JSONValue, level: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let b): append(b ? "true" : "false")
+        case .number(let n):
+            if n.rounded() == n && abs(n) < 1e15 { writeInteger(Int(n)) } else { append("\(n)") }
+        case .string(let s): writeString(s)
+        case .array(let items):
+            if items.isEmpty { append("[]"); return }
+            bytes.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                write(item, level: level + 1)
+            }
+            newline(level)
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            if members.isEmpty { append("{}"); return }
+            bytes.append(UInt8(ascii: "{"))
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline(level + 1)
+                writeString(key)
+                append(indent == nil ? ":" : ": ")
+                write(members[key]!, level: level + 1)
+            }
+            newline(level)
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    private mutating func newline(_ level: Int) {
+        guard let indent else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<level { bytes.append(contentsOf: indent) }
+    }
+
+    private mutating func writeInteger(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: [UInt8] = []
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes.append(contentsOf: digits.reversed())
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`,
+    /// everything else (UTF-8 included) copied as it is.
+    private mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(JSONTextBuffer.hexDigits[Int(b >> 4)])
+                bytes.append(JSONTextBuffer.hexDigits[Int(b & 0xF)])
+            default: bytes.append(b)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 
