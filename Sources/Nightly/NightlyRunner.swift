@@ -48,6 +48,9 @@ public final class NightlyRunner: @unchecked Sendable {
     let shouldStop: @Sendable () -> Bool
     let onUser: @Sendable (UserNight) -> Void
     let onProgress: @Sendable (Report) -> Void
+    /// Called with a user's id right before their night is committed: a seam for tests that
+    /// land a student's edit between the night's reads and its commit.
+    let beforeCommit: @Sendable (String) -> Void
 
     private let lock = NSLock()
     private var report = Report()
@@ -55,9 +58,10 @@ public final class NightlyRunner: @unchecked Sendable {
     public init(databasePath: String, pipeline: UserPipeline, options: RunOptions,
                 shouldStop: @escaping @Sendable () -> Bool = { false },
                 onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
-                onProgress: @escaping @Sendable (Report) -> Void = { _ in }) {
+                onProgress: @escaping @Sendable (Report) -> Void = { _ in },
+                beforeCommit: @escaping @Sendable (String) -> Void = { _ in }) {
         self.databasePath = databasePath; self.pipeline = pipeline; self.options = options
-        self.shouldStop = shouldStop; self.onUser = onUser; self.onProgress = onProgress
+        self.shouldStop = shouldStop; self.onUser = onUser; self.onProgress = onProgress; self.beforeCommit = beforeCommit
     }
 
     public func run() throws(RunError) -> Report {
@@ -160,8 +164,11 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         if night.status == .changed || night.status == .unchanged {
             do throws(StoreError) {
-                night.statistics = try StatisticsRefresh.counts(userID: userID, planDate: night.planDate,
-                                                                changes: night.prepared?.changeset.changes ?? [], db: reader)
+                if let plans = night.plans, let windowStart = night.windowStart {
+                    night.statistics = try StatisticsRefresh.night(user: user, planDate: night.planDate, windowStart: windowStart,
+                                                                   original: plans.original, after: plans.after,
+                                                                   changes: night.prepared?.changeset.changes ?? [], db: reader)
+                }
             } catch {
                 // Statistics are derived data: a failed recount leaves yesterday's numbers.
                 night.statistics = nil
@@ -169,6 +176,7 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         // An interruption during the pipeline discards the user: nothing of theirs is written.
         if shouldStop() { return }
+        beforeCommit(userID)
         night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
         do throws(StoreError) {
             night.changesetID = try writer.perform { (db) throws(StoreError) in try commit(night, writer: db, runID: runID) }
@@ -205,11 +213,21 @@ public final class NightlyRunner: @unchecked Sendable {
     /// The changeset, the user-run row and the transcript in one transaction.
     private func commit(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) -> ChangesetID? {
         try writer.write { (db) throws(StoreError) -> ChangesetID? in
+            // A plan write since the night was read (a student's edit) raised the serial: the
+            // base counted from that read may be stale, so it is not kept.
+            let bases = StatisticsBaseRepository(db)
+            var baseIsFresh = false
+            if let statistics = night.statistics { baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial }
             var id: ChangesetID?
             if night.status == .changed, let prepared = night.prepared {
                 id = try ChangesetStore(db).commit(prepared.changeset)
             }
-            if let counts = night.statistics { try StatisticsRepository(db).recompute(userID: night.userID, counts: counts) }
+            if let statistics = night.statistics {
+                // Stored after tonight's changeset, whose own write would otherwise drop it: the
+                // base already counts the plan as the changeset leaves it.
+                if baseIsFresh { try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base) }
+                try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
+            }
             var recorded = night
             recorded.changesetID = id
             try record(recorded, writer: db, runID: runID)

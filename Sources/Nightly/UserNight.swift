@@ -23,7 +23,11 @@ public struct UserNight: Sendable {
     public var changesetID: ChangesetID?
     public var durationMilliseconds: Int = 0
     /// Per-category counts to store with the night (nil: leave the statistics as they are).
-    public var statistics: [String: CategoryCount]?
+    public var statistics: StatisticsRefresh.Night?
+    /// The plan as loaded and as it stands after the night.
+    public var plans: (original: UserPlan, after: UserPlan)?
+    /// The first date of the window the plan was loaded for (nil when the caller loaded it).
+    public var windowStart: CivilDate?
 
     public var edits: [PlanEdit] { prepared?.edits ?? [] }
 }

@@ -34,7 +34,9 @@ public struct UserPipeline: Sendable {
         let localNow = user.zone.civil(now)
         let range = PlanningRange(today: localNow.date, settings: user.settings)
         let original = try PlanRepository(db).loadPlan(user: user, window: range.lookback...range.through)
-        return prepare(original: original, now: now, started: started)
+        var (night, review) = prepare(original: original, now: now, started: started)
+        night.windowStart = range.lookback
+        return (night, review)
     }
 
     /// The pure part, on a loaded plan.
@@ -91,9 +93,10 @@ public struct UserPipeline: Sendable {
                 report: report)
             status = prepared == nil ? .unchanged : .changed
         }
-        let night = UserNight(userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
+        var night = UserNight(userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
                               flags: local.flags, summary: local.summary, model: model, transcript: transcript, error: error,
                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
+        night.plans = (original, prepared == nil ? original : working)
         return (night, review)
     }
 }

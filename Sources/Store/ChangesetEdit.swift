@@ -30,3 +30,57 @@ public struct ChangesetEdit: Hashable, Sendable {
         ChangesetEdit(seq: seq, entity: entity, key: key, before: after, after: before, reason: reason)
     }
 }
+
+extension ChangesetEdit {
+    /// The earliest date on which a session can start, before or after the edits, among the
+    /// sessions the edits change (used to keep or drop a settled statistics base); nil when
+    /// they touch no plan row.
+    ///
+    /// - a task: its start (a series' sessions start there or later);
+    /// - an override: the start it moves the session to or from; where a side has no move,
+    ///   the original date;
+    /// - a slide: its from date (the sessions it moves start there or later).
+    ///
+    /// Slides with negative days move sessions before those dates, so for a series every date
+    /// is lowered by `backwardShift(taskID)`: the most its slides (stored ones and those in
+    /// the edits) can move a session back. An image that does not read counts as touching
+    /// everything (0001-01-01).
+    public static func earliestAffectedDate(of edits: [ChangesetEdit], backwardShift: (String) -> Int = { _ in 0 }) -> CivilDate? {
+        let everything = CivilDate(year: 1, month: 1, day: 1)!
+        // Negative days of slides in the edits count too: they may not be stored yet.
+        var editedBackward: [String: Int] = [:]
+        for edit in edits where edit.entity == .slide {
+            guard let taskID = OccurrenceID(edit.key)?.taskID else { continue }
+            for image in [edit.before, edit.after] {
+                editedBackward[taskID, default: 0] += max(-(image?["days"]?.intValue ?? 0), 0)
+            }
+        }
+        var earliest: CivilDate?
+        func note(_ date: CivilDate, series taskID: String?) {
+            let shifted = taskID.map { date.adding(days: -(backwardShift($0) + editedBackward[$0, default: 0])) } ?? date
+            earliest = min(earliest ?? shifted, max(shifted, everything))
+        }
+        func startDate(_ image: JSONValue?) -> CivilDate? {
+            guard let value = image?["start"], value != .null else { return nil }
+            return value.stringValue.flatMap { CivilDate($0.prefix(10)) } ?? everything
+        }
+        for edit in edits where edit.entity != .statistic {
+            if edit.entity == .task {
+                for image in [edit.before, edit.after] where image != nil {
+                    let isSeries = (image?["repeat"]).map { $0 != .null } ?? false
+                    note(startDate(image) ?? everything, series: isSeries ? edit.key : nil)
+                }
+                continue
+            }
+            guard let id = OccurrenceID(edit.key), let keyDate = id.originalDate else { earliest = everything; continue }
+            for image in [edit.before, edit.after] {
+                if edit.entity == .override, let moved = startDate(image) {
+                    note(moved, series: nil)
+                } else {
+                    note(keyDate, series: id.taskID)
+                }
+            }
+        }
+        return earliest
+    }
+}

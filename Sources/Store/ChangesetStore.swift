@@ -57,7 +57,9 @@ public struct ChangesetStore {
             // reverse) then removes them last, after the tasks that kept them alive are gone.
             var edits = try applier.statisticEdits(for: steps) + steps
             for i in edits.indices { edits[i].seq = i + 1 }
+            let earliest = try earliestAffectedDate(of: edits)
             for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after) }
+            try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)
             try db.execute("""
@@ -131,6 +133,7 @@ public struct ChangesetStore {
             let changed = Dictionary(conflicts.filter { $0.kind == .changed }.map { (ChangesetApplier.identity($0.entity, $0.key), $0) },
                                      uniquingKeysWith: { a, _ in a })
             let orphaned = Set(conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
+            let earliestAffected = try earliestAffectedDate(of: steps)
             var applied: [ChangesetEdit] = []
             for step in steps {
                 let identity = ChangesetApplier.identity(step.entity, step.key)
@@ -139,11 +142,25 @@ public struct ChangesetStore {
                 try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion)
                 applied.append(step)
             }
+            try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)
             try db.execute("UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
             try OutboxRepository(db).insert(outbox, userID: record.header.userID, changesetID: id, createdAt: now)
             record.header.state = target
             return ChangesetOutcome(changeset: record.header, applied: applied, overwritten: conflicts, report: record.report)
         }
+    }
+
+    /// `ChangesetEdit.earliestAffectedDate` with the backward reach of the stored slides of
+    /// every series the edits touch (read before the edits are applied).
+    private func earliestAffectedDate(of edits: [ChangesetEdit]) throws(StoreError) -> CivilDate? {
+        var shifts: [String: Int] = [:]
+        for edit in edits where edit.entity == .override || edit.entity == .slide || edit.entity == .task {
+            let taskID = edit.entity == .task ? edit.key : (OccurrenceID(edit.key)?.taskID ?? edit.key)
+            if shifts[taskID] != nil { continue }
+            shifts[taskID] = try db.queryFirst("SELECT coalesce(sum(-min(days, 0)), 0) FROM series_slides WHERE task_id = ?",
+                                               [.text(taskID)]) { $0.int(0) } ?? 0
+        }
+        return ChangesetEdit.earliestAffectedDate(of: edits) { shifts[$0] ?? 0 }
     }
 
     // MARK: Queries

@@ -15,7 +15,22 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         .sql(version: 1, name: "initial schema", initial),
+        .sql(version: 2, name: "statistics base", statisticsBase),
     ]
+
+    /// The settled part of each student's statistics (see `StatisticsBaseRepository`): counts
+    /// through a past date, so the nightly recount reads only the days after it. `serial` is
+    /// raised by every write of the user's plan; `through` and `counts` are NULL when no base
+    /// is valid. Derived data: deleting rows only makes the next night count from scratch.
+    static let statisticsBase = """
+    CREATE TABLE statistics_base (
+        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        serial INTEGER NOT NULL,
+        through TEXT,
+        counts TEXT,
+        CHECK ((through IS NULL) = (counts IS NULL))
+    ) WITHOUT ROWID;
+    """
 
     static let initial = """
     CREATE TABLE users (

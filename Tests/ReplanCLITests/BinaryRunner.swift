@@ -259,11 +259,12 @@ final class Sandbox: @unchecked Sendable {
 /// own store code. The shell opens read-write (but only reads) so that, as the last connection,
 /// it removes the -wal/-shm files on close like replan does; a read-only connection leaves them.
 enum SQL {
-    /// The tables that record what happened rather than what the plan is, and `statistics`,
-    /// which is derived from the plan (recounted by the nightly job and after undo/redo, so
-    /// after an undo it holds the true counts, not the stale ones from before the run).
+    /// The tables that record what happened rather than what the plan is, and `statistics`
+    /// with its `statistics_base`, which are derived from the plan (recounted by the nightly
+    /// job and after undo/redo, so after an undo they hold the true counts, not the stale ones
+    /// from before the run).
     static let bookkeeping: Set<String> = ["runs", "user_runs", "transcripts", "changesets", "changeset_edits",
-                                           "notification_outbox", "schema_migrations", "statistics"]
+                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base"]
 
     /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
     static func rows(_ db: String, _ sql: String) throws -> [String] {

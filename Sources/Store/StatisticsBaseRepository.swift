@@ -1,0 +1,81 @@
+import Planning
+
+/// A student's settled statistics: per-category counts of the sessions that start on or
+/// before `through`, kept so the nightly recount reads only the days after it instead of the
+/// whole history (a student with years of history would otherwise cost the job more each
+/// night).
+///
+/// A base is only as good as the rows it was counted from, so every write of the user's plan
+/// rows (`ChangesetStore` commit, undo, redo: the only writers of tasks, overrides and slides)
+/// calls `invalidate`, which raises `serial` and drops the base when the write touches a date
+/// on or before `through`. The nightly job stores a new base only if `serial` is still the
+/// one it read, so a base counted from a snapshot that a concurrent edit has since made stale
+/// is never stored.
+public struct StatisticsBase: Hashable, Sendable {
+    /// Raised by every write of the user's plan rows; 0 when the user has no row yet.
+    public var serial: Int
+    /// The last date counted in `counts`; nil when there is no valid base.
+    public var through: CivilDate?
+    public var counts: [String: CategoryCount]
+
+    public init(serial: Int, through: CivilDate?, counts: [String: CategoryCount]) {
+        self.serial = serial; self.through = through; self.counts = counts
+    }
+}
+
+public struct StatisticsBaseRepository {
+    let db: Database
+
+    public init(_ db: Database) { self.db = db }
+
+    /// The user's base (serial 0 and no date when none was ever stored).
+    public func base(userID: String) throws(StoreError) -> StatisticsBase {
+        let row = try db.queryFirst("SELECT serial, through, counts FROM statistics_base WHERE user_id = ?", [.text(userID)]) {
+            ($0.int(0), $0.optionalText(1), $0.optionalText(2))
+        }
+        guard let (serial, throughText, countsText) = row else { return StatisticsBase(serial: 0, through: nil, counts: [:]) }
+        guard let throughText, let countsText else { return StatisticsBase(serial: serial, through: nil, counts: [:]) }
+        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "statistics base", key: userID, problem: problem) }
+        guard let through = CivilDate(throughText) else { throw bad("bad through date") }
+        guard let object = try StoredJSON.parse(countsText, entity: "statistics base", key: userID).objectValue else {
+            throw bad("counts is not an object")
+        }
+        var counts: [String: CategoryCount] = [:]
+        for (category, pair) in object {
+            guard let values = pair.arrayValue, values.count == 2, let tasks = values[0].intValue, let completed = values[1].intValue else {
+                throw bad("counts of \(category) are not [tasks, completed]")
+            }
+            counts[category] = CategoryCount(tasks: tasks, completed: completed)
+        }
+        return StatisticsBase(serial: serial, through: through, counts: counts)
+    }
+
+    /// The user's current serial (0 without a row).
+    public func serial(userID: String) throws(StoreError) -> Int {
+        try db.queryFirst("SELECT serial FROM statistics_base WHERE user_id = ?", [.text(userID)]) { $0.int(0) } ?? 0
+    }
+
+    /// Stores a base counted through `through` and raises the serial. The caller has checked,
+    /// in the same write transaction, that the serial is still the one its counts were read
+    /// with (allowing for its own changeset's raise).
+    public func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
+        var object: [String: JSONValue] = [:]
+        for (category, c) in counts { object[category] = [.int(c.tasks), .int(c.completed)] }
+        try db.execute("""
+            INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, 1, ?2, ?3)
+            ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1, through = ?2, counts = ?3
+            """, [.text(userID), .text(through.description), .text(JSONValue.object(object).text)])
+    }
+
+    /// Records a write of the user's plan rows whose earliest affected date is `earliest`
+    /// (nil: no plan date affected): raises the serial and drops the base if the write reaches
+    /// back to or before its date.
+    public func invalidate(userID: String, earliest: CivilDate?) throws(StoreError) {
+        try db.execute("""
+            INSERT INTO statistics_base (user_id, serial) VALUES (?1, 1)
+            ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1,
+                through = CASE WHEN ?2 <= through THEN NULL ELSE through END,
+                counts = CASE WHEN ?2 <= through THEN NULL ELSE counts END
+            """, [.text(userID), SQLValue(earliest?.description)])
+    }
+}
