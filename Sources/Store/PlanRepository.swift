@@ -7,9 +7,9 @@ public struct PlanRepository {
 
     public init(_ db: Database) { self.db = db }
 
-    /// Days of slack on each side of the window when selecting overrides of series (see
-    /// `loadPlan`). Overrides outside it are not loaded, so the working copy can not see them;
-    /// a changeset that nevertheless creates one of them conflicts rather than overwriting it.
+    /// Days of slack before the window when selecting overrides of series (see `loadPlan`).
+    /// Overrides before it are not loaded, so the working copy can not see them; a changeset
+    /// that nevertheless creates one of them conflicts rather than overwriting it.
     public static let overrideMarginDays = 7
 
     static let seriesCondition = "repeat_every IN ('daily', 'weekly', 'monthly')"
@@ -18,13 +18,14 @@ public struct PlanRepository {
     ///
     /// - `window == nil` loads everything (export).
     /// - With a window: every series of the user with all its slides; of the series' overrides
-    ///   those whose original date lies where the expander could look for the window (the
-    ///   window widened by the series' span and the sum of its slides) or whose moved place
-    ///   touches the window, each widened by `overrideMarginDays`; and the one-off tasks whose
-    ///   dates touch the window (an end at midnight does not touch its day), plus every open
-    ///   one-off task before it: the nightly rules look at all of those, however old, so a
-    ///   forgotten session is dropped rather than kept forever. Callers pass a
-    ///   window that already includes their own slack (overdue days back, horizon ahead).
+    ///   those whose original date is at or after the earliest one the expander could look at
+    ///   for the window (its start moved back by the series' span and its forward slides) or
+    ///   whose moved place ends at or after the window's start, each moved back by
+    ///   `overrideMarginDays`, however far in the future they lie (see `seriesOverrides`); and
+    ///   the one-off tasks whose dates touch the window (an end at midnight does not touch its
+    ///   day), plus every open one-off task before it: the nightly rules look at all of those,
+    ///   however old, so a forgotten session is dropped rather than kept forever. Callers pass
+    ///   a window that already includes their own slack (overdue days back, horizon ahead).
     /// - Throws: `.unknownUser`.
     public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
@@ -75,33 +76,40 @@ public struct PlanRepository {
     }
 
     /// The overrides of the user's series that the window can need (see `loadPlan`).
+    ///
+    /// Decision: bounded below only. The window bounds what the nightly rules start from, not
+    /// what they may write: a series slide (planning.md §3.4) moves the whole tail of the series
+    /// from s1's original date on, pins every completed occurrence of that tail, and re-places
+    /// slid occurrences that collide as far as its busy index grows, which has no fixed end (a
+    /// daily series re-placed into weekday windows falls further behind every week). An
+    /// override the working copy did not load looks absent there: the rules would move a
+    /// completed occurrence along with the slide, or create the override again and conflict
+    /// with their own earlier night, every night. History stays bounded (an override whose
+    /// original date and place both lie before the window is not read); the future holds only
+    /// what students and earlier nights wrote ahead.
     private func seriesOverrides(userID: String, series: [StudyTask], slides: [SeriesSlide],
                                  window: ClosedRange<CivilDate>) throws(StoreError) -> [OccurrenceOverride] {
         guard !series.isEmpty else { return [] }
         let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
-        var low = window.lowerBound, high = window.upperBound
+        var low = window.lowerBound
         for task in series {
-            // Mirrors OccurrenceExpander: the original dates whose (slid) occurrence can touch
-            // the window lie between from − (span + forward slides) and through − backward slides.
+            // Mirrors OccurrenceExpander: the earliest original date whose (slid) occurrence can
+            // touch the window is from − (span + forward slides).
             let lastDate = task.allDay ? task.end.date : task.end.adding(minutes: -1).date
             let span = task.start.date.days(until: lastDate) + 1
-            let taskSlides = slidesByTask[task.id] ?? []
-            let forward = taskSlides.reduce(0) { $0 + max($1.days, 0) }
-            let backward = taskSlides.reduce(0) { $0 + min($1.days, 0) }
+            let forward = (slidesByTask[task.id] ?? []).reduce(0) { $0 + max($1.days, 0) }
             low = min(low, window.lowerBound.adding(days: -(span + forward)))
-            high = max(high, window.upperBound.adding(days: -backward))
         }
         let margin = PlanRepository.overrideMarginDays
         return try db.query("""
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
-            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date BETWEEN ?2 AND ?3
+            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date >= ?2
             UNION
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
-            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?4 AND o.start < ?5
+            WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?3
             ORDER BY 1, 2
-            """, [.text(userID), .text(low.adding(days: -margin).description), .text(high.adding(days: margin).description),
-                  .text(window.lowerBound.adding(days: -margin).description),
-                  .text(window.upperBound.adding(days: margin + 1).description)]) { (s) throws(StoreError) in
+            """, [.text(userID), .text(low.adding(days: -margin).description),
+                  .text(window.lowerBound.adding(days: -margin).description)]) { (s) throws(StoreError) in
             try OverrideTable.decode(s)
         }
     }

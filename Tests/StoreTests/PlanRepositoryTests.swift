@@ -84,8 +84,32 @@ import Testing
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
         #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
                                          "before", "endsAtMidnight"])
-        #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07"])
+        // The series' overrides after the window are loaded too (see windowLoadsEveryLaterOverrideOfASeries).
+        #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07", "daily@2025-03-01"])
         #expect(plan.user.id == "mei")
+    }
+
+    /// A slide moves the whole tail of a series and its re-placements reach as far as the
+    /// night's rules look, past any window: every override of a series from the window on is
+    /// loaded, however far ahead (a completed one must stay pinned, a moved one stays busy and
+    /// is not created a second time), and none from long before it.
+    @Test func windowLoadsEveryLaterOverrideOfASeries() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let overrides = [
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-03"), state: .completed),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-04"), state: .open,
+                               start: time("2025-09-01T20:00"), end: time("2025-09-01T20:30")),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-14"), state: .open,
+                               start: time("2025-04-04T15:00"), end: time("2025-04-04T15:30")),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-01"), state: .completed),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-02"), state: .skipped),
+        ]
+        try f.seed(UserPlan(user: mei, tasks: [series("daily", "2024-06-01T20:00", "2024-06-01T20:30")], overrides: overrides))
+
+        let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-02-03"))
+        #expect(plan.allOverrides.map(\.occurrenceID.description)
+                == ["daily@2024-06-04", "daily@2025-03-14", "daily@2026-06-01", "daily@2026-06-02"])
     }
 
     @Test func windowWidensOverridesBySlides() throws {
