@@ -9,7 +9,8 @@
 # 1. builds the release binary (swift build -c release),
 # 2. per size: generates (or reuses, cached by size, seed and generator hash) a seeded
 #    population with bench/population.py, times `replan run --no-model` on a copy with
-#    /usr/bin/time -v, then replays the same night's reads and writes with the sqlite3 shell
+#    /usr/bin/time -v (the catch-up night), then the night after it on the result (a steady
+#    night), then replays the same night's reads and writes with the sqlite3 shell
 #    alone (the floor, see docs/benchmark.md) on another copy,
 # 3. times `replan run` against Tests/Support/mock_openai.py (through bench/mock_server.py,
 #    which only widens its listen backlog) answering every request after --latency seconds,
@@ -165,6 +166,25 @@ if [ "$skip_local" = 0 ]; then
     R[edits,$n]=$(sqlite3 "$out/run-$n.best.db" "SELECT count(*) FROM changeset_edits e JOIN user_runs r ON r.changeset_id = e.changeset_id WHERE r.run_id = (SELECT max(id) FROM runs)")
     log "  ${R[summary,$n]} — wall ${walls[*]} s"
 
+    # The night after, on the database the catch-up night left: what an operator sees every
+    # night once replan runs (statistics bases exist, stale sessions are gone).
+    db2=$out/run-$n.next.db
+    fresh_copy "$out/run-$n.best.db" "$db2"
+    [ -e "$out/run-$n.best.db-wal" ] && cp "$out/run-$n.best.db-wal" "$db2-wal"
+    next_now=$(python3 -c "import datetime as d; t=d.datetime.strptime('$now','%Y-%m-%dT%H:%M:%SZ')+d.timedelta(days=1); print(t.strftime('%Y-%m-%dT%H:%M:%SZ'))")
+    log "replan run --no-model, $n students, the next night ($next_now)"
+    set +e
+    /usr/bin/time -v -o "$out/run-$n.next.time" "$bin" --db "$db2" --now "$next_now" run --no-model "${conc_flag[@]}" \
+      > /dev/null 2> "$out/run-$n.next.stderr"
+    set -e
+    R[summary2,$n]=$(grep -E '^run [0-9]+:' "$out/run-$n.next.stderr" | tail -1 || true)
+    R[wall2,$n]=$(tv "$out/run-$n.next.time" wall)
+    R[cpu2,$n]=$(calc "$(tv "$out/run-$n.next.time" user) + $(tv "$out/run-$n.next.time" sys)")
+    R[rss2,$n]=$(tv "$out/run-$n.next.time" rss)
+    R[due2,$n]=$(sed -E 's/^run [0-9]+: ([0-9]+) due.*/\1/' <<<"${R[summary2,$n]}")
+    log "  ${R[summary2,$n]} — wall ${R[wall2,$n]} s"
+    rm -f "$db2" "$db2-wal" "$db2-shm" "$db2.lock"
+
     if [ "$skip_floor" = 0 ]; then
       log "floor: sqlite3 shell, $n students"
       python3 bench/population.py floor --before "$pop" --after "$out/run-$n.best.db" --now "$now" --out "$out/floor-$n.sql" \
@@ -207,6 +227,11 @@ if [ "$skip_local" = 0 ]; then
     cell "wall if CPU-bound on $(nproc) free cores (CPU ÷ $(nproc), s)" "$n" "$(calc "'%.1f' % (${R[cpu,$n]} / $(nproc))")"
     cell "**peak RSS (MB)**" "$n" "$(calc "'%.0f' % (${R[rss,$n]} / 1024)")"
     cell "DB before → after (MB, with WAL)" "$n" "$(mb "${R[size_before,$n]}") → $(mb "${R[size_after,$n]}")"
+    cell "next night: outcome" "$n" "$(sed -E 's/^run [0-9]+: ([0-9]+) due, ([0-9]+) changed, ([0-9]+) unchanged.*, ([0-9]+) failed.*/\1 due, \2 changed, \3 unchanged, \4 failed/' <<<"${R[summary2,$n]}")"
+    cell "**next night: wall (s)**" "$n" "${R[wall2,$n]}"
+    cell "**next night: users / s**" "$n" "$(calc "round(${R[due2,$n]} / ${R[wall2,$n]})")"
+    cell "next night: CPU per user (ms)" "$n" "$(calc "'%.2f' % (${R[cpu2,$n]} * 1000 / ${R[due2,$n]})")"
+    cell "next night: peak RSS (MB)" "$n" "$(calc "'%.0f' % (${R[rss2,$n]} / 1024)")"
     if [ "$skip_floor" = 0 ]; then
       cell "floor: sqlite3 shell statements" "$n" "$(printf "%'d" "${R[floor_stmts,$n]}")"
       cell "floor: wall (s)" "$n" "${R[fwall,$n]}$([ "$repeat" -gt 1 ] && echo " (${R[fwalls,$n]// /, })")"
