@@ -90,13 +90,21 @@ private struct ImageReader {
     func string(_ key: String) throws(DataError) -> String { guard let v = image[key]?.stringValue else { throw bad(key) }; return v }
     func bool(_ key: String) throws(DataError) -> Bool { guard let v = image[key]?.boolValue else { throw bad(key) }; return v }
     func int(_ key: String) throws(DataError) -> Int { guard let v = image[key]?.intValue else { throw bad(key) }; return v }
-    func date(_ key: String) throws(DataError) -> CivilDate { guard let v = CivilDate(try string(key)) else { throw bad(key) }; return v }
-    func dateTime(_ key: String) throws(DataError) -> CivilDateTime { guard let v = CivilDateTime(try string(key)) else { throw bad(key) }; return v }
+    func date(_ key: String) throws(DataError) -> CivilDate {
+        var text = try string(key)
+        guard let v = text.withUTF8({ CanonicalText.date($0) }) ?? CivilDate(text) else { throw bad(key) }
+        return v
+    }
+    func dateTime(_ key: String) throws(DataError) -> CivilDateTime {
+        var text = try string(key)
+        guard let v = text.withUTF8({ CanonicalText.dateTime($0) }) ?? CivilDateTime(text) else { throw bad(key) }
+        return v
+    }
     /// A nullable column: absent or null is nil; anything else must be a date-time.
     func optionalDateTime(_ key: String) throws(DataError) -> CivilDateTime? {
         guard let v = image[key], v != .null else { return nil }
-        guard let t = v.stringValue.flatMap({ CivilDateTime($0) }) else { throw bad(key) }
-        return t
+        guard v.stringValue != nil else { throw bad(key) }
+        return try dateTime(key)
     }
     func timestamp(_ key: String) throws(DataError) -> Date { guard let v = Timestamp.date(try string(key)) else { throw bad(key) }; return v }
 }

@@ -13,6 +13,8 @@ public enum Timestamp {
 
     /// Parses an ISO-8601 instant: `…Z`, `…+08:00`, with or without seconds.
     public static func date(_ text: String) -> Date? {
+        var text = text
+        if let canonical = text.withUTF8({ CanonicalText.timestamp($0) }) { return canonical }
         var s = Substring(text)
         var offset = 0
         if s.hasSuffix("Z") || s.hasSuffix("z") {
