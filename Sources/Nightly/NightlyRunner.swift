@@ -69,7 +69,8 @@ public final class NightlyRunner: @unchecked Sendable {
             throw .locked(path: databasePath)
         }
         defer { withExtendedLifetime(runLock) {} }
-        let writer = SingleWriter(try wrap { () throws(StoreError) in try Database.open(path: databasePath) })
+        let writer = BatchingWriter(try wrap { () throws(StoreError) in try Database.open(path: databasePath) })
+        defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
             try writer.perform { (db) throws(StoreError) in try RunStore(db).startRun(startedAt: options.now, options: options.json) }
         }
@@ -108,6 +109,8 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         group.wait()
         while !producer.isFinished { usleep(1000) }
+        // Every finished student is committed, also when the run stops early.
+        writer.flush()
         if let error = producerError.error { throw .store(error) }
 
         try wrap { () throws(StoreError) in
@@ -146,7 +149,7 @@ public final class NightlyRunner: @unchecked Sendable {
         }
     }
 
-    private func process(_ user: User, reader: Database, writer: SingleWriter, runID: Int) {
+    private func process(_ user: User, reader: Database, writer: BatchingWriter, runID: Int) {
         let userID = user.id
         let started = Date()
         var night: UserNight
@@ -178,20 +181,52 @@ public final class NightlyRunner: @unchecked Sendable {
         if shouldStop() { return }
         beforeCommit(userID)
         night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        night.plans = nil // done with; a staged night waits for its batch
+        let staged = night
         do throws(StoreError) {
-            night.changesetID = try writer.perform { (db) throws(StoreError) in try commit(night, writer: db, runID: runID) }
+            try writer.stage({ (db) throws(StoreError) -> UserNight in
+                var committed = staged
+                committed.changesetID = try commit(staged, writer: db, runID: runID)
+                return committed
+            }, then: { [self] result in tally(result, orElse: staged, review: review) })
         } catch {
-                let message: String
-                if case .conflict(let c) = error {
-                    message = "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
-                } else {
-                    message = "commit failed: \(error)"
-                }
+            recordFailure(staged, error, review: review, writer: writer, runID: runID)
+        }
+    }
+
+    /// A night whose commit failed: recorded as failed (nothing of it written), so the log
+    /// says why; the next run retries the student.
+    private func recordFailure(_ night: UserNight, _ error: StoreError, review: ModelReview?, writer: BatchingWriter, runID: Int) {
+        var failed = night
+        if case .conflict(let c) = error {
+            failed.error = "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
+        } else {
+            failed.error = "commit failed: \(error)"
+        }
+        failed.status = .failed
+        failed.changesetID = nil
+        let recorded = failed
+        do throws(StoreError) {
+            try writer.stage({ (db) throws(StoreError) -> UserNight in
+                try record(recorded, writer: db, runID: runID)
+                return recorded
+            }, then: { [self] result in tally(result, orElse: recorded, review: review) })
+        } catch {
+            tally(.success(recorded), orElse: recorded, review: review)
+        }
+    }
+
+    /// Counts and reports a night once its batch is committed; a night lost with its batch
+    /// counts as failed.
+    private func tally(_ result: Result<UserNight, StoreError>, orElse staged: UserNight, review: ModelReview?) {
+        var night: UserNight
+        switch result {
+        case .success(let committed): night = committed
+        case .failure(let error):
+            night = staged
             night.status = .failed
-            night.error = message
             night.changesetID = nil
-            let failed = night
-            _ = try? writer.perform { (db) throws(StoreError) in try record(failed, writer: db, runID: runID) }
+            night.error = "commit failed: \(error); nothing written, the next run retries"
         }
         lock.withLock {
             switch night.status {
@@ -250,20 +285,6 @@ public final class NightlyRunner: @unchecked Sendable {
 
     private func wrap<T>(_ body: () throws(StoreError) -> T) throws(RunError) -> T {
         do { return try body() } catch { throw .store(error) }
-    }
-}
-
-/// The one connection that writes during a run, used by one thread at a time: commits are
-/// serialised in the process instead of fighting over SQLite's write lock.
-final class SingleWriter: @unchecked Sendable {
-    private let db: Database
-    private let lock = NSLock()
-
-    init(_ db: Database) { self.db = db }
-
-    func perform<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
-        lock.lock(); defer { lock.unlock() }
-        return try body(db)
     }
 }
 

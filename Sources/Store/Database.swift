@@ -219,6 +219,33 @@ public final class Database {
         return result
     }
 
+    /// Opens a write transaction (`BEGIN IMMEDIATE`) that stays open across calls until
+    /// `commitBatch()` or `rollbackBatch()`: every `write` meanwhile runs in a savepoint of it,
+    /// so each stays atomic (one failing rolls back only itself) while the batch shares one
+    /// commit. The nightly writer groups students this way; a crash loses the open batch whole.
+    public func beginBatch() throws(StoreError) {
+        precondition(transactionDepth == 0, "a batch can not start inside a transaction")
+        try execute("BEGIN IMMEDIATE")
+        transactionDepth = 1
+    }
+
+    /// Commits the batch opened by `beginBatch()`; on failure it is rolled back whole.
+    public func commitBatch() throws(StoreError) {
+        precondition(transactionDepth == 1, "no batch is open")
+        defer { transactionDepth = 0 }
+        do throws(StoreError) { try execute("COMMIT") } catch {
+            rollback("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Drops the batch opened by `beginBatch()`.
+    public func rollbackBatch() {
+        precondition(transactionDepth == 1, "no batch is open")
+        rollback("ROLLBACK")
+        transactionDepth = 0
+    }
+
     /// Best effort: SQLite may already have rolled back on its own (e.g. SQLITE_FULL), in
     /// which case ROLLBACK reports "no transaction" and there is nothing left to undo.
     private func rollback(_ sql: String) {

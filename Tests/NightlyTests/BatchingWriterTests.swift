@@ -1,0 +1,106 @@
+import Foundation
+@testable import Nightly
+import Store
+import Testing
+
+@Suite("The nightly writer commits students in batches, each student still all or nothing")
+struct BatchingWriterTests {
+    /// A database with one table to write into, and a second connection to look from.
+    final class Scratch {
+        let fixture: NightlyFixture
+        let writerDB: Database
+        let observer: Database
+
+        init() throws {
+            fixture = try NightlyFixture()
+            writerDB = try fixture.open()
+            try writerDB.execute("CREATE TABLE notes (student TEXT NOT NULL, line TEXT NOT NULL)", [])
+            observer = try fixture.open()
+        }
+
+        func visible() throws -> [String] {
+            try observer.query("SELECT student || ':' || line FROM notes ORDER BY rowid", []) { $0.text(0) }
+        }
+    }
+
+    /// A student's writes: two rows, in their own savepoint like a night's commit.
+    func night(_ student: String, failing: Bool = false) -> (Database) throws(StoreError) -> String {
+        { (db) throws(StoreError) -> String in
+            try db.write { (db) throws(StoreError) in
+                try db.execute("INSERT INTO notes VALUES (?, 'changeset')", [.text(student)])
+                if failing { throw StoreError.unknownUser(student) }
+                try db.execute("INSERT INTO notes VALUES (?, 'user run')", [.text(student)])
+            }
+            return student
+        }
+    }
+
+    @Test("staged students are invisible and unreported until their batch commits; a failing one rolls back alone")
+    func batchCommitsTogether() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
+        defer { writer.stop() }
+        let reported = Reports()
+        try writer.stage(night("a"), then: reported.add)
+        #expect(throws: StoreError.self) { try writer.stage(night("b", failing: true), then: reported.add) }
+        try writer.stage(night("c"), then: reported.add)
+        #expect(try s.visible() == [])
+        #expect(reported.all == [])
+
+        writer.flush()
+        #expect(try s.visible() == ["a:changeset", "a:user run", "c:changeset", "c:user run"])
+        #expect(reported.all == ["a", "c"])
+    }
+
+    @Test("a full batch commits at once")
+    func fullBatchCommits() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 2, maxAge: 3600)
+        defer { writer.stop() }
+        let reported = Reports()
+        try writer.stage(night("a"), then: reported.add)
+        try writer.stage(night("b"), then: reported.add)
+        #expect(try s.visible().count == 4)
+        #expect(reported.all == ["a", "b"])
+        try writer.stage(night("c"), then: reported.add)
+        #expect(reported.all == ["a", "b"])
+    }
+
+    @Test("an open batch is committed when it is old, without waiting for another student")
+    func agedBatchCommits() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 0.05)
+        defer { writer.stop() }
+        let reported = Reports()
+        try writer.stage(night("a"), then: reported.add)
+        // Waits for the event, not for a time: the bound only keeps a broken writer from hanging the suite.
+        let deadline = Date().addingTimeInterval(30)
+        while reported.all.isEmpty && Date() < deadline { usleep(5_000) }
+        #expect(reported.all == ["a"])
+        #expect(try s.visible() == ["a:changeset", "a:user run"])
+    }
+
+    @Test("the run's own rows are written after the open batch is committed")
+    func performCommitsTheBatchFirst() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
+        defer { writer.stop() }
+        let reported = Reports()
+        try writer.stage(night("a"), then: reported.add)
+        try writer.perform { (db) throws(StoreError) in try db.write { (db) throws(StoreError) in
+            try db.execute("INSERT INTO notes VALUES ('run', 'finished')", [])
+        } }
+        #expect(reported.all == ["a"])
+        #expect(try s.visible() == ["a:changeset", "a:user run", "run:finished"])
+    }
+}
+
+/// Completions, collected from whichever thread calls them.
+final class Reports: @unchecked Sendable {
+    private let lock = NSLock()
+    private var names: [String] = []
+    var all: [String] { lock.withLock { names } }
+    func add(_ result: Result<String, StoreError>) {
+        lock.withLock { names.append((try? result.get()) ?? "lost") }
+    }
+}
