@@ -97,12 +97,13 @@ private struct JSONTextBuffer {
         case .object(let members):
             if members.isEmpty { append("{}"); return }
             bytes.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            // Sorting the pairs, not the keys, spares a hash lookup per member.
+            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                writeString(key)
+                writeString(member.key)
                 append(indent == nil ? ":" : ": ")
-                write(members[key]!, level: level + 1)
+                write(member.value, level: level + 1)
             }
             newline(level)
             bytes.append(UInt8(ascii: "}"))
@@ -119,13 +120,14 @@ private struct JSONTextBuffer {
 
     private mutating func writeInteger(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // Digits come out last first: append them, then reverse them in place.
+        let first = bytes.count
         var magnitude = value.magnitude
-        var digits: [UInt8] = []
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes.append(contentsOf: digits.reversed())
+        bytes[first...].reverse()
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
