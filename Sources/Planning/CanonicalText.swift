@@ -1,10 +1,10 @@
 import Foundation
 
-/// Reads the exact shapes replan itself writes — `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM` and
-/// `YYYY-MM-DDTHH:MM:SSZ` — straight from UTF-8 bytes, without building strings. Every
-/// loaded row and row image holds several of them, so this is on the nightly hot path.
-/// Anything else gives nil, and the caller falls back to the general parser, so a text is
-/// accepted exactly when the general parser would accept it.
+/// Reads and writes the exact shapes replan itself writes — `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM`
+/// and `YYYY-MM-DDTHH:MM:SSZ` — as UTF-8 bytes, without building strings piece by piece.
+/// Every loaded row, row image and report holds several of them, so this is on the nightly
+/// hot path. Reading anything else gives nil, and the caller falls back to the general
+/// parser, so a text is accepted exactly when the general parser would accept it.
 public enum CanonicalText {
     /// `YYYY-MM-DD`, a real day.
     public static func date(_ b: UnsafeBufferPointer<UInt8>) -> CivilDate? {
@@ -44,4 +44,59 @@ public enum CanonicalText {
         }
         return value
     }
+
+    // MARK: Writing
+
+    /// `YYYY-MM-DD`, or nil for a year outside 0…9999 (the caller's general formatting).
+    public static func text(year: Int, month: Int, day: Int) -> String? {
+        guard (0...9999).contains(year) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { b in
+            writeDate(year, month, day, into: b)
+            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM`, or nil for a year outside 0…9999.
+    public static func text(year: Int, month: Int, day: Int, minutes: Int) -> String? {
+        guard (0...9999).contains(year), (0..<1440).contains(minutes) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { b in
+            writeDate(year, month, day, into: b)
+            b[10] = UInt8(ascii: "T")
+            writeTime(minutes, into: b, at: 11)
+            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
+        }
+    }
+
+    /// `HH:MM` for 0…1440 minutes (`24:00` is the end of a day's window).
+    public static func text(minutes: Int) -> String? {
+        guard (0...1440).contains(minutes) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5) { b in
+            writeTime(minutes, into: b, at: 0)
+            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
+        }
+    }
+
+    private static func writeDate(_ year: Int, _ month: Int, _ day: Int, into b: UnsafeMutableBufferPointer<UInt8>) {
+        write(year, width: 4, into: b, at: 0)
+        b[4] = UInt8(ascii: "-")
+        write(month, width: 2, into: b, at: 5)
+        b[7] = UInt8(ascii: "-")
+        write(day, width: 2, into: b, at: 8)
+    }
+
+    private static func writeTime(_ minutes: Int, into b: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        write(minutes / 60, width: 2, into: b, at: start)
+        b[start + 2] = UInt8(ascii: ":")
+        write(minutes % 60, width: 2, into: b, at: start + 3)
+    }
+
+    /// `value` (0 ≤ value < 10^width) as `width` zero-padded digits.
+    private static func write(_ value: Int, width: Int, into b: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var rest = value
+        for i in stride(from: start + width - 1, through: start, by: -1) {
+            b[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+    }
 }
+

@@ -83,7 +83,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         a.year != b.year ? a.year < b.year : (a.month != b.month ? a.month < b.month : a.day < b.day)
     }
 
-    public var description: String { "\(Digits.pad(year, 4))-\(Digits.pad(month, 2))-\(Digits.pad(day, 2))" }
+    public var description: String {
+        CanonicalText.text(year: year, month: month, day: day) ?? "\(Digits.pad(year, 4))-\(Digits.pad(month, 2))-\(Digits.pad(day, 2))"
+    }
 }
 
 /// Fixed-width decimal parsing and printing for the date formats, without Foundation formatters.

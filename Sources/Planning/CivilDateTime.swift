@@ -43,5 +43,7 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.date != b.date ? a.date < b.date : a.time < b.time }
 
-    public var description: String { "\(date)T\(time)" }
+    public var description: String {
+        CanonicalText.text(year: date.year, month: date.month, day: date.day, minutes: time.minutes) ?? "\(date)T\(time)"
+    }
 }

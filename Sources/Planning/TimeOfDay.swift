@@ -18,5 +18,5 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
 
     public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
 
-    public var description: String { "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))" }
+    public var description: String { CanonicalText.text(minutes: minutes) ?? "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))" }
 }

@@ -11,8 +11,7 @@ enum OverrideTable {
     }
 
     static func decode(_ s: Statement) throws(StoreError) -> OccurrenceOverride {
-        let key = "\(s.text(0))@\(s.text(1))"
-        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "override", key: key, problem: problem) }
+        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "override", key: "\(s.text(0))@\(s.text(1))", problem: problem) }
         guard let date = s.civilDate(1) else { throw bad("bad original_date") }
         guard let state = OccurrenceState(rawValue: s.text(2)) else { throw bad("unknown state") }
         var start: CivilDateTime?, end: CivilDateTime?
