@@ -5,8 +5,19 @@ import Foundation
 public struct PromptTemplate: Sendable, Hashable {
     public let name: String
     public let text: String
+    /// `text` cut into literal runs and placeholders once: rendering runs for every student
+    /// the model sees, and searching the text for `{{` each time was a noticeable share of it.
+    private let parts: [Part]
 
-    public init(name: String, text: String) { self.name = name; self.text = text }
+    private enum Part: Hashable, Sendable {
+        case literal(Substring)
+        case placeholder(String)
+    }
+
+    public init(name: String, text: String) {
+        self.name = name; self.text = text
+        parts = PromptTemplate.cut(text)
+    }
 
     public static func load(directory: String, name: String) throws(PromptError) -> PromptTemplate {
         let path = (directory as NSString).appendingPathComponent(name)
@@ -18,36 +29,51 @@ public struct PromptTemplate: Sendable, Hashable {
 
     /// The placeholder names in order of appearance.
     public var placeholders: [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{") {
-            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
-            names.append(String(rest[open.upperBound..<close.lowerBound]))
-            rest = rest[close.upperBound...]
-        }
-        return names
+        parts.compactMap { if case .placeholder(let name) = $0 { return name } else { return nil } }
     }
 
     /// Fills every placeholder. Fails loudly on a placeholder it has no value for, and on a
     /// required value the template never uses (a template without `{{plan}}` would quietly
     /// give the model nothing to work on).
     public func render(_ values: [String: String], required: Set<String>) throws(PromptError) -> String {
-        let used = Set(placeholders)
-        if let unknown = placeholders.first(where: { values[$0] == nil }) {
+        let names = placeholders
+        if let unknown = names.first(where: { values[$0] == nil }) {
             throw .unknownPlaceholder(template: name, placeholder: unknown, known: values.keys.sorted())
         }
-        if let missing = required.subtracting(used).sorted().first {
+        if let missing = required.subtracting(names).sorted().first {
             throw .missingPlaceholder(template: name, placeholder: missing)
         }
         var out = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            out += rest[..<open.lowerBound]
-            out += values[String(rest[open.upperBound..<close.lowerBound])]!
-            rest = rest[close.upperBound...]
+        out.reserveCapacity(text.utf8.count + values.values.reduce(0) { $0 + $1.utf8.count })
+        for part in parts {
+            switch part {
+            case .literal(let run): out += run
+            case .placeholder(let name): out += values[name]!
+            }
         }
-        out += rest
         return out
+    }
+
+    /// Literal runs and `{{name}}` placeholders, in order; a `{{` with no `}}` after it is
+    /// literal text.
+    private static func cut(_ text: String) -> [Part] {
+        let bytes = Array(text.utf8)
+        let brace = UInt8(ascii: "{"), closing = UInt8(ascii: "}")
+        var parts: [Part] = []
+        var literalStart = 0, i = 0
+        func index(_ offset: Int) -> String.Index { text.utf8.index(text.utf8.startIndex, offsetBy: offset) }
+        while i + 1 < bytes.count {
+            guard bytes[i] == brace, bytes[i + 1] == brace else { i += 1; continue }
+            var j = i + 2
+            while j + 1 < bytes.count, !(bytes[j] == closing && bytes[j + 1] == closing) { j += 1 }
+            guard j + 1 < bytes.count else { break }
+            if literalStart < i { parts.append(.literal(text[index(literalStart)..<index(i)])) }
+            parts.append(.placeholder(String(text[index(i + 2)..<index(j)])))
+            i = j + 2
+            literalStart = i
+        }
+        if literalStart < bytes.count { parts.append(.literal(text[index(literalStart)...])) }
+        return parts
     }
 }
 

@@ -21,7 +21,12 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue() throws(DataError) -> JSONValue {
@@ -103,6 +108,14 @@ struct JSONParser {
             return text
         }
         while index < bytes.count {
+            // Copy the run up to the next quote, backslash or control byte in one go.
+            var end = index
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+            if end > index {
+                out.append(contentsOf: bytes[index..<end])
+                index = end
+                continue
+            }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1

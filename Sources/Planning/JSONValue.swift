@@ -136,19 +136,27 @@ private struct JSONTextBuffer {
     /// everything else (UTF-8 included) copied as it is.
     private mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(JSONTextBuffer.hexDigits[Int(b >> 4)])
-                bytes.append(JSONTextBuffer.hexDigits[Int(b & 0xF)])
-            default: bytes.append(b)
+        var s = s
+        s.withUTF8 { u in
+            // Runs that need no escaping (nearly all of a string) are copied whole.
+            var runStart = 0
+            for i in 0..<u.count {
+                let b = u[i]
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<i]))
+                runStart = i + 1
+                switch b {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    bytes.append(JSONTextBuffer.hexDigits[Int(b >> 4)])
+                    bytes.append(JSONTextBuffer.hexDigits[Int(b & 0xF)])
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<u.count]))
         }
         bytes.append(UInt8(ascii: "\""))
     }
