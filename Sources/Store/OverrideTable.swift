@@ -20,12 +20,14 @@ enum OverrideTable {
         return OccurrenceOverride(taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
     }
 
+    static let upsertSQL = """
+        INSERT INTO occurrence_overrides (\(columns)) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (task_id, original_date) DO UPDATE SET
+            state = excluded.state, start = excluded.start, "end" = excluded."end", version = excluded.version
+        """
+
     static func upsert(_ o: OccurrenceOverride, in db: Database) throws(StoreError) {
-        try db.execute("""
-            INSERT INTO occurrence_overrides (\(columns)) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (task_id, original_date) DO UPDATE SET
-                state = excluded.state, start = excluded.start, "end" = excluded."end", version = excluded.version
-            """, values(o))
+        try db.execute(upsertSQL, values(o))
     }
 
     static func delete(taskID: String, date: CivilDate, in db: Database) throws(StoreError) {

@@ -12,11 +12,13 @@ enum SlideTable {
         return SeriesSlide(taskID: s.text(0), from: from, days: s.int(2), version: s.int(3))
     }
 
+    static let upsertSQL = """
+        INSERT INTO series_slides (\(columns)) VALUES (?, ?, ?, ?)
+        ON CONFLICT (task_id, from_date) DO UPDATE SET days = excluded.days, version = excluded.version
+        """
+
     static func upsert(_ slide: SeriesSlide, in db: Database) throws(StoreError) {
-        try db.execute("""
-            INSERT INTO series_slides (\(columns)) VALUES (?, ?, ?, ?)
-            ON CONFLICT (task_id, from_date) DO UPDATE SET days = excluded.days, version = excluded.version
-            """, [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
+        try db.execute(upsertSQL, [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
     }
 
     static func delete(taskID: String, from: CivilDate, in db: Database) throws(StoreError) {

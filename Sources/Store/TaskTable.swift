@@ -10,11 +10,11 @@ enum TaskTable {
     static let aliasedColumns = names.map { "t." + $0 }.joined(separator: ", ")
 
     static func values(_ t: StudyTask) -> [SQLValue] {
-        let subtasks = JSONValue.array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] })
+        let subtasks = t.subtasks.isEmpty ? "[]" : JSONValue.array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] }).text
         return [
             .text(t.id), .text(t.userID), .text(t.title), .text(t.note), .text(t.category), .text(t.color.rawValue),
             .text(t.start.description), .text(t.end.description), SQLValue(t.allDay), SQLValue(t.completed),
-            .text(subtasks.text), SQLValue(t.repeatRule?.every.rawValue), SQLValue(t.repeatRule?.until?.description),
+            .text(subtasks), SQLValue(t.repeatRule?.every.rawValue), SQLValue(t.repeatRule?.until?.description),
             .text(Timestamp.text(t.createdAt)), .text(Timestamp.text(t.updatedAt)), .integer(t.version),
         ]
     }
@@ -48,12 +48,16 @@ enum TaskTable {
                          repeatRule: rule, createdAt: created, updatedAt: updated, version: s.int(15))
     }
 
+    /// An upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and the foreign key
+    /// cascade would take the task's overrides and slides with it. Built once: every changed
+    /// task of every student is written with it.
+    static let upsertSQL = """
+        INSERT INTO tasks (\(columns)) VALUES (\(placeholders(names.count)))
+        ON CONFLICT (id) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
+
     static func upsert(_ task: StudyTask, in db: Database) throws(StoreError) {
-        let updates = names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        // An upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and the foreign
-        // key cascade would take the task's overrides and slides with it.
-        try db.execute("INSERT INTO tasks (\(columns)) VALUES (\(placeholders(names.count))) ON CONFLICT (id) DO UPDATE SET \(updates)",
-                       values(task))
+        try db.execute(upsertSQL, values(task))
     }
 
     static func delete(id: String, in db: Database) throws(StoreError) {
