@@ -420,13 +420,13 @@ def edit_statements(entity, key, before, after, user):
 
 
 def floor(args):
-    """Per user, in one read transaction: user+settings, the series, their slides, the
-    overrides in the window (replan's UNION query) and the one-offs in the window; before it
-    the done check (and one user page of 500 per 500 users). Then one write transaction: per
-    edited row one version SELECT and one write; the changesets row, one changeset_edits row
-    per edited row with the same JSON images, the outbox rows, and the user_runs row. The
-    edited rows are the ones replan's own run wrote (read from RUN.db), so the floor writes the
-    same number of rows with the same bytes."""
+    """Per user: the done check (and one user page of 500 per 500 users); user+settings, the
+    series, their slides, the overrides in the window (replan's UNION query) and the one-offs
+    in the window; then, in a savepoint: per edited row one version SELECT and one write; the
+    changesets row, one changeset_edits row per edited row with the same JSON images, the
+    outbox rows, the user_runs row, the statistics base and the statistics rows. Writes are
+    batched like replan's writer: one transaction per 64 users. The rows are the ones replan's
+    own run wrote (read from RUN.db), so the floor writes the same rows with the same bytes."""
     now = parse_now(args.now)
     before = sqlite3.connect(f"file:{args.before}?immutable=1", uri=True)  # the cached population: no -wal/-shm
     after = sqlite3.connect(f"file:{args.after}?mode=ro", uri=True)
@@ -446,6 +446,15 @@ def floor(args):
                              "FROM changeset_edits e JOIN user_runs r ON r.changeset_id = e.changeset_id WHERE r.run_id = ? "
                              "ORDER BY e.changeset_id, e.seq", (run_id,)):
         edits.setdefault(row[0], []).append(row)
+    stats = {}
+    for row in after.execute("SELECT user_id, category, task_count, completed_count, completion_rate, focus_minutes "
+                             "FROM statistics ORDER BY user_id, category"):
+        stats.setdefault(row[0], []).append(row)
+    bases = {}
+    has_bases = after.execute("SELECT 1 FROM sqlite_master WHERE name = 'statistics_base'").fetchone() is not None
+    if has_bases:
+        for row in after.execute("SELECT user_id, serial, through, counts FROM statistics_base"):
+            bases[row[0]] = row
     outbox = {}
     for row in after.execute("SELECT o.changeset_id, o.user_id, o.occurrence_id, o.fire_at, o.action, o.created_at "
                              "FROM notification_outbox o JOIN user_runs r ON r.changeset_id = o.changeset_id WHERE r.run_id = ? "
@@ -472,6 +481,8 @@ def floor(args):
                            "ORDER BY u.id").fetchall()
     zones = {}
     last = None
+    BATCH = 64
+    batch_open = 0
     for n, (uid, zone, delete_after, horizon) in enumerate(users):
         if uid not in user_runs:
             continue  # not due (auto-update off, or not past 03:00): replan did not touch them either
@@ -498,7 +509,12 @@ def floor(args):
         plan_date = ur[1]
         stmt(f"SELECT 1 FROM user_runs WHERE user_id = {q(uid)} AND plan_date = {q(plan_date)} "
              "AND status IN ('changed', 'unchanged') LIMIT 1;")
-        w("BEGIN;\n")
+        # Writes are batched as replan's writer does: one transaction per BATCH students, a
+        # savepoint each. The shell has one connection, so a student's reads run inside the
+        # open batch rather than in their own read transaction.
+        if batch_open == 0:
+            w("BEGIN IMMEDIATE;\n")
+            counts["transactions"] += 1
         stmt(f"{SELECT_USER} WHERE u.id = {q(uid)};")
         stmt(f"SELECT {TASK_COLS} FROM tasks WHERE user_id = {q(uid)} AND {SERIES} ORDER BY id;")
         stmt("SELECT s.task_id, s.from_date, s.days, s.version FROM series_slides s JOIN tasks t ON t.id = s.task_id "
@@ -513,9 +529,7 @@ def floor(args):
                  f"AND o.start < {q((through + dt.timedelta(days=m + 1)).isoformat())} ORDER BY 1, 2;")
         stmt(f"SELECT {TASK_COLS} FROM tasks WHERE user_id = {q(uid)} AND repeat_every IS NULL AND (\"end\" >= {q(lookback.isoformat())} "
              f"OR completed = 0) AND start < {q((through + dt.timedelta(days=1)).isoformat())} ORDER BY id;")
-        w("COMMIT;\n")
-        w("BEGIN IMMEDIATE;\n")
-        counts["transactions"] += 2
+        w("SAVEPOINT student;\n")
         cs_id = ur[3]
         if cs_id is not None and cs_id in changesets:
             counts["changed"] += 1
@@ -540,6 +554,23 @@ def floor(args):
         stmt("INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens, "
              "completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at) VALUES "
              f"((SELECT max(id) FROM runs), {q(uid)}, {q(plan_date)}, {q(ur[2])}, {q(cs_id)}, {', '.join(q(v) for v in ur[4:13])});")
+        # The nightly statistics: the counts replan stored, and its statistics base.
+        if uid in bases:
+            b = bases[uid]
+            stmt(f"SELECT serial FROM statistics_base WHERE user_id = {q(uid)};")
+            stmt(f"INSERT INTO statistics_base (user_id, serial, through, counts) VALUES ({q(uid)}, 1, {q(b[2])}, {q(b[3])}) "
+                 f"ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1, through = excluded.through, counts = excluded.counts;")
+        if uid in stats:
+            stmt(f"DELETE FROM statistics WHERE user_id = {q(uid)};")
+            for row in stats[uid]:
+                stmt("INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes) "
+                     f"VALUES ({', '.join(q(v) for v in row)});")
+        w("RELEASE student;\n")
+        batch_open += 1
+        if batch_open == BATCH:
+            w("COMMIT;\n")
+            batch_open = 0
+    if batch_open:
         w("COMMIT;\n")
     stmt(f"UPDATE runs SET finished_at = {q(run_row[1])} WHERE id = (SELECT max(id) FROM runs);")
     out.close()
