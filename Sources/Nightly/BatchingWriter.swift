@@ -35,8 +35,6 @@ final class BatchingWriter: @unchecked Sendable {
         flusher.start()
     }
 
-    deinit { stop() }
-
     /// Runs `body` in the open batch (opening one) and calls `completion` once the batch is
     /// committed, or lost. When `body` throws, its writes are rolled back, the error is
     /// thrown, and `completion` is not called.
@@ -64,7 +62,8 @@ final class BatchingWriter: @unchecked Sendable {
         commitBatch()
     }
 
-    /// Commits what is open and stops the background thread.
+    /// Commits what is open and stops the background thread (which holds the writer until
+    /// then: call this when the run ends).
     func stop() {
         lock.lock()
         commitBatch()
