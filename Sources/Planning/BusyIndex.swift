@@ -58,12 +58,47 @@ public struct BusyIndex: Sendable {
 
     /// Adds an occurrence, replacing any entry with its id. Skipped occurrences are not busy.
     public mutating func insert(_ o: Occurrence) {
-        remove(o.id)
+        guard o.state != .skipped else { remove(o.id); return }
+        let slot = store(Entry(o))
+        // One lookup both files the new slot and finds the entry it replaces.
+        if let replaced = slotOfID.updateValue(slot, forKey: o.id) { release(replaced) }
+        link(slot)
+    }
+
+    /// `insert`, unless an entry with the occurrence's id is already there (it then stays).
+    public mutating func insertIfAbsent(_ o: Occurrence) {
         guard o.state != .skipped else { return }
-        let e = Entry(o)
-        let slot: Int
-        if let free = freeSlots.popLast() { slot = free; slots[slot] = e } else { slot = slots.count; slots.append(e) }
-        slotOfID[e.id] = slot
+        let slot = store(Entry(o))
+        // The `default:` subscript looks the id up once and files the new slot if it is new.
+        var filed = -1
+        func file(_ existing: inout Int) {
+            if existing < 0 { existing = slot }
+            filed = existing
+        }
+        file(&slotOfID[o.id, default: -1])
+        if filed == slot {
+            link(slot)
+        } else {
+            slots[slot] = nil
+            freeSlots.append(slot)
+        }
+    }
+
+    public mutating func remove(_ id: OccurrenceID) {
+        guard let slot = slotOfID.removeValue(forKey: id) else { return }
+        release(slot)
+    }
+
+    /// Puts an entry in a free slot (not yet on any day).
+    private mutating func store(_ e: Entry) -> Int {
+        if let free = freeSlots.popLast() { slots[free] = e; return free }
+        slots.append(e)
+        return slots.count - 1
+    }
+
+    /// Lists a stored entry on the days it touches.
+    private mutating func link(_ slot: Int) {
+        guard let e = slots[slot] else { return }
         let range = e.dayNumbers
         makeRoom(for: range)
         for day in range {
@@ -71,8 +106,9 @@ public struct BusyIndex: Sendable {
         }
     }
 
-    public mutating func remove(_ id: OccurrenceID) {
-        guard let slot = slotOfID.removeValue(forKey: id), let e = slots[slot] else { return }
+    /// Takes an entry off its days and frees its slot (its id is already unfiled).
+    private mutating func release(_ slot: Int) {
+        guard let e = slots[slot] else { return }
         for day in e.dayNumbers {
             if e.allDay {
                 if let i = days[day - firstDay].allDay.firstIndex(of: slot) { days[day - firstDay].allDay.remove(at: i) }

@@ -261,9 +261,7 @@ struct PostponementPass {
     mutating func ensureCovered(through day: CivilDate) {
         guard day > coveredThrough else { return }
         let end = max(day, coveredThrough.adding(days: 31))
-        for o in plan.occurrences(from: coveredThrough.adding(days: 1), through: end) where !busy.contains(o.id) {
-            busy.insert(o)
-        }
+        for o in plan.occurrences(from: coveredThrough.adding(days: 1), through: end) { busy.insertIfAbsent(o) }
         coveredThrough = end
     }
 }
