@@ -90,8 +90,11 @@ struct PostponementPass {
     /// one-off task outside it (few, and an old one may be stale, a later one may extend a run).
     private static func occurrencesInView(of plan: UserPlan, range: PlanningRange) -> [Occurrence] {
         let inRange = plan.occurrences(from: range.lookback, through: range.through).filter { $0.state != .skipped }
-        let seen = Set(inRange.map(\.id))
-        let outside = plan.tasks.values.filter { !$0.isSeries && !seen.contains(OccurrenceID(taskID: $0.id)) }
+        // A one-off task is in the expansion exactly when it touches the range (the expander's
+        // own test), so that test finds the others without collecting the ids of the range.
+        let outside = plan.tasks.values.filter {
+            !$0.isSeries && !($0.start.date <= range.through && OccurrenceExpander.oneOff($0).lastDate >= range.lookback)
+        }
         // The expander's lists are sorted by (start, id) already; most nights nothing lies
         // outside the range, and then there is nothing to merge.
         guard !outside.isEmpty else { return inRange }
