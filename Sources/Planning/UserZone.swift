@@ -42,6 +42,13 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     /// The zone's offset from UTC, in seconds, at an instant given in seconds since 1970.
     func secondsFromGMT(at seconds: Double) -> Int { offsets.secondsFromGMT(at: seconds) }
 
+    /// Whether the offset a day before `local` (seconds of a wall-clock reading) equals the
+    /// one a day after: then the zone does not change its offset around it.
+    private func sameOffsetAround(_ local: Double) -> Bool {
+        let (before, after) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
+        return before == after
+    }
+
     private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
 
     /// The local wall-clock time of an instant.
@@ -56,8 +63,8 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     public func instant(_ civil: CivilDateTime) -> Date {
         let local = Double(civil.minuteNumber * 60)
         // Offsets a day either side: a zone changes its offset at most once in that span.
-        let before = Double(secondsFromGMT(at: local - 86_400))
-        let after = Double(secondsFromGMT(at: local + 86_400))
+        let (beforeSeconds, afterSeconds) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
+        let before = Double(beforeSeconds), after = Double(afterSeconds)
         // The usual case, no change of offset near this time: one answer, nothing to search.
         if before == after { return Date(timeIntervalSince1970: local - before) }
         let candidates = [local - before, local - after].filter {
@@ -74,7 +81,7 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     public func existing(_ civil: CivilDateTime) -> CivilDateTime {
         // Fast path for the days without a change of offset (all but two a year, at most).
         let local = Double(civil.minuteNumber * 60)
-        if secondsFromGMT(at: local - 86_400) == secondsFromGMT(at: local + 86_400) { return civil }
+        if sameOffsetAround(local) { return civil }
         return self.civil(instant(civil))
     }
 

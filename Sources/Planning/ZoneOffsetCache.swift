@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The UTC offsets of one time zone, remembered per stretch of time between two of its
 /// transitions, so a night's planning asks ICU a few times per user instead of hundreds.
@@ -12,8 +13,8 @@ import Foundation
 /// stretch are answered here; the answers are exactly ICU's.
 ///
 /// A class, because the memo is shared by every copy of the `UserZone` that owns it (a plan
-/// and its working copies); the lock makes it safe to share between threads.
-final class ZoneOffsetCache: @unchecked Sendable {
+/// and its working copies); a mutex makes it safe to share between threads.
+final class ZoneOffsetCache: Sendable {
     /// `start ..< end` (seconds since 1970) all have `offset`.
     private struct Stretch {
         var start: Double
@@ -21,42 +22,53 @@ final class ZoneOffsetCache: @unchecked Sendable {
         var offset: Int
     }
 
+    /// What has been learnt so far.
+    private struct Memo {
+        /// Sorted by start, never overlapping.
+        var stretches: [Stretch] = []
+        /// Where the previous answer came from: probes come in runs close to each other.
+        var last = 0
+    }
+
     private let timeZone: TimeZone
-    private let lock = NSLock()
-    /// Sorted by start, never overlapping.
-    private var stretches: [Stretch] = []
-    /// Where the previous answer came from: probes come in runs close to each other.
-    private var last = 0
+    private let memo = Mutex(Memo())
 
     init(timeZone: TimeZone) { self.timeZone = timeZone }
 
     /// The zone's offset from UTC in seconds at `seconds` since 1970 (`secondsFromGMT`).
     func secondsFromGMT(at seconds: Double) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if last < stretches.count, stretches[last].start <= seconds, seconds < stretches[last].end {
-            return stretches[last].offset
+        memo.withLock { offset(at: seconds, memo: &$0) }
+    }
+
+    /// The offsets at two instants, under one lock (`UserZone` probes a day either side).
+    func secondsFromGMT(at a: Double, _ b: Double) -> (Int, Int) {
+        memo.withLock { (offset(at: a, memo: &$0), offset(at: b, memo: &$0)) }
+    }
+
+    private func offset(at seconds: Double, memo: inout Memo) -> Int {
+        if memo.last < memo.stretches.count, memo.stretches[memo.last].start <= seconds, seconds < memo.stretches[memo.last].end {
+            return memo.stretches[memo.last].offset
         }
         // The first stretch that ends after `seconds`; it holds `seconds` unless it starts later.
-        var low = 0, high = stretches.count
+        var low = 0, high = memo.stretches.count
         while low < high {
             let mid = (low + high) / 2
-            if stretches[mid].end <= seconds { low = mid + 1 } else { high = mid }
+            if memo.stretches[mid].end <= seconds { low = mid + 1 } else { high = mid }
         }
-        if low < stretches.count, stretches[low].start <= seconds {
-            last = low
-            return stretches[low].offset
+        if low < memo.stretches.count, memo.stretches[low].start <= seconds {
+            memo.last = low
+            return memo.stretches[low].offset
         }
         let instant = Date(timeIntervalSince1970: seconds)
         let offset = timeZone.secondsFromGMT(for: instant)
         let end = timeZone.nextDaylightSavingTimeTransition(after: instant)?.timeIntervalSince1970 ?? .infinity
-        if low < stretches.count, stretches[low].end == end {
+        if low < memo.stretches.count, memo.stretches[low].end == end {
             // An earlier probe of the same stretch: it now reaches back to here.
-            stretches[low].start = seconds
+            memo.stretches[low].start = seconds
         } else {
-            stretches.insert(Stretch(start: seconds, end: end, offset: offset), at: low)
+            memo.stretches.insert(Stretch(start: seconds, end: end, offset: offset), at: low)
         }
-        last = low
+        memo.last = low
         return offset
     }
 }
