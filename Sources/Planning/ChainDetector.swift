@@ -30,13 +30,14 @@ public struct ChainDetector: Sendable {
         let visible = occurrences.indices.filter { occurrences[$0].state != .skipped }
         var groups: [[Int]] = []
         var groupOfKey: [ChainKey: Int] = [:]
-        var groupOfTitle: [TitleInCategory: Int] = [:] // a series repeats its title; normalise it once
+        // A series repeats its title and category: its key is normalised once, and found again
+        // by task id. A one-off task is the only one with its id, so it is not remembered.
+        var groupOfSeries: [String: Int] = [:]
         var keys: [ChainKey] = []
         for i in visible {
             let o = occurrences[i]
-            let raw = TitleInCategory(title: o.title, category: o.category)
             let group: Int
-            if let known = groupOfTitle[raw] {
+            if o.isSeriesOccurrence, let known = groupOfSeries[o.taskID] {
                 group = known
             } else {
                 let key = ChainKey(o)
@@ -48,7 +49,7 @@ public struct ChainDetector: Sendable {
                     groups.append([])
                     keys.append(key)
                 }
-                groupOfTitle[raw] = group
+                if o.isSeriesOccurrence { groupOfSeries[o.taskID] = group }
             }
             groups[group].append(i)
         }
@@ -67,13 +68,6 @@ public struct ChainDetector: Sendable {
             }
         }
         return chains.sorted { ($0.first.start, $0.first.id) < ($1.first.start, $1.first.id) }
-    }
-
-    /// The raw title and category an occurrence was written with (its chain key before
-    /// normalising).
-    private struct TitleInCategory: Hashable {
-        let title: String
-        let category: String
     }
 
     /// `positions` sorted by the occurrences' (start, id). The planner hands them over in that

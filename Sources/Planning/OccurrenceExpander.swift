@@ -17,8 +17,11 @@ public struct OccurrenceExpander: Sendable {
         var result: [Occurrence] = []
         for task in tasks {
             if task.repeatRule == nil {
-                let o = OccurrenceExpander.oneOff(task)
-                if o.start.date <= through && o.lastDate >= from { result.append(o) }
+                // The range test on the task itself: most one-off tasks lie outside the range,
+                // and building their occurrence first would copy them for nothing.
+                if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+                    result.append(OccurrenceExpander.oneOff(task))
+                }
             } else {
                 expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
                        from: from, through: through, into: &result)
@@ -38,6 +41,11 @@ public struct OccurrenceExpander: Sendable {
         Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
                    color: task.color, start: task.start, end: task.end, allDay: task.allDay,
                    state: task.completed ? .completed : .open)
+    }
+
+    /// The last local date a one-off task's occurrence touches (`Occurrence.lastDate`).
+    static func lastDate(of task: StudyTask) -> CivilDate {
+        task.allDay ? task.end.date : task.end.adding(minutes: -1).date
     }
 
     /// The original recurrence date number `n` of a series (n = 0 is the first session).
