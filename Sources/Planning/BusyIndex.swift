@@ -48,8 +48,10 @@ public struct BusyIndex: Sendable {
 
     /// Indexes the open and completed occurrences among `occurrences`; skipped ones are free.
     public init(_ occurrences: [Occurrence]) {
-        slots.reserveCapacity(occurrences.count)
-        slotOfID.reserveCapacity(occurrences.count)
+        // Room for as many again: the planner extends the index by weeks at a time, and growing
+        // the id table means hashing every id in it once more.
+        slots.reserveCapacity(2 * occurrences.count)
+        slotOfID.reserveCapacity(2 * occurrences.count)
         for o in occurrences { insert(o) }
     }
 

@@ -11,6 +11,19 @@ public struct OccurrenceExpander: Sendable {
     /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
     public func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
                             from: CivilDate, through: CivilDate) -> [Occurrence] {
+        let result = unsortedOccurrences(of: tasks, overrides: overrides, slides: slides, from: from, through: through)
+        // Sort small keys and permute once: occurrences are large values, and moving them
+        // around inside the sort costs more than the comparisons.
+        let minutes = result.map(\.start.minuteNumber)
+        let order = result.indices.sorted { a, b in
+            minutes[a] != minutes[b] ? minutes[a] < minutes[b] : result[a].id < result[b].id
+        }
+        return order.map { result[$0] }
+    }
+
+    /// The same occurrences in no particular order, for callers that index them anyway.
+    func unsortedOccurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+                             from: CivilDate, through: CivilDate) -> [Occurrence] {
         guard from <= through else { return [] }
         let overridesByTask = Dictionary(grouping: overrides, by: \.taskID)
         let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
@@ -27,13 +40,7 @@ public struct OccurrenceExpander: Sendable {
                        from: from, through: through, into: &result)
             }
         }
-        // Sort small keys and permute once: occurrences are large values, and moving them
-        // around inside the sort costs more than the comparisons.
-        let minutes = result.map(\.start.minuteNumber)
-        let order = result.indices.sorted { a, b in
-            minutes[a] != minutes[b] ? minutes[a] < minutes[b] : result[a].id < result[b].id
-        }
-        return order.map { result[$0] }
+        return result
     }
 
     /// The one occurrence of a one-off task.
