@@ -24,26 +24,70 @@ public struct ChainDetector: Sendable {
     ///     (02:30 → 03:30) still links with its neighbours.
     public func chains(in occurrences: [Occurrence], classes: [OccurrenceID: OverdueClass],
                        timeOfDay: (Occurrence) -> TimeOfDay = { $0.start.time }) -> [Chain] {
-        var byKey: [ChainKey: [Occurrence]] = [:]
-        var keys: [String: [String: ChainKey]] = [:] // a series repeats its title; normalise it once
-        for o in occurrences where o.state != .skipped {
-            let key = keys[o.category, default: [:]][o.title] ?? ChainKey(o)
-            keys[o.category, default: [:]][o.title] = key
-            byKey[key, default: []].append(o)
+        // Everything below works on positions in `occurrences`, and each occurrence's key,
+        // class and time of day is looked up once: a plan has a few hundred occurrences, and
+        // hashing ids and titles again for every comparison was most of the cost.
+        let visible = occurrences.indices.filter { occurrences[$0].state != .skipped }
+        var groups: [[Int]] = []
+        var groupOfKey: [ChainKey: Int] = [:]
+        // A series repeats its title and category: its key is normalised once, and found again
+        // by task id. A one-off task is the only one with its id, so it is not remembered.
+        var groupOfSeries: [String: Int] = [:]
+        var keys: [ChainKey] = []
+        for i in visible {
+            let o = occurrences[i]
+            let group: Int
+            if o.isSeriesOccurrence, let known = groupOfSeries[o.taskID] {
+                group = known
+            } else {
+                let key = ChainKey(o)
+                if let known = groupOfKey[key] {
+                    group = known
+                } else {
+                    group = groups.count
+                    groupOfKey[key] = group
+                    groups.append([])
+                    keys.append(key)
+                }
+                if o.isSeriesOccurrence { groupOfSeries[o.taskID] = group }
+            }
+            groups[group].append(i)
         }
+
         var chains: [Chain] = []
-        for (key, group) in byKey where group.count >= 2 {
-            let sorted = group.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        for (group, positions) in groups.enumerated() where positions.count >= 2 {
+            let sorted = inStartOrder(positions, of: occurrences)
+            let times = sorted.map { occurrences[$0].allDay ? nil : timeOfDay(occurrences[$0]) }
             var runStart = 0
             for i in 1...sorted.count {
-                if i < sorted.count && linked(sorted[i - 1], sorted[i], timeOfDay: timeOfDay) { continue }
-                if let chain = chain(key: key, run: Array(sorted[runStart..<i]), classes: classes) {
+                if i < sorted.count && linked(occurrences[sorted[i - 1]], times[i - 1], occurrences[sorted[i]], times[i]) { continue }
+                if let chain = chain(key: keys[group], run: sorted[runStart..<i], of: occurrences, classes: classes) {
                     chains.append(chain)
                 }
                 runStart = i
             }
         }
         return chains.sorted { ($0.first.start, $0.first.id) < ($1.first.start, $1.first.id) }
+    }
+
+    /// `positions` sorted by the occurrences' (start, id). The planner hands them over in that
+    /// order already, so that is checked first.
+    private func inStartOrder(_ positions: [Int], of occurrences: [Occurrence]) -> [Int] {
+        func before(_ a: Int, _ b: Int) -> Bool {
+            let x = occurrences[a], y = occurrences[b]
+            return x.start != y.start ? x.start < y.start : x.id < y.id
+        }
+        if zip(positions, positions.dropFirst()).allSatisfy({ before($0, $1) }) { return positions }
+        return positions.sorted(by: before)
+    }
+
+    /// `linked(_:_:timeOfDay:)` with the times of day already looked up (nil for all-day ones).
+    private func linked(_ a: Occurrence, _ timeA: TimeOfDay?, _ b: Occurrence, _ timeB: TimeOfDay?) -> Bool {
+        guard a.allDay == b.allDay else { return false }
+        let gap = a.start.date.days(until: b.start.date)
+        guard gap >= 1, gap <= maxDayGap else { return false }
+        guard let timeA, let timeB else { return true }
+        return abs(timeA.minutes - timeB.minutes) <= maxTimeDifference
     }
 
     /// Whether two neighbours (in start order) link.
@@ -55,14 +99,18 @@ public struct ChainDetector: Sendable {
         return abs(timeOfDay(a).minutes - timeOfDay(b).minutes) <= maxTimeDifference
     }
 
-    private func chain(key: ChainKey, run: [Occurrence], classes: [OccurrenceID: OverdueClass]) -> Chain? {
-        func isMember(_ o: Occurrence) -> Bool {
-            o.state == .open && (classes[o.id] == .current || classes[o.id] == .overdue)
+    /// The chain of one linked run (positions in `occurrences`, in start order), if it is one.
+    private func chain(key: ChainKey, run: ArraySlice<Int>, of occurrences: [Occurrence],
+                       classes: [OccurrenceID: OverdueClass]) -> Chain? {
+        guard run.count >= 2 else { return nil } // a chain has two members at least
+        // Members are open and current or overdue; nil marks the ones that only link.
+        let memberClass = run.map { i -> OverdueClass? in
+            guard occurrences[i].state == .open, let c = classes[occurrences[i].id], c == .current || c == .overdue else { return nil }
+            return c
         }
-        guard let firstOverdue = run.firstIndex(where: { isMember($0) && classes[$0.id] == .overdue }) else { return nil }
-        guard run.lazy.filter(isMember).count >= 2 else { return nil }
-        let members = run[firstOverdue...].filter(isMember)
+        guard let firstOverdue = memberClass.firstIndex(of: .overdue) else { return nil }
+        let members = memberClass[firstOverdue...].indices.filter { memberClass[$0] != nil }
         guard members.count >= 2 else { return nil }
-        return Chain(key: key, run: run, members: members)
+        return Chain(key: key, run: run.map { occurrences[$0] }, members: members.map { occurrences[run[run.startIndex + $0]] })
     }
 }

@@ -2,21 +2,22 @@
 ///
 /// Day arithmetic is done on a day number (days since 1970-01-01), which is exact for civil
 /// dates: adding a day to a date never depends on a zone. Instants are never involved here.
+///
+/// Stored as that day number alone: the planner compares, hashes and steps through dates far
+/// more often than it reads their year, month and day, and one integer makes all three of
+/// those a single machine operation (and an occurrence a smaller value to copy).
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    /// Days since 1970-01-01.
+    public let dayNumber: Int
 
     /// Creates a date, or nil when the components do not name a real day.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
-        self.year = year; self.month = month; self.day = day
+        self.dayNumber = CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
-    private init(unchecked year: Int, _ month: Int, _ day: Int) {
-        self.year = year; self.month = month; self.day = day
-    }
+    public init(dayNumber: Int) { self.dayNumber = dayNumber }
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: some StringProtocol) {
@@ -37,8 +38,12 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days-from-civil algorithm).
-    public var dayNumber: Int {
+    public var year: Int { components.year }
+    public var month: Int { components.month }
+    public var day: Int { components.day }
+
+    /// Days since 1970-01-01 of a valid date (Howard Hinnant's days-from-civil algorithm).
+    private static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -48,8 +53,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146097 + doe - 719468
     }
 
-    public init(dayNumber z0: Int) {
-        let z = z0 + 719468
+    /// Year, month and day of the day number (Howard Hinnant's civil-from-days algorithm).
+    var components: (year: Int, month: Int, day: Int) {
+        let z = dayNumber + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
@@ -57,10 +63,10 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(unchecked: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    public func adding(days: Int) -> CivilDate { days == 0 ? self : CivilDate(dayNumber: dayNumber + days) }
+    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
 
     /// Whole days from `self` to `other` (positive when `other` is later).
     public func days(until other: CivilDate) -> Int { other.dayNumber - dayNumber }
@@ -73,18 +79,18 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The same day of month `months` later, clamped to the last day of shorter months.
     public func adding(months: Int, anchorDay: Int? = nil) -> CivilDate {
-        let total = (year * 12 + (month - 1)) + months
+        let c = components
+        let total = (c.year * 12 + (c.month - 1)) + months
         let y = total / 12, m = total % 12 + 1
-        let d = min(anchorDay ?? day, CivilDate.daysInMonth(year: y, month: m))
-        return CivilDate(unchecked: y, m, d)
+        let d = min(anchorDay ?? c.day, CivilDate.daysInMonth(year: y, month: m))
+        return CivilDate(dayNumber: CivilDate.dayNumber(year: y, month: m, day: d))
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool {
-        a.year != b.year ? a.year < b.year : (a.month != b.month ? a.month < b.month : a.day < b.day)
-    }
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 
     public var description: String {
-        CanonicalText.text(year: year, month: month, day: day) ?? "\(Digits.pad(year, 4))-\(Digits.pad(month, 2))-\(Digits.pad(day, 2))"
+        let c = components
+        return CanonicalText.text(year: c.year, month: c.month, day: c.day) ?? "\(Digits.pad(c.year, 4))-\(Digits.pad(c.month, 2))-\(Digits.pad(c.day, 2))"
     }
 }
 

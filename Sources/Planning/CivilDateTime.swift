@@ -2,28 +2,30 @@
 ///
 /// Civil time is the truth in replan: tasks are planned and stored like this and compared as
 /// civil minutes. Instants appear only where "now" is converted (`UserZone`).
+///
+/// Stored as its civil minute number alone (like `CivilDate`, one integer): the rules compare
+/// and subtract date-times constantly, and read the date or time of day from it cheaply.
 public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let date: CivilDate
-    public let time: TimeOfDay
+    /// Civil minutes since 1970-01-01T00:00: a total order and simple interval arithmetic.
+    public let minuteNumber: Int
 
     public init(date: CivilDate, time: TimeOfDay) {
-        // Normalise minute overflow into the date so `time` is always 0..<1440.
-        let extraDays = time.minutes >= 0 ? time.minutes / 1440 : -((1439 - time.minutes) / 1440)
-        self.date = date.adding(days: extraDays)
-        self.time = TimeOfDay(minutes: time.minutes - extraDays * 1440)
+        // Minute overflow rolls into the date, so `time` is always 0..<1440.
+        self.minuteNumber = date.dayNumber * 1440 + time.minutes
     }
 
-    /// Civil minutes since 1970-01-01T00:00: a total order and simple interval arithmetic.
-    public var minuteNumber: Int { date.dayNumber * 1440 + time.minutes }
+    public init(minuteNumber: Int) { self.minuteNumber = minuteNumber }
 
-    public init(minuteNumber: Int) {
-        let day = minuteNumber >= 0 ? minuteNumber / 1440 : -((1439 - minuteNumber) / 1440)
-        self.date = CivilDate(dayNumber: day)
-        self.time = TimeOfDay(minutes: minuteNumber - day * 1440)
+    /// The local date (days are floored, also before 1970).
+    public var date: CivilDate {
+        CivilDate(dayNumber: minuteNumber >= 0 ? minuteNumber / 1440 : -((1439 - minuteNumber) / 1440))
     }
+
+    /// The time of day, `0 ..< 1440` minutes.
+    public var time: TimeOfDay { TimeOfDay(minutes: minuteNumber - date.dayNumber * 1440) }
 
     public func adding(minutes: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + minutes) }
-    public func adding(days: Int) -> CivilDateTime { CivilDateTime(date: date.adding(days: days), time: time) }
+    public func adding(days: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + days * 1440) }
 
     /// Parses `YYYY-MM-DDTHH:MM` with optional `:00` seconds. Offsets are handled by `UserZone`.
     public init?(_ text: some StringProtocol) {
@@ -41,9 +43,10 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.init(date: d, time: t)
     }
 
-    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.date != b.date ? a.date < b.date : a.time < b.time }
+    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.minuteNumber < b.minuteNumber }
 
     public var description: String {
-        CanonicalText.text(year: date.year, month: date.month, day: date.day, minutes: time.minutes) ?? "\(date)T\(time)"
+        let c = date.components
+        return CanonicalText.text(year: c.year, month: c.month, day: c.day, minutes: time.minutes) ?? "\(date)T\(time)"
     }
 }

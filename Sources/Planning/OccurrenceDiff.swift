@@ -12,8 +12,8 @@ public enum OccurrenceDiff {
         func record(_ op: PlanEdit.Operation, _ id: OccurrenceID, _ title: String, _ before: TimeRange?, _ after: TimeRange?) {
             edits[id] = PlanEdit(op: op, id: id, title: title, before: before, after: after, reason: reason(id))
         }
-        func compare(_ id: OccurrenceID) {
-            let old = original.occurrence(id), new = working.occurrence(id)
+        func compare(_ id: OccurrenceID) { compare(id, original.occurrence(id), working.occurrence(id)) }
+        func compare(_ id: OccurrenceID, _ old: Occurrence?, _ new: Occurrence?) {
             switch (old, new) {
             case (let o?, let n?):
                 if n.state == .skipped && o.state != .skipped { record(.skip, id, n.title, TimeRange(o), nil) }
@@ -65,15 +65,20 @@ public enum OccurrenceDiff {
                     if let until = task.repeatRule?.until, d > until { break }
                     if d > through.adding(days: -pull) { break }
                     let id = OccurrenceID(taskID: task.id, originalDate: d)
-                    let sitsInRange = [original.occurrence(id), working.occurrence(id)].contains { $0.map { $0.start.date <= through } == true }
-                    if d <= through || sitsInRange { compare(id) }
+                    let old = original.occurrence(id), new = working.occurrence(id)
+                    let sitsInRange = [old, new].contains { $0.map { $0.start.date <= through } == true }
+                    if d <= through || sitsInRange { compare(id, old, new) }
                 }
             }
         }
-        return edits.values.sorted { a, b in
-            let ka = a.after?.start ?? a.before?.start, kb = b.after?.start ?? b.before?.start
-            if ka != kb, let ka, let kb { return ka < kb }
-            return a.id < b.id
+        // Sorted by where each edit lands (or was), then id, through a list of keys: edits are
+        // large values, and the comparisons would otherwise dig their starts out every time.
+        let list = Array(edits.values)
+        let starts = list.map { $0.after?.start ?? $0.before?.start }
+        let order = list.indices.sorted { a, b in
+            if starts[a] != starts[b], let ka = starts[a], let kb = starts[b] { return ka < kb }
+            return list[a].id < list[b].id
         }
+        return order.map { list[$0] }
     }
 }

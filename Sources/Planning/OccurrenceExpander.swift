@@ -11,19 +11,7 @@ public struct OccurrenceExpander: Sendable {
     /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
     public func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
                             from: CivilDate, through: CivilDate) -> [Occurrence] {
-        guard from <= through else { return [] }
-        let overridesByTask = Dictionary(grouping: overrides, by: \.taskID)
-        let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
-        var result: [Occurrence] = []
-        for task in tasks {
-            if task.repeatRule == nil {
-                let o = OccurrenceExpander.oneOff(task)
-                if o.start.date <= through && o.lastDate >= from { result.append(o) }
-            } else {
-                expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
-                       from: from, through: through, into: &result)
-            }
-        }
+        let result = unsortedOccurrences(of: tasks, overrides: overrides, slides: slides, from: from, through: through)
         // Sort small keys and permute once: occurrences are large values, and moving them
         // around inside the sort costs more than the comparisons.
         let minutes = result.map(\.start.minuteNumber)
@@ -33,11 +21,38 @@ public struct OccurrenceExpander: Sendable {
         return order.map { result[$0] }
     }
 
+    /// The same occurrences in no particular order, for callers that index them anyway.
+    func unsortedOccurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+                             from: CivilDate, through: CivilDate) -> [Occurrence] {
+        guard from <= through else { return [] }
+        let overridesByTask = Dictionary(grouping: overrides, by: \.taskID)
+        let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
+        var result: [Occurrence] = []
+        for task in tasks {
+            if task.repeatRule == nil {
+                // The range test on the task itself: most one-off tasks lie outside the range,
+                // and building their occurrence first would copy them for nothing.
+                if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+                    result.append(OccurrenceExpander.oneOff(task))
+                }
+            } else {
+                expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
+                       from: from, through: through, into: &result)
+            }
+        }
+        return result
+    }
+
     /// The one occurrence of a one-off task.
     static func oneOff(_ task: StudyTask) -> Occurrence {
         Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
                    color: task.color, start: task.start, end: task.end, allDay: task.allDay,
                    state: task.completed ? .completed : .open)
+    }
+
+    /// The last local date a one-off task's occurrence touches (`Occurrence.lastDate`).
+    static func lastDate(of task: StudyTask) -> CivilDate {
+        task.allDay ? task.end.date : task.end.adding(minutes: -1).date
     }
 
     /// The original recurrence date number `n` of a series (n = 0 is the first session).

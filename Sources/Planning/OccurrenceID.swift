@@ -21,6 +21,14 @@ public struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConverti
         }
     }
 
+    /// The task id and the date's day number (a one-off task's nil date hashes as a number no
+    /// date has): ids are the keys of the planner's tables, and hashing an optional date
+    /// field by field cost as much again as the task id.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(taskID)
+        hasher.combine(originalDate?.dayNumber ?? Int.min)
+    }
+
     public var description: String {
         originalDate.map { "\(taskID)@\($0)" } ?? taskID
     }

@@ -22,6 +22,9 @@ public struct OverdueClassification: Hashable, Sendable {
 
     public func `class`(of id: OccurrenceID) -> OverdueClass? { classes[id] }
 
+    /// Room for `count` classes, so filling a night's classification never rehashes.
+    mutating func reserveCapacity(_ count: Int) { classes.reserveCapacity(count) }
+
     mutating func add(_ o: Occurrence, as c: OverdueClass, kept isKept: Bool) {
         classes[o.id] = c
         switch c {
@@ -71,6 +74,7 @@ public struct OverdueClassifier: Sendable {
 
     public func classify(_ occurrences: [Occurrence]) -> OverdueClassification {
         var result = OverdueClassification()
+        result.reserveCapacity(occurrences.count)
         for o in occurrences {
             guard let c = classify(o) else { continue }
             result.add(o, as: c, kept: c == .stale && keeps(category: o.category))

@@ -23,6 +23,8 @@ struct PostponementPass {
     /// The open occurrences this pass found overdue (the postponer retries while one of them
     /// is left without a slot).
     var overdueIDs: Set<OccurrenceID> = []
+    /// What the rules look at, as the pass found it (`occurrencesInView`).
+    private let universe: [Occurrence]
 
     var today: CivilDate { now.date }
 
@@ -35,8 +37,13 @@ struct PostponementPass {
         self.windows = plan.settings.effectiveWindows
         self.range = PlanningRange(today: now.date, settings: plan.settings)
         self.classifier = OverdueClassifier(now: now, settings: plan.settings)
-        self.busy = BusyIndex(plan.occurrences(from: now.date, through: range.through))
-        self.coveredThrough = range.through
+        // One expansion serves both: the busy index starts with the part of the view that
+        // touches today … through, exactly what expanding that range would give.
+        let universe = PostponementPass.occurrencesInView(of: plan, range: range)
+        self.universe = universe
+        let through = range.through
+        self.busy = BusyIndex(universe.filter { $0.lastDate >= now.date && $0.start.date <= through })
+        self.coveredThrough = through
     }
 
     var finder: SlotFinder { SlotFinder(windows: windows, horizonDays: settings.horizonDays, now: now, zone: zone) }
@@ -57,7 +64,6 @@ struct PostponementPass {
     }
 
     mutating func run() {
-        let universe = occurrencesInView()
         let classification = classifier.classify(universe)
         overdueIDs = Set(classification.overdue.map(\.id))
 
@@ -82,14 +88,17 @@ struct PostponementPass {
 
     /// Every occurrence the rules may act on or link through: the planning range, plus every
     /// one-off task outside it (few, and an old one may be stale, a later one may extend a run).
-    private func occurrencesInView() -> [Occurrence] {
+    private static func occurrencesInView(of plan: UserPlan, range: PlanningRange) -> [Occurrence] {
         let inRange = plan.occurrences(from: range.lookback, through: range.through).filter { $0.state != .skipped }
-        let seen = Set(inRange.map(\.id))
-        let outside = plan.tasks.values.filter { !$0.isSeries && !seen.contains(OccurrenceID(taskID: $0.id)) }
+        // A one-off task is in the expansion exactly when it touches the range (the expander's
+        // own test), so that test finds the others without collecting the ids of the range.
+        let outside = plan.tasks.values.filter {
+            !$0.isSeries && !($0.start.date <= range.through && OccurrenceExpander.lastDate(of: $0) >= range.lookback)
+        }
         // The expander's lists are sorted by (start, id) already; most nights nothing lies
         // outside the range, and then there is nothing to merge.
         guard !outside.isEmpty else { return inRange }
-        let extra = OccurrenceExpander(zone: zone).occurrences(of: Array(outside), overrides: [], slides: [],
+        let extra = OccurrenceExpander(zone: plan.zone).occurrences(of: Array(outside), overrides: [], slides: [],
                                                                from: CivilDate(dayNumber: 0), through: CivilDate(year: 9999, month: 12, day: 31)!)
         let list = inRange + extra.filter { $0.state != .skipped }
         let minutes = list.map(\.start.minuteNumber)
@@ -255,9 +264,8 @@ struct PostponementPass {
     mutating func ensureCovered(through day: CivilDate) {
         guard day > coveredThrough else { return }
         let end = max(day, coveredThrough.adding(days: 31))
-        for o in plan.occurrences(from: coveredThrough.adding(days: 1), through: end) where !busy.contains(o.id) {
-            busy.insert(o)
-        }
+        // The busy index does not care about order, so the expansion need not sort.
+        for o in plan.unsortedOccurrences(from: coveredThrough.adding(days: 1), through: end) { busy.insertIfAbsent(o) }
         coveredThrough = end
     }
 }

@@ -28,6 +28,6 @@ extension UserZone {
     }
 
     private func offset(at seconds: Int) -> Int {
-        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        secondsFromGMT(at: Double(seconds))
     }
 }

@@ -71,7 +71,9 @@ public struct SlotFinder: Sendable {
         let base = day.dayNumber * 1440
         let dayWindows = windows.windows(on: day.weekday)
         guard !dayWindows.isEmpty else { return [] }
-        var blockers: [Range<Int>] = busy.timed(on: day, ignoring: ignoring).map { $0.start.minuteNumber..<$0.end.minuteNumber }
+        // The order of blockers with equal starts does not change the gaps, so the busy
+        // index's intervals need no ordering by id first.
+        var blockers = busy.timedIntervals(on: day, ignoring: ignoring)
         if notBefore > base { blockers.append(base..<min(notBefore, base + 1440)) }
         if let skipped = zone?.skippedMinutes(on: day) { blockers.append(skipped) }
         blockers.sort { $0.lowerBound < $1.lowerBound }

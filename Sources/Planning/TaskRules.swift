@@ -59,6 +59,13 @@ public enum TaskRules {
 extension String {
     /// Trims spaces, tabs and newlines, including full-width spaces.
     public func trimmingWhitespace() -> String {
+        // Most text (every category and title, many times a night) has nothing to trim: a
+        // printable ASCII byte at each end cannot belong to a white-space character (a
+        // character is white space by its first scalar, and a printable ASCII scalar
+        // always starts a new character except after a prepended mark, which is no space).
+        if let first = utf8.first, let last = utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return self
+        }
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }
         while let l = s.last, l.isWhitespace { s.removeLast() }

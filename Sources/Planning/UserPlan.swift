@@ -28,6 +28,12 @@ public struct UserPlan: Hashable, Sendable {
                                                    slides: slides.values.flatMap { $0 }, from: from, through: through)
     }
 
+    /// `occurrences(from:through:)` in no particular order (for filling an index).
+    func unsortedOccurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
+        OccurrenceExpander(zone: zone).unsortedOccurrences(of: Array(tasks.values), overrides: Array(overrides.values),
+                                                           slides: slides.values.flatMap { $0 }, from: from, through: through)
+    }
+
     /// The occurrence with this id, wherever it currently sits.
     public func occurrence(_ id: OccurrenceID) -> Occurrence? {
         guard let task = tasks[id.taskID] else { return nil }

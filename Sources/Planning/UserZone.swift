@@ -10,6 +10,8 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     /// The name the user gave, kept as given: Foundation reports "UTC" as "GMT", and an export
     /// must write back what was imported.
     public let identifier: String
+    /// Offsets already looked up in ICU; shared by the copies of this value.
+    private let offsets: ZoneOffsetCache
 
     /// Validates an IANA identifier; an unknown zone is an error, never a silent UTC.
     public init(identifier: String) throws(DataError) {
@@ -24,13 +26,34 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
         }
         self.timeZone = zone
         self.identifier = identifier
+        self.offsets = ZoneOffsetCache(timeZone: zone)
+    }
+
+    /// Two values are the same zone when the zone and the name are (the memo is not part of it).
+    public static func == (a: UserZone, b: UserZone) -> Bool {
+        a.timeZone == b.timeZone && a.identifier == b.identifier
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timeZone)
+        hasher.combine(identifier)
+    }
+
+    /// The zone's offset from UTC, in seconds, at an instant given in seconds since 1970.
+    func secondsFromGMT(at seconds: Double) -> Int { offsets.secondsFromGMT(at: seconds) }
+
+    /// Whether the offset a day before `local` (seconds of a wall-clock reading) equals the
+    /// one a day after: then the zone does not change its offset around it.
+    private func sameOffsetAround(_ local: Double) -> Bool {
+        let (before, after) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
+        return before == after
     }
 
     private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
 
     /// The local wall-clock time of an instant.
     public func civil(_ instant: Date) -> CivilDateTime {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + secondsFromGMT(at: instant.timeIntervalSince1970)
         let minutes = seconds >= 0 ? seconds / 60 : -((59 - seconds) / 60)
         return CivilDateTime(minuteNumber: minutes)
     }
@@ -40,12 +63,12 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     public func instant(_ civil: CivilDateTime) -> Date {
         let local = Double(civil.minuteNumber * 60)
         // Offsets a day either side: a zone changes its offset at most once in that span.
-        let before = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400)))
-        let after = Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)))
+        let (beforeSeconds, afterSeconds) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
+        let before = Double(beforeSeconds), after = Double(afterSeconds)
         // The usual case, no change of offset near this time: one answer, nothing to search.
         if before == after { return Date(timeIntervalSince1970: local - before) }
         let candidates = [local - before, local - after].filter {
-            Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: $0))) == local - $0
+            Double(secondsFromGMT(at: $0)) == local - $0
         }
         if let first = candidates.min() { return Date(timeIntervalSince1970: first) }
         // In the gap: reading the wall clock with the offset in force before the jump lands
@@ -58,14 +81,13 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     public func existing(_ civil: CivilDateTime) -> CivilDateTime {
         // Fast path for the days without a change of offset (all but two a year, at most).
         let local = Double(civil.minuteNumber * 60)
-        if timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local - 86_400))
-            == timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: local + 86_400)) { return civil }
+        if sameOffsetAround(local) { return civil }
         return self.civil(instant(civil))
     }
 
     /// UTC offset at a civil time, e.g. "+08:00".
     public func offsetText(at civil: CivilDateTime) -> String {
-        let seconds = timeZone.secondsFromGMT(for: instant(civil))
+        let seconds = secondsFromGMT(at: instant(civil).timeIntervalSince1970)
         let sign = seconds < 0 ? "-" : "+"
         let m = abs(seconds) / 60
         return "\(sign)\(Digits.pad(m / 60, 2)):\(Digits.pad(m % 60, 2))"
