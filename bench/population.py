@@ -441,25 +441,26 @@ def floor(args):
     for row in after.execute("SELECT c.id, c.user_id, c.created_at, c.origin, c.plan_date, c.state, c.summary, c.report "
                              "FROM changesets c JOIN user_runs r ON r.changeset_id = c.id WHERE r.run_id = ?", (run_id,)):
         changesets[row[0]] = row
-    edits = {}
-    for row in after.execute("SELECT e.changeset_id, e.seq, e.entity, e.entity_key, e.before, e.after, e.reason "
-                             "FROM changeset_edits e JOIN user_runs r ON r.changeset_id = e.changeset_id WHERE r.run_id = ? "
-                             "ORDER BY e.changeset_id, e.seq", (run_id,)):
-        edits.setdefault(row[0], []).append(row)
-    stats = {}
-    for row in after.execute("SELECT user_id, category, task_count, completed_count, completion_rate, focus_minutes "
-                             "FROM statistics ORDER BY user_id, category"):
-        stats.setdefault(row[0], []).append(row)
+    def grouped(rows):
+        """Rows by their first column, in query order."""
+        groups = {}
+        for row in rows:
+            groups.setdefault(row[0], []).append(row)
+        return groups
+
+    edits = grouped(after.execute("SELECT e.changeset_id, e.seq, e.entity, e.entity_key, e.before, e.after, e.reason "
+                                  "FROM changeset_edits e JOIN user_runs r ON r.changeset_id = e.changeset_id WHERE r.run_id = ? "
+                                  "ORDER BY e.changeset_id, e.seq", (run_id,)))
+    stats = grouped(after.execute("SELECT user_id, category, task_count, completed_count, completion_rate, focus_minutes "
+                                  "FROM statistics ORDER BY user_id, category"))
     bases = {}
     has_bases = after.execute("SELECT 1 FROM sqlite_master WHERE name = 'statistics_base'").fetchone() is not None
     if has_bases:
         for row in after.execute("SELECT user_id, serial, through, counts FROM statistics_base"):
             bases[row[0]] = row
-    outbox = {}
-    for row in after.execute("SELECT o.changeset_id, o.user_id, o.occurrence_id, o.fire_at, o.action, o.created_at "
-                             "FROM notification_outbox o JOIN user_runs r ON r.changeset_id = o.changeset_id WHERE r.run_id = ? "
-                             "ORDER BY o.id", (run_id,)):
-        outbox.setdefault(row[0], []).append(row)
+    outbox = grouped(after.execute("SELECT o.changeset_id, o.user_id, o.occurrence_id, o.fire_at, o.action, o.created_at "
+                                   "FROM notification_outbox o JOIN user_runs r ON r.changeset_id = o.changeset_id WHERE r.run_id = ? "
+                                   "ORDER BY o.id", (run_id,)))
     series = {}
     for uid, tid, start, end in before.execute(f"SELECT user_id, id, start, \"end\" FROM tasks WHERE {SERIES}"):
         series.setdefault(uid, []).append((tid, start, end))

@@ -151,10 +151,14 @@ public struct ChangesetStore {
     }
 
     /// `ChangesetEdit.earliestAffectedDate` with the backward reach of the stored slides of
-    /// every series the edits touch (read before the edits are applied).
+    /// every series the edits touch (read before the edits are applied). One-off tasks have no
+    /// slides, so their edits read nothing.
     private func earliestAffectedDate(of edits: [ChangesetEdit]) throws(StoreError) -> CivilDate? {
         var shifts: [String: Int] = [:]
         for edit in edits where edit.entity == .override || edit.entity == .slide || edit.entity == .task {
+            if edit.entity == .task, ![edit.before, edit.after].contains(where: { ($0?["repeat"]).map { $0 != .null } ?? false }) {
+                continue
+            }
             let taskID = edit.entity == .task ? edit.key : (OccurrenceID(edit.key)?.taskID ?? edit.key)
             if shifts[taskID] != nil { continue }
             shifts[taskID] = try db.queryFirst("SELECT coalesce(sum(-min(days, 0)), 0) FROM series_slides WHERE task_id = ?",
