@@ -11,7 +11,12 @@ public struct OccurrenceExpander: Sendable {
     /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
     public func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
                             from: CivilDate, through: CivilDate) -> [Occurrence] {
-        let result = unsortedOccurrences(of: tasks, overrides: overrides, slides: slides, from: from, through: through)
+        OccurrenceExpander.sortedByStart(unsortedOccurrences(of: tasks, overrides: overrides, slides: slides,
+                                                             from: from, through: through))
+    }
+
+    /// `occurrences` sorted by start, then id.
+    static func sortedByStart(_ result: [Occurrence]) -> [Occurrence] {
         // Sort small keys and permute once: occurrences are large values, and moving them
         // around inside the sort costs more than the comparisons.
         let minutes = result.map(\.start.minuteNumber)
@@ -144,20 +149,32 @@ public struct OccurrenceExpander: Sendable {
     private func expand(series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
                         from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
         let overrideByDate = Dictionary(overrides.map { ($0.originalDate, $0) }, uniquingKeysWith: { a, _ in a })
+        expand(series: task, override: { overrideByDate[$0] }, moved: overrides.filter(\.isMove), slides: slides,
+               from: from, through: through, into: &result)
+    }
+
+    /// Expands one series.
+    ///
+    /// - Parameters:
+    ///   - override: the override of an original date, if any.
+    ///   - moved: the series' move overrides (their occurrences sit wherever they were put, so
+    ///     they are found by their override, not by their date).
+    func expand(series task: StudyTask, override: (CivilDate) -> OccurrenceOverride?, moved: [OccurrenceOverride],
+                slides: [SeriesSlide], from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
         func inRange(_ o: Occurrence) -> Bool { o.start.date <= through && o.lastDate >= from }
 
         if let c = candidates(of: task, slides: slides, from: from, through: through) {
             for n in c.indexes {
                 let date = OccurrenceExpander.recurrenceDate(of: task, index: n)
                 guard date >= c.low, date <= c.high else { continue }
-                let override = overrideByDate[date]
+                let override = override(date)
                 if override?.isMove == true { continue } // placed by the override loop below
                 let o = occurrence(of: task, originalDate: date, override: override, slides: slides)
                 if inRange(o) { result.append(o) }
             }
         }
         // Moved occurrences sit wherever the student or a changeset put them.
-        for override in overrides where override.isMove {
+        for override in moved {
             guard OccurrenceExpander.isRecurrenceDate(override.originalDate, of: task) else { continue }
             let o = occurrence(of: task, originalDate: override.originalDate, override: override, slides: slides)
             if inRange(o) { result.append(o) }

@@ -22,16 +22,34 @@ public struct UserPlan: Hashable, Sendable {
 
     /// The occurrences touching `from ... through`, sorted by start.
     public func occurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
-        // The expander's result is sorted by (start, id), a total order, so the tasks need not
-        // be sorted first; this runs many times a night on the planner's hot path.
-        OccurrenceExpander(zone: zone).occurrences(of: Array(tasks.values), overrides: Array(overrides.values),
-                                                   slides: slides.values.flatMap { $0 }, from: from, through: through)
+        // Sorted by (start, id), a total order, so the tasks need not be sorted first.
+        OccurrenceExpander.sortedByStart(unsortedOccurrences(from: from, through: through))
     }
 
     /// `occurrences(from:through:)` in no particular order (for filling an index).
+    ///
+    /// This runs many times a night on the planner's hot path (every time the busy view grows),
+    /// often for a week or less, so it works on the plan's own tables: an override is found by
+    /// its id, and nothing is copied or regrouped first. Only the move overrides are collected,
+    /// because their occurrences are found by the override rather than by date.
     func unsortedOccurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
-        OccurrenceExpander(zone: zone).unsortedOccurrences(of: Array(tasks.values), overrides: Array(overrides.values),
-                                                           slides: slides.values.flatMap { $0 }, from: from, through: through)
+        guard from <= through else { return [] }
+        let expander = OccurrenceExpander(zone: zone)
+        var moved: [String: [OccurrenceOverride]] = [:]
+        for o in overrides.values where o.isMove { moved[o.taskID, default: []].append(o) }
+        var result: [Occurrence] = []
+        for task in tasks.values {
+            if task.repeatRule == nil {
+                if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+                    result.append(OccurrenceExpander.oneOff(task))
+                }
+            } else {
+                let id = task.id
+                expander.expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
+                                moved: moved[id] ?? [], slides: slides[id] ?? [], from: from, through: through, into: &result)
+            }
+        }
+        return result
     }
 
     /// The occurrence with this id, wherever it currently sits.
