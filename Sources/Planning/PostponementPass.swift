@@ -17,7 +17,17 @@ struct PostponementPass {
     let classifier: OverdueClassifier
     var plan: UserPlan
     var busy: BusyIndex
+    /// How far the pass looks: the busy view's reach, which also bounds how far a series
+    /// slide re-places (and reports) its tail. It grows by at least 31 days at a time.
     var coveredThrough: CivilDate
+    /// How far the busy index actually holds every occurrence (never beyond `coveredThrough`).
+    /// Filling it lags the reach: a query extends it only as far as it looks, a week at a
+    /// time, because most of a 31-day step is never searched and indexing it was a fifth of
+    /// a heavy night. Every query of the index asks `ensureCovered` first.
+    private var indexedThrough: CivilDate
+    /// Slid occurrences not yet placed (see `slide`): they are being moved, so they are not
+    /// busy (planning.md §1), and filling the index must not put them in at their slid place.
+    var awaitingPlacement: Set<OccurrenceID> = []
     var edits: [PlanEdit] = []
     var flags: [PlanFlag] = []
     /// The open occurrences this pass found overdue (the postponer retries while one of them
@@ -44,6 +54,7 @@ struct PostponementPass {
         let through = range.through
         self.busy = BusyIndex(universe.filter { $0.lastDate >= now.date && $0.start.date <= through })
         self.coveredThrough = through
+        self.indexedThrough = through
     }
 
     var finder: SlotFinder { SlotFinder(windows: windows, horizonDays: settings.horizonDays, now: now, zone: zone) }
@@ -262,10 +273,14 @@ struct PostponementPass {
 
     /// Makes sure the busy index knows every occurrence touching the days up to `day`.
     mutating func ensureCovered(through day: CivilDate) {
-        guard day > coveredThrough else { return }
-        let end = max(day, coveredThrough.adding(days: 31))
+        if day > coveredThrough { coveredThrough = max(day, coveredThrough.adding(days: 31)) }
+        guard day > indexedThrough else { return }
+        let end = min(coveredThrough, max(day, indexedThrough.adding(days: 7)))
         // The busy index does not care about order, so the expansion need not sort.
-        for o in plan.unsortedOccurrences(from: coveredThrough.adding(days: 1), through: end) { busy.insertIfAbsent(o) }
-        coveredThrough = end
+        for o in plan.unsortedOccurrences(from: indexedThrough.adding(days: 1), through: end)
+        where awaitingPlacement.isEmpty || !awaitingPlacement.contains(o.id) {
+            busy.insertIfAbsent(o)
+        }
+        indexedThrough = end
     }
 }

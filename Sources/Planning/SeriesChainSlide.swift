@@ -47,7 +47,11 @@ extension PostponementPass {
         // Decision: a re-placed occurrence may land after its slid successors (its new day
         // had no room); those successors are then re-placed after it as well, so the series
         // keeps its order. Each search starts no earlier than the previous one's end.
+        // Until an occurrence's turn has come it is being moved, so it is not busy: growing
+        // the busy view meanwhile must not put it in at its slid place (`awaitingPlacement`).
         var previousEnd: CivilDateTime?
+        awaitingPlacement = movingIDs
+        defer { awaitingPlacement = [] }
         for (old, new) in moving {
             let reason = reason(for: old, in: chain)
             ensureCovered(through: new.lastDate.adding(days: 1))
@@ -61,6 +65,7 @@ extension PostponementPass {
             } else {
                 move(new, to: TimeRange(new), reason: reason, before: TimeRange(old))
             }
+            awaitingPlacement.remove(new.id)
             if let placed = plan.occurrence(new.id), placed.state == .open {
                 previousEnd = placed.allDay ? CivilDateTime(date: placed.end.date.adding(days: 1), time: TimeOfDay(minutes: 0)) : placed.end
             }

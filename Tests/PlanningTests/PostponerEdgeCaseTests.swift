@@ -61,6 +61,27 @@ import Testing
         expectNoSecondRunEdits(r)
     }
 
+    /// The series version, at the edge of the busy view: a slid occurrence that collides
+    /// searches from its new day, and the slid occurrences after it, still to be placed, do not
+    /// block it — even when its search reaches past the days the pass had looked at, so the
+    /// busy view grows in the middle of the slide (it once put them in at their slid places).
+    @Test func aSlidSeriesOccurrenceMayTakeTheSlotOfALaterOneBeyondTheBusyView() {
+        // horizonDays 2: the pass looks at today … today + 4 (Sun 1/12) before it grows.
+        let plan = Fx.plan([
+            series("v", "Vocab", "2025-01-06T20:00", "2025-01-06T21:00"),
+            Fx.task("exam", "Exam day", "2025-01-12T08:00", "2025-01-12T22:00", category: "Physics"),
+        ], settings: Fx.settings(enabled: false, horizonDays: 2))
+        let r = Fx.postpone(plan, at: "2025-01-08T03:00")
+        // Mon and Tue missed: the series slides by two days. 1/10 slides onto the exam day and
+        // searches from there: Mon 1/13 at its own 20:00, where 1/11 has slid but is moving on.
+        #expect(r.place("v@2025-01-09") == Fx.range("2025-01-11T20:00", "2025-01-11T21:00"))
+        #expect(r.place("v@2025-01-10") == Fx.range("2025-01-13T20:00", "2025-01-13T21:00"))
+        // 1/11 now collides there and takes the next free hour of its new day; 1/12 keeps its slid place.
+        #expect(r.place("v@2025-01-11") == Fx.range("2025-01-13T21:00", "2025-01-13T22:00"))
+        #expect(r.place("v@2025-01-12") == Fx.range("2025-01-14T20:00", "2025-01-14T21:00"))
+        expectNoSecondRunEdits(r)
+    }
+
     @Test func aLateRunFindsTodaysSlotPastAndSearchesInstead() {
         let plan = Fx.plan([math("m1", "2025-01-06T10:00", "2025-01-06T11:00"), math("m2", "2025-01-07T10:00", "2025-01-07T11:00")],
                            settings: Fx.settings(enabled: false))
