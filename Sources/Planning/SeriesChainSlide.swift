@@ -15,14 +15,15 @@ extension PostponementPass {
     mutating func slide(_ chain: Chain, series taskID: String, by k: Int) {
         guard let task = plan.tasks[taskID], let from = chain.first.id.originalDate else { return }
         let expander = OccurrenceExpander(zone: zone)
-        let seriesOverrides = plan.overrides.values.filter { $0.taskID == taskID }
         let oldSlides = plan.slides[taskID] ?? []
-        let tail = expander.occurrences(of: [task], overrides: Array(seriesOverrides), slides: oldSlides,
-                                        from: range.lookback, through: coveredThrough)
+        let tail = plan.unsortedOccurrences(ofSeries: task, from: range.lookback, through: coveredThrough)
             .filter { $0.state == .open && $0.id.originalDate! >= from }
+        let pinned = plan.overrides.values.filter {
+            $0.taskID == taskID && $0.originalDate >= from && $0.state == .completed && !$0.isMove
+        }
 
         plan.addSlide(taskID: taskID, from: from, days: k)
-        for o in seriesOverrides where o.originalDate >= from && o.state == .completed && !o.isMove {
+        for o in pinned {
             let place = expander.scheduledPlace(of: task, originalDate: o.originalDate, slides: oldSlides)
             plan.move(o.occurrenceID, start: place.start, end: place.end)
         }
@@ -38,9 +39,7 @@ extension PostponementPass {
         }.sorted { ($0.new.start, $0.new.id) < ($1.new.start, $1.new.id) }
         let movingIDs = Set(moving.map(\.old.id))
         busy.removeAll(taskID: taskID)
-        for o in expander.occurrences(of: [task], overrides: plan.overrides.values.filter { $0.taskID == taskID },
-                                      slides: plan.slides[taskID] ?? [], from: today, through: coveredThrough)
-        where !movingIDs.contains(o.id) {
+        for o in plan.unsortedOccurrences(ofSeries: task, from: today, through: coveredThrough) where !movingIDs.contains(o.id) {
             busy.insert(o)
         }
 
@@ -51,6 +50,9 @@ extension PostponementPass {
         // the busy view meanwhile must not put it in at its slid place (`awaitingPlacement`).
         var previousEnd: CivilDateTime?
         awaitingPlacement = movingIDs
+        // The busy view reaches every slid place at once (nothing else moves meanwhile, so
+        // growing it now or occurrence by occurrence gives the same index).
+        if let last = moving.map({ $0.new.lastDate }).max() { ensureCovered(through: last.adding(days: 1)) }
         defer { awaitingPlacement = [] }
         for (old, new) in moving {
             let reason = reason(for: old, in: chain)

@@ -52,6 +52,18 @@ public struct UserPlan: Hashable, Sendable {
         return result
     }
 
+    /// The occurrences of one series touching `from ... through`, in no particular order
+    /// (`unsortedOccurrences(from:through:)` for one task: a series slide re-reads its series).
+    func unsortedOccurrences(ofSeries task: StudyTask, from: CivilDate, through: CivilDate) -> [Occurrence] {
+        guard from <= through, task.repeatRule != nil else { return [] }
+        let id = task.id
+        var result: [Occurrence] = []
+        OccurrenceExpander(zone: zone).expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
+                                              moved: overrides.values.filter { $0.isMove && $0.taskID == id },
+                                              slides: slides[id] ?? [], from: from, through: through, into: &result)
+        return result
+    }
+
     /// The occurrence with this id, wherever it currently sits.
     public func occurrence(_ id: OccurrenceID) -> Occurrence? {
         guard let task = tasks[id.taskID] else { return nil }
