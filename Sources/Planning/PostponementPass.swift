@@ -35,11 +35,18 @@ struct PostponementPass {
     var overdueIDs: Set<OccurrenceID> = []
     /// What the rules look at, as the pass found it (`occurrencesInView`).
     private let universe: [Occurrence]
+    /// Chains (by their first member) that must take the no-shift path: an earlier attempt of
+    /// this pass found that shifting them would leave a session on top of another.
+    let unshiftable: Set<OccurrenceID>
+    /// Set when a chain's shift would leave a session on top of another. The pass stops there:
+    /// its state is spoilt, and the postponer runs it again with the chain in `unshiftable`.
+    private(set) var rejectedShift: OccurrenceID?
 
     var today: CivilDate { now.date }
 
-    init(plan: UserPlan, now: CivilDateTime, createdAt: Date) {
+    init(plan: UserPlan, now: CivilDateTime, createdAt: Date, unshiftable: Set<OccurrenceID> = []) {
         self.now = now
+        self.unshiftable = unshiftable
         self.createdAt = createdAt
         self.plan = plan
         self.settings = plan.settings
@@ -94,6 +101,7 @@ struct PostponementPass {
             case .chain(let c): process(c)
             case .single(let o): _ = searchAndPlace(o, from: today, reason: .rescheduled)
             }
+            if rejectedShift != nil { return }
         }
     }
 
@@ -129,22 +137,23 @@ struct PostponementPass {
         let blocked = PlacementValidator.check(start: target.start, end: target.end, allDay: s1.allDay, key: chain.key,
                                                ignoring: chain.memberIDs, busy: busy, windows: windows, rule: rule,
                                                now: now, zone: zone)
-        guard blocked == nil, k > 0 else { placeMissedMembers(of: chain); return }
-        // The shift is tried on a copy: a member (or slid occurrence) that finds no slot stays
-        // where it is, and if that place now overlaps another session (typically one the
-        // shift itself moved in), the rules would have caused an overlap. Decision: such a
-        // chain does not shift at all and takes the no-shift path, which never overlaps.
-        var trial = self
+        guard blocked == nil, k > 0, !unshiftable.contains(s1.id) else { placeMissedMembers(of: chain); return }
+        // A member (or slid occurrence) that finds no slot stays where it is, and if that
+        // place now overlaps another session (typically one the shift itself moved in), the
+        // rules would have caused an overlap. Decision: such a chain does not shift at all and
+        // takes the no-shift path, which never overlaps. Rather than trying every shift on a
+        // copy of the whole pass (copying and dropping the plan and the busy index for every
+        // chain was a tenth of a night), the shift is made in place; in the rare case it is
+        // rejected, the pass stops and is run again from the start with the chain marked
+        // unshiftable. The pass is deterministic, so the rerun reaches this chain in the same
+        // state, and the result is the one a copy would have given.
+        let flagged = flags.count
         if let seriesID = chain.seriesID {
-            trial.slide(chain, series: seriesID, by: k)
+            slide(chain, series: seriesID, by: k)
         } else {
-            trial.relay(chain, firstAt: target)
+            relay(chain, firstAt: target)
         }
-        if trial.leftSessionOnTopOfAnother(flaggedAfter: flags.count) {
-            placeMissedMembers(of: chain)
-        } else {
-            self = trial
-        }
+        if leftSessionOnTopOfAnother(flaggedAfter: flagged) { rejectedShift = s1.id }
     }
 
     /// Whether an occurrence flagged `could-not-fit` since `flaggedAfter` now overlaps

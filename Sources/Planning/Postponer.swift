@@ -49,6 +49,14 @@ public struct Postponer: Sendable {
             passes += 1
             var pass = PostponementPass(plan: current, now: civil, createdAt: now)
             pass.run()
+            // A chain whose shift would leave a session on top of another stops the pass; it
+            // starts over with that chain taking the no-shift path (once per such chain).
+            var unshiftable: Set<OccurrenceID> = []
+            while let rejected = pass.rejectedShift {
+                unshiftable.insert(rejected)
+                pass = PostponementPass(plan: current, now: civil, createdAt: now, unshiftable: unshiftable)
+                pass.run()
+            }
             current = pass.plan
             edits.merge(passes == 1 ? pass.edits : pass.edits.map {
                 var e = $0
