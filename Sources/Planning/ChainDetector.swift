@@ -35,12 +35,12 @@ public struct ChainDetector: Sendable {
         var groupOfSeries: [String: Int] = [:]
         var keys: [ChainKey] = []
         for i in visible {
-            let o = occurrences[i]
             let group: Int
-            if o.isSeriesOccurrence, let known = groupOfSeries[o.taskID] {
+            let isSeries = occurrences[i].isSeriesOccurrence
+            if isSeries, let known = groupOfSeries[occurrences[i].id.taskID] {
                 group = known
             } else {
-                let key = ChainKey(o)
+                let key = ChainKey(occurrences[i])
                 if let known = groupOfKey[key] {
                     group = known
                 } else {
@@ -49,7 +49,7 @@ public struct ChainDetector: Sendable {
                     groups.append([])
                     keys.append(key)
                 }
-                if o.isSeriesOccurrence { groupOfSeries[o.taskID] = group }
+                if isSeries { groupOfSeries[occurrences[i].id.taskID] = group }
             }
             groups[group].append(i)
         }
@@ -57,10 +57,17 @@ public struct ChainDetector: Sendable {
         var chains: [Chain] = []
         for (group, positions) in groups.enumerated() where positions.count >= 2 {
             let sorted = inStartOrder(positions, of: occurrences)
-            let times = sorted.map { occurrences[$0].allDay ? nil : timeOfDay(occurrences[$0]) }
+            // What linking compares, read once per occurrence: an occurrence is a large value,
+            // and handing it around copies its strings.
+            let days = sorted.map { occurrences[$0].start.date.dayNumber }
+            let allDay = sorted.map { occurrences[$0].allDay }
+            let times = sorted.indices.map { allDay[$0] ? nil : timeOfDay(occurrences[sorted[$0]]) }
             var runStart = 0
             for i in 1...sorted.count {
-                if i < sorted.count && linked(occurrences[sorted[i - 1]], times[i - 1], occurrences[sorted[i]], times[i]) { continue }
+                if i < sorted.count && allDay[i - 1] == allDay[i] {
+                    let gap = days[i] - days[i - 1]
+                    if gap >= 1, gap <= maxDayGap, timesClose(times[i - 1], times[i]) { continue }
+                }
                 if let chain = chain(key: keys[group], run: sorted[runStart..<i], of: occurrences, classes: classes) {
                     chains.append(chain)
                 }
@@ -74,20 +81,20 @@ public struct ChainDetector: Sendable {
     /// order already, so that is checked first.
     private func inStartOrder(_ positions: [Int], of occurrences: [Occurrence]) -> [Int] {
         func before(_ a: Int, _ b: Int) -> Bool {
-            let x = occurrences[a], y = occurrences[b]
-            return x.start != y.start ? x.start < y.start : x.id < y.id
+            let x = occurrences[a].start.minuteNumber, y = occurrences[b].start.minuteNumber
+            return x != y ? x < y : occurrences[a].id < occurrences[b].id
         }
-        if zip(positions, positions.dropFirst()).allSatisfy({ before($0, $1) }) { return positions }
-        return positions.sorted(by: before)
+        for i in positions.indices.dropFirst() where !before(positions[i - 1], positions[i]) {
+            return positions.sorted(by: before)
+        }
+        return positions
     }
 
-    /// `linked(_:_:timeOfDay:)` with the times of day already looked up (nil for all-day ones).
-    private func linked(_ a: Occurrence, _ timeA: TimeOfDay?, _ b: Occurrence, _ timeB: TimeOfDay?) -> Bool {
-        guard a.allDay == b.allDay else { return false }
-        let gap = a.start.date.days(until: b.start.date)
-        guard gap >= 1, gap <= maxDayGap else { return false }
-        guard let timeA, let timeB else { return true }
-        return abs(timeA.minutes - timeB.minutes) <= maxTimeDifference
+    /// Whether two linked neighbours' start times of day are close enough (nil: all-day ones,
+    /// which link by date alone).
+    private func timesClose(_ a: TimeOfDay?, _ b: TimeOfDay?) -> Bool {
+        guard let a, let b else { return true }
+        return abs(a.minutes - b.minutes) <= maxTimeDifference
     }
 
     /// Whether two neighbours (in start order) link.

@@ -35,6 +35,8 @@ struct PostponementPass {
     var overdueIDs: Set<OccurrenceID> = []
     /// What the rules look at, as the pass found it (`occurrencesInView`).
     private let universe: [Occurrence]
+    /// Each timed series' own time of day, by task id (series never change time in a pass).
+    private let seriesTimes: [String: TimeOfDay]
     /// Chains (by their first member) that must take the no-shift path: an earlier attempt of
     /// this pass found that shifting them would leave a session on top of another.
     let unshiftable: Set<OccurrenceID>
@@ -47,6 +49,9 @@ struct PostponementPass {
     init(plan: UserPlan, now: CivilDateTime, createdAt: Date, unshiftable: Set<OccurrenceID> = []) {
         self.now = now
         self.unshiftable = unshiftable
+        var seriesTimes: [String: TimeOfDay] = [:]
+        for task in plan.tasks.values where task.isSeries && !task.allDay { seriesTimes[task.id] = task.start.time }
+        self.seriesTimes = seriesTimes
         self.createdAt = createdAt
         self.plan = plan
         self.settings = plan.settings
@@ -210,9 +215,12 @@ struct PostponementPass {
     /// The time of day an occurrence is planned at: a series' own time for an occurrence the
     /// series places (its actual start differs only on a DST night), else its start.
     func plannedTime(_ o: Occurrence) -> TimeOfDay {
-        guard o.id.originalDate != nil, plan.overrides[o.id]?.isMove != true,
-              let task = plan.tasks[o.taskID], !task.allDay else { return o.start.time }
-        return task.start.time
+        // Where the occurrence sits at its series' time, that time is the answer either way,
+        // so only an occurrence off its series' time needs its override looked up (this runs
+        // for every occurrence the chain search links).
+        guard o.id.originalDate != nil, let own = seriesTimes[o.id.taskID], own != o.start.time,
+              plan.overrides[o.id]?.isMove != true else { return o.start.time }
+        return own
     }
 
     // MARK: - General search (planning.md §4)
