@@ -33,9 +33,17 @@ extension PostponementPass {
         }
 
         // Re-read the series into the busy index; the moving ones go in one by one below.
+        // Where each one sits now: at its move override if it has one, else where the slid
+        // series puts it (`UserPlan.occurrence`, without looking the task up again).
+        let newSlides = plan.slides[taskID] ?? []
         let moving = tail.compactMap { old -> (old: Occurrence, new: Occurrence)? in
-            guard let new = plan.occurrence(old.id), TimeRange(new) != TimeRange(old) else { return nil }
-            return (old, new)
+            var new = old
+            if let o = plan.overrides[old.id], let start = o.start, let end = o.end {
+                new.start = start; new.end = end
+            } else {
+                (new.start, new.end) = expander.scheduledPlace(of: task, originalDate: old.id.originalDate!, slides: newSlides)
+            }
+            return TimeRange(new) != TimeRange(old) ? (old, new) : nil
         }.sorted { ($0.new.start, $0.new.id) < ($1.new.start, $1.new.id) }
         let movingIDs = Set(moving.map(\.old.id))
         busy.removeAll(taskID: taskID)
