@@ -67,6 +67,21 @@ public enum CanonicalText {
         }
     }
 
+    /// `YYYY-MM-DDTHH:MM:SSZ` for a UTC instant `seconds` (0 ..< 86,400) into the day, or nil
+    /// for a year outside 0…9999.
+    public static func text(year: Int, month: Int, day: Int, seconds: Int) -> String? {
+        guard (0...9999).contains(year), (0..<86_400).contains(seconds) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
+            writeDate(year, month, day, into: b)
+            b[10] = UInt8(ascii: "T")
+            writeTime(seconds / 60, into: b, at: 11)
+            b[16] = UInt8(ascii: ":")
+            write(seconds % 60, width: 2, into: b, at: 17)
+            b[19] = UInt8(ascii: "Z")
+            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
+        }
+    }
+
     /// `HH:MM` for 0…1440 minutes (`24:00` is the end of a day's window).
     public static func text(minutes: Int) -> String? {
         guard (0...1440).contains(minutes) else { return nil }

@@ -8,6 +8,7 @@ public enum Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : -((86_399 - seconds) / 86_400)
         let rest = seconds - days * 86_400
         let d = CivilDate(dayNumber: days)
+        if let text = CanonicalText.text(year: d.year, month: d.month, day: d.day, seconds: rest) { return text }
         return "\(d)T\(Digits.pad(rest / 3600, 2)):\(Digits.pad(rest / 60 % 60, 2)):\(Digits.pad(rest % 60, 2))Z"
     }
 
