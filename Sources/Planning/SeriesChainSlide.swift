@@ -27,24 +27,33 @@ extension PostponementPass {
             let place = expander.scheduledPlace(of: task, originalDate: o.originalDate, slides: oldSlides)
             plan.move(o.occurrenceID, start: place.start, end: place.end)
         }
-        for o in tail where plan.overrides[o.id]?.isMove == true && chain.memberIDs.contains(o.id) {
-            let start = o.allDay ? o.start.adding(days: k) : zone.existing(o.start.adding(days: k))
-            plan.move(o.id, start: start, end: o.allDay ? o.end.adding(days: k) : start.adding(minutes: o.lengthMinutes))
-        }
-
-        // Re-read the series into the busy index; the moving ones go in one by one below.
-        // Where each one sits now: at its move override if it has one, else where the slid
-        // series puts it (`UserPlan.occurrence`, without looking the task up again).
+        // Where each open one sits now: members the student had moved are carried along by k
+        // days, other moved ones stay at their move override, the rest go where the slid
+        // series puts them (`UserPlan.occurrence`, without looking the task up again).
+        let members = chain.memberIDs
         let newSlides = plan.slides[taskID] ?? []
-        let moving = tail.compactMap { old -> (old: Occurrence, new: Occurrence)? in
+        var moved: [(old: Occurrence, new: Occurrence)] = []
+        for old in tail {
             var new = old
-            if let o = plan.overrides[old.id], let start = o.start, let end = o.end {
+            let override = plan.overrides[old.id]
+            if override?.isMove == true && members.contains(old.id) {
+                new.start = old.allDay ? old.start.adding(days: k) : zone.existing(old.start.adding(days: k))
+                new.end = old.allDay ? old.end.adding(days: k) : new.start.adding(minutes: old.lengthMinutes)
+                plan.move(old.id, start: new.start, end: new.end)
+            } else if let start = override?.start, let end = override?.end {
                 new.start = start; new.end = end
             } else {
                 (new.start, new.end) = expander.scheduledPlace(of: task, originalDate: old.id.originalDate!, slides: newSlides)
             }
-            return TimeRange(new) != TimeRange(old) ? (old, new) : nil
-        }.sorted { ($0.new.start, $0.new.id) < ($1.new.start, $1.new.id) }
+            if TimeRange(new) != TimeRange(old) { moved.append((old, new)) }
+        }
+        // In the order they are placed (sorting positions: the pairs are large values).
+        let moving = moved.indices.sorted {
+            let a = moved[$0].new, b = moved[$1].new
+            return a.start != b.start ? a.start < b.start : a.id < b.id
+        }.map { moved[$0] }
+
+        // Re-read the series into the busy index; the moving ones go in one by one below.
         let movingIDs = Set(moving.map(\.old.id))
         busy.removeAll(taskID: taskID)
         for o in plan.unsortedOccurrences(ofSeries: task, from: today, through: coveredThrough) where !movingIDs.contains(o.id) {
