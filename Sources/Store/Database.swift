@@ -173,6 +173,10 @@ public final class Database {
         try queryFirst("PRAGMA \(text)") { $0.optionalText(0) } ?? nil
     }
 
+    /// The SQL of every statement this connection has run through its cache (at most
+    /// `statementCacheLimit`): lets tests look at the statements a piece of code runs.
+    var cachedSQL: [String] { Array(cache.keys) }
+
     public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes(handle)) }
