@@ -36,11 +36,18 @@ enum TaskTable {
             rule = RepeatRule(every: frequency, until: until)
         }
         var subtasks: [Subtask] = []
-        // Most tasks have none: skip the JSON parser for the stored empty list.
+        // Most tasks have none: skip the JSON parser for the stored empty list, and read the
+        // shape replan writes without it.
         let subtasksText = s.text(10)
-        for item in subtasksText == "[]" ? [] : try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
-            guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
-            subtasks.append(Subtask(title: title, done: done))
+        if subtasksText != "[]" {
+            if let canonical = SubtasksColumn.canonical(subtasksText) {
+                subtasks = canonical
+            } else {
+                for item in try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
+                    guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
+                    subtasks.append(Subtask(title: title, done: done))
+                }
+            }
         }
         guard let created = s.timestamp(13), let updated = s.timestamp(14) else { throw bad("bad timestamps") }
         return StudyTask(id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
