@@ -135,8 +135,9 @@ struct ChangesetApplier {
 
     /// Sets the row to `image`, or deletes it when `image` is nil. With `versionAbove` (a
     /// forced overwrite of a conflicting row) the written version is raised above the one
-    /// found, so versions stay monotonic for every later check.
-    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil) throws(StoreError) {
+    /// found, so versions stay monotonic for every later check. `stored`: the conflict check
+    /// found the row, so it is updated rather than upserted (see `TaskTable.write`).
+    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil, stored: Bool = false) throws(StoreError) {
         switch entity {
         case .task:
             guard let image else {
@@ -147,7 +148,7 @@ struct ChangesetApplier {
             guard task.id == key else { throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key") }
             guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
             if let v = versionAbove { task.version = max(task.version, v + 1) }
-            try TaskTable.upsert(task, in: db)
+            try TaskTable.write(task, stored: stored, in: db)
             tasks.wrote(task)
         case .override:
             let (taskID, date) = try childKey(entity, key)
@@ -158,7 +159,7 @@ struct ChangesetApplier {
             }
             try requireTask(taskID, entity: entity, key: key)
             if let v = versionAbove { o.version = max(o.version, v + 1) }
-            try OverrideTable.upsert(o, in: db)
+            try OverrideTable.write(o, stored: stored, in: db)
         case .slide:
             let (taskID, date) = try childKey(entity, key)
             guard let image else { return try SlideTable.delete(taskID: taskID, from: date, in: db) }

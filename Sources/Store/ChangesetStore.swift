@@ -58,7 +58,8 @@ public struct ChangesetStore {
             var edits = try applier.statisticEdits(for: steps) + steps
             for i in edits.indices { edits[i].seq = i + 1 }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
-            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after) }
+            // No conflicts: a row with a before image is stored, one without is not.
+            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil) }
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)
@@ -139,7 +140,10 @@ public struct ChangesetStore {
                 let identity = ChangesetApplier.identity(step.entity, step.key)
                 // A child whose task is gone cannot be restored; force skips it.
                 if orphaned.contains(identity) { continue }
-                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion)
+                // A row the check found changed (forced) is stored as found; any other looks as its before image says.
+                let stored = changed[identity].map { $0.foundVersion != nil } ?? (step.before != nil)
+                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion,
+                                  stored: stored)
                 applied.append(step)
             }
             try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)

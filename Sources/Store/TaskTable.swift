@@ -67,6 +67,21 @@ enum TaskTable {
         try db.execute(upsertSQL, values(task))
     }
 
+    static let updateSQL = "UPDATE tasks SET \(names.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+
+    /// Writes the task, as an UPDATE when the caller knows the row is stored: an upsert runs
+    /// the table's CHECK constraints on its insert attempt and again on its update, and each
+    /// `IN (…)` check costs SQLite a temporary b-tree. Falls back to the upsert when no row
+    /// was there after all, so the row ends up the same either way.
+    static func write(_ task: StudyTask, stored: Bool, in db: Database) throws(StoreError) {
+        if stored {
+            let v = values(task)
+            try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]])
+            if db.changes == 1 { return }
+        }
+        try upsert(task, in: db)
+    }
+
     static func delete(id: String, in db: Database) throws(StoreError) {
         try db.execute("DELETE FROM tasks WHERE id = ?", [.text(id)])
     }

@@ -378,6 +378,42 @@ import Testing
         #expect(try f.plans.overrides(taskID: "eng").count == 1 && f.plans.slides(taskID: "eng").count == 1)
     }
 
+    /// Rows the check found are written with an UPDATE; every column of the after image lands.
+    @Test func everyColumnOfAStoredTaskAndOverrideIsRewritten() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let original = try f.plans.loadPlan(userID: "mei", window: nil)
+        var working = original
+        var eng = try #require(original.tasks["eng"])
+        eng.title = "English B2"; eng.note = ""; eng.category = "Languages"; eng.color = .red
+        eng.start = time("2025-01-06T11:00"); eng.end = time("2025-01-06T12:30"); eng.allDay = false
+        eng.subtasks = [Subtask(title: "listening", done: true)]; eng.repeatRule = RepeatRule(every: .weekly, until: date("2025-06-30"))
+        working.put(eng)
+        var m1 = try #require(original.tasks["m1"])
+        m1.allDay = true; m1.completed = true; m1.start = time("2025-01-08T00:00"); m1.end = time("2025-01-08T00:00")
+        m1.subtasks = []; m1.repeatRule = nil
+        working.put(m1)
+        working.move(OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: time("2025-03-04T09:00"), end: time("2025-03-04T10:00"))
+        try f.commit(from: original, to: working, at: Fixture.later)
+        #expect(content(try f.plans.loadPlan(userID: "mei", window: nil)) == content(working))
+    }
+
+    /// A row the caller believed stored but that is not there is still written (as an insert).
+    @Test func aRowBelievedStoredButMissingIsStillWritten() throws {
+        let f = try Fixture()
+        try f.addUser()
+        let task = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")
+        let override = OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped)
+        try f.db.write { (db) throws(StoreError) in
+            let applier = ChangesetApplier(db: db, userID: "mei")
+            try applier.apply(.task, key: "eng", image: RowImage.task(task), stored: true)
+            try applier.apply(.override, key: "eng@2025-01-07", image: RowImage.override(override), stored: true)
+        }
+        #expect(try f.plans.task(id: "eng") == task)
+        #expect(try f.plans.overrides(taskID: "eng") == [override])
+    }
+
     @Test func logQueriesListNewestFirst() throws {
         let f = try Fixture()
         let mei = try f.addUser()
