@@ -245,28 +245,32 @@ public final class NightlyRunner: @unchecked Sendable {
         onProgress(lock.withLock { report })
     }
 
-    /// The changeset, the user-run row and the transcript in one transaction.
+    /// The changeset, the user-run row and the transcript in one transaction (the student's
+    /// savepoint in the writer's batch). Nothing in here catches an error, so the store calls
+    /// join that savepoint instead of nesting their own.
     private func commit(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) -> ChangesetID? {
         try writer.write { (db) throws(StoreError) -> ChangesetID? in
-            // A plan write since the night was read (a student's edit) raised the serial: the
-            // base counted from that read may be stale, so it is not kept.
-            let bases = StatisticsBaseRepository(db)
-            var baseIsFresh = false
-            if let statistics = night.statistics { baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial }
-            var id: ChangesetID?
-            if night.status == .changed, let prepared = night.prepared {
-                id = try ChangesetStore(db).commit(prepared.changeset)
+            try db.joiningNestedWrites { (db) throws(StoreError) -> ChangesetID? in
+                // A plan write since the night was read (a student's edit) raised the serial: the
+                // base counted from that read may be stale, so it is not kept.
+                let bases = StatisticsBaseRepository(db)
+                var baseIsFresh = false
+                if let statistics = night.statistics { baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial }
+                var id: ChangesetID?
+                if night.status == .changed, let prepared = night.prepared {
+                    id = try ChangesetStore(db).commit(prepared.changeset)
+                }
+                if let statistics = night.statistics {
+                    // Stored after tonight's changeset, whose own write would otherwise drop it: the
+                    // base already counts the plan as the changeset leaves it.
+                    if baseIsFresh { try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base) }
+                    try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
+                }
+                var recorded = night
+                recorded.changesetID = id
+                try record(recorded, writer: db, runID: runID)
+                return id
             }
-            if let statistics = night.statistics {
-                // Stored after tonight's changeset, whose own write would otherwise drop it: the
-                // base already counts the plan as the changeset leaves it.
-                if baseIsFresh { try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base) }
-                try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
-            }
-            var recorded = night
-            recorded.changesetID = id
-            try record(recorded, writer: db, runID: runID)
-            return id
         }
     }
 

@@ -5,9 +5,19 @@ import Planning
 ///
 /// Every row an edit touches must belong to the changeset's user; a row of another user is
 /// refused outright (`.foreignRow`), even with `force`, because task ids are global.
+///
+/// One applier serves one changeset: it reads each task the changeset touches once
+/// (`TouchedTasks`) and keeps that in step with its own writes.
 struct ChangesetApplier {
     let db: Database
     let userID: String
+    let tasks: TouchedTasks
+
+    init(db: Database, userID: String) {
+        self.db = db
+        self.userID = userID
+        self.tasks = TouchedTasks(db: db)
+    }
 
     /// An override or slide stored for a task, as (entity, key, image).
     struct Child {
@@ -22,7 +32,7 @@ struct ChangesetApplier {
     func currentVersion(of entity: EditEntity, key: String) throws(StoreError) -> Int? {
         switch entity {
         case .task:
-            guard let row = try TaskTable.ownerAndVersion(id: key, in: db) else { return nil }
+            guard let row = try tasks.row(key) else { return nil }
             guard row.owner == userID else { throw StoreError.foreignRow(entity: entity.rawValue, key: key) }
             return row.version
         case .override:
@@ -43,28 +53,22 @@ struct ChangesetApplier {
 
     /// Whether the task exists; throws when it exists but belongs to another user.
     private func taskOwned(_ taskID: String, entity: EditEntity, key: String) throws(StoreError) -> Bool {
-        guard let row = try TaskTable.ownerAndVersion(id: taskID, in: db) else { return false }
+        guard let row = try tasks.row(taskID) else { return false }
         guard row.owner == userID else { throw StoreError.foreignRow(entity: entity.rawValue, key: key) }
         return true
     }
 
     /// Splits `TASKID@YYYY-MM-DD`.
     func childKey(_ entity: EditEntity, _ key: String) throws(StoreError) -> (String, CivilDate) {
-        guard let id = OccurrenceID(key), let date = id.originalDate else {
+        guard let parsed = ChildRowKey(key) else {
             throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: "key is not TASKID@YYYY-MM-DD")
         }
-        return (id.taskID, date)
+        return (parsed.taskID, parsed.date)
     }
 
-    /// The overrides and slides stored for a task.
+    /// The overrides and slides stored for a task before this changeset's writes.
     func storedChildren(ofTask taskID: String) throws(StoreError) -> [Child] {
-        let overrides = try OverrideTable.all(taskID: taskID, in: db).map {
-            Child(entity: .override, key: $0.occurrenceID.description, image: RowImage.override($0))
-        }
-        let slides = try SlideTable.all(taskID: taskID, in: db).map {
-            Child(entity: .slide, key: "\($0.taskID)@\($0.from)", image: RowImage.slide($0))
-        }
-        return overrides + slides
+        try tasks.storedChildren(ofTask: taskID)
     }
 
     // MARK: Conflicts
@@ -84,7 +88,7 @@ struct ChangesetApplier {
             if step.entity != .task && step.after != nil {
                 let (taskID, _) = try childKey(step.entity, step.key)
                 // Checked first: such a row can not be written at all, forced or not.
-                if !createdTasks.contains(taskID), try TaskTable.ownerAndVersion(id: taskID, in: db) == nil {
+                if !createdTasks.contains(taskID), try tasks.row(taskID) == nil {
                     rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found, kind: .parentMissing))
                     continue
                 }
@@ -131,16 +135,21 @@ struct ChangesetApplier {
 
     /// Sets the row to `image`, or deletes it when `image` is nil. With `versionAbove` (a
     /// forced overwrite of a conflicting row) the written version is raised above the one
-    /// found, so versions stay monotonic for every later check.
-    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil) throws(StoreError) {
+    /// found, so versions stay monotonic for every later check. `stored`: the conflict check
+    /// found the row, so it is updated rather than upserted (see `TaskTable.write`).
+    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil, stored: Bool = false) throws(StoreError) {
         switch entity {
         case .task:
-            guard let image else { return try TaskTable.delete(id: key, in: db) }
+            guard let image else {
+                try TaskTable.delete(id: key, in: db)
+                return tasks.deleted(key)
+            }
             var task = try decode(entity, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
             guard task.id == key else { throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key") }
             guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
             if let v = versionAbove { task.version = max(task.version, v + 1) }
-            try TaskTable.upsert(task, in: db)
+            try TaskTable.write(task, stored: stored, in: db)
+            tasks.wrote(task)
         case .override:
             let (taskID, date) = try childKey(entity, key)
             guard let image else { return try OverrideTable.delete(taskID: taskID, date: date, in: db) }
@@ -150,7 +159,7 @@ struct ChangesetApplier {
             }
             try requireTask(taskID, entity: entity, key: key)
             if let v = versionAbove { o.version = max(o.version, v + 1) }
-            try OverrideTable.upsert(o, in: db)
+            try OverrideTable.write(o, stored: stored, in: db)
         case .slide:
             let (taskID, date) = try childKey(entity, key)
             guard let image else { return try SlideTable.delete(taskID: taskID, from: date, in: db) }

@@ -50,7 +50,7 @@ extension ChangesetEdit {
         // Negative days of slides in the edits count too: they may not be stored yet.
         var editedBackward: [String: Int] = [:]
         for edit in edits where edit.entity == .slide {
-            guard let taskID = OccurrenceID(edit.key)?.taskID else { continue }
+            guard let taskID = ChildRowKey(edit.key)?.taskID ?? OccurrenceID(edit.key)?.taskID else { continue }
             for image in [edit.before, edit.after] {
                 editedBackward[taskID, default: 0] += max(-(image?["days"]?.intValue ?? 0), 0)
             }
@@ -72,12 +72,12 @@ extension ChangesetEdit {
                 }
                 continue
             }
-            guard let id = OccurrenceID(edit.key), let keyDate = id.originalDate else { earliest = everything; continue }
+            guard let key = ChildRowKey(edit.key) else { earliest = everything; continue }
             for image in [edit.before, edit.after] {
                 if edit.entity == .override, let moved = startDate(image) {
                     note(moved, series: nil)
                 } else {
-                    note(keyDate, series: id.taskID)
+                    note(key.date, series: key.taskID)
                 }
             }
         }

@@ -16,10 +16,26 @@ public struct ChangesetID: Hashable, Comparable, Sendable, CustomStringConvertib
     /// Crockford's alphabet, lower case: no i, l, o, u, so ids read aloud unambiguously.
     static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
 
+    /// One id per committed changeset, so built without Foundation's string searching: the
+    /// stamp is the timestamp's characters minus its separators, and the six characters take
+    /// five bits each of one random draw (the alphabet has 32 letters, so each is uniform).
     static func generate<R: RandomNumberGenerator>(at date: Date, using random: inout R) -> ChangesetID {
         // "2025-01-07T03:00:12Z" → "20250107-030012"
-        let stamp = Timestamp.text(date).filter { $0 != "-" && $0 != ":" && $0 != "Z" }.replacingOccurrences(of: "T", with: "-")
-        let suffix = String((0..<6).map { _ in alphabet[Int(random.next(upperBound: UInt32(alphabet.count)))] })
-        return ChangesetID("cs-\(stamp)-\(suffix)")
+        var id = "cs-"
+        id.reserveCapacity(25)
+        for c in Timestamp.text(date) {
+            switch c {
+            case "-", ":", "Z": continue
+            case "T": id.append("-")
+            default: id.append(c)
+            }
+        }
+        id.append("-")
+        var bits = random.next()
+        for _ in 0..<6 {
+            id.append(alphabet[Int(bits & 31)])
+            bits >>= 5
+        }
+        return ChangesetID(id)
     }
 }

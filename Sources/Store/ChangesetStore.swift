@@ -57,8 +57,9 @@ public struct ChangesetStore {
             // reverse) then removes them last, after the tasks that kept them alive are gone.
             var edits = try applier.statisticEdits(for: steps) + steps
             for i in edits.indices { edits[i].seq = i + 1 }
-            let earliest = try earliestAffectedDate(of: edits)
-            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after) }
+            let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
+            // No conflicts: a row with a before image is stored, one without is not.
+            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil) }
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)
@@ -133,13 +134,16 @@ public struct ChangesetStore {
             let changed = Dictionary(conflicts.filter { $0.kind == .changed }.map { (ChangesetApplier.identity($0.entity, $0.key), $0) },
                                      uniquingKeysWith: { a, _ in a })
             let orphaned = Set(conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
-            let earliestAffected = try earliestAffectedDate(of: steps)
+            let earliestAffected = try earliestAffectedDate(of: steps, tasks: applier.tasks)
             var applied: [ChangesetEdit] = []
             for step in steps {
                 let identity = ChangesetApplier.identity(step.entity, step.key)
                 // A child whose task is gone cannot be restored; force skips it.
                 if orphaned.contains(identity) { continue }
-                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion)
+                // A row the check found changed (forced) is stored as found; any other looks as its before image says.
+                let stored = changed[identity].map { $0.foundVersion != nil } ?? (step.before != nil)
+                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion,
+                                  stored: stored)
                 applied.append(step)
             }
             try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)
@@ -151,18 +155,17 @@ public struct ChangesetStore {
     }
 
     /// `ChangesetEdit.earliestAffectedDate` with the backward reach of the stored slides of
-    /// every series the edits touch (read before the edits are applied). One-off tasks have no
-    /// slides, so their edits read nothing.
-    private func earliestAffectedDate(of edits: [ChangesetEdit]) throws(StoreError) -> CivilDate? {
+    /// every series the edits touch, as stored before the edits are applied (call it before
+    /// applying them). One-off tasks have no slides, so their edits ask nothing.
+    private func earliestAffectedDate(of edits: [ChangesetEdit], tasks: TouchedTasks) throws(StoreError) -> CivilDate? {
         var shifts: [String: Int] = [:]
         for edit in edits where edit.entity == .override || edit.entity == .slide || edit.entity == .task {
             if edit.entity == .task, ![edit.before, edit.after].contains(where: { ($0?["repeat"]).map { $0 != .null } ?? false }) {
                 continue
             }
-            let taskID = edit.entity == .task ? edit.key : (OccurrenceID(edit.key)?.taskID ?? edit.key)
+            let taskID = edit.entity == .task ? edit.key : (ChildRowKey(edit.key)?.taskID ?? edit.key)
             if shifts[taskID] != nil { continue }
-            shifts[taskID] = try db.queryFirst("SELECT coalesce(sum(-min(days, 0)), 0) FROM series_slides WHERE task_id = ?",
-                                               [.text(taskID)]) { $0.int(0) } ?? 0
+            shifts[taskID] = try tasks.row(taskID)?.backwardShift ?? 0
         }
         return ChangesetEdit.earliestAffectedDate(of: edits) { shifts[$0] ?? 0 }
     }

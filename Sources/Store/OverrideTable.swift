@@ -30,6 +30,19 @@ enum OverrideTable {
         try db.execute(upsertSQL, values(o))
     }
 
+    /// Writes the override, as an UPDATE when the caller knows the row is stored (see
+    /// `TaskTable.write`).
+    static func write(_ o: OccurrenceOverride, stored: Bool, in db: Database) throws(StoreError) {
+        if stored {
+            let v = values(o)
+            try db.execute("""
+                UPDATE occurrence_overrides SET state = ?, start = ?, "end" = ?, version = ? WHERE task_id = ? AND original_date = ?
+                """, [v[2], v[3], v[4], v[5], v[0], v[1]])
+            if db.changes == 1 { return }
+        }
+        try upsert(o, in: db)
+    }
+
     static func delete(taskID: String, date: CivilDate, in db: Database) throws(StoreError) {
         try db.execute("DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
                        [.text(taskID), .text(date.description)])

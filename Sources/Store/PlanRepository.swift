@@ -12,7 +12,11 @@ public struct PlanRepository {
     /// that nevertheless creates one of them conflicts rather than overwriting it.
     public static let overrideMarginDays = 7
 
-    static let seriesCondition = "repeat_every IN ('daily', 'weekly', 'monthly')"
+    /// "The task is a series". The schema's CHECK allows only `daily`, `weekly` and `monthly`
+    /// besides NULL, so this says the same as listing them; SQLite builds a temporary b-tree
+    /// for every execution of an `IN (…)` list, a range on `tasks_by_user_kind_end` costs
+    /// nothing extra.
+    static let seriesCondition = "repeat_every IS NOT NULL"
 
     /// Loads a user's plan in one read snapshot.
     ///
@@ -26,6 +30,10 @@ public struct PlanRepository {
     ///   day), plus every open one-off task before it: the nightly rules look at all of those,
     ///   however old, so a forgotten session is dropped rather than kept forever. Callers pass
     ///   a window that already includes their own slack (overdue days back, horizon ahead).
+    ///
+    /// Decision: the queries ask for no order. `UserPlan` keeps rows in dictionaries (and sorts
+    /// each series' slides itself), so the order rows arrive in changes nothing, and an
+    /// `ORDER BY` that no index provides costs SQLite a sorter per query.
     /// - Throws: `.unknownUser`.
     public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
@@ -39,16 +47,16 @@ public struct PlanRepository {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let userID = user.id
             guard let window else { return try everything(of: user) }
-            let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition) ORDER BY id",
+            let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
                                       [.text(userID)]) { (s) throws(StoreError) in try TaskTable.decode(s) }
             let slides = try db.query("""
                 SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
-                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition) ORDER BY s.task_id, s.from_date
+                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
                 """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
             let overrides = try seriesOverrides(userID: userID, series: series, slides: slides, window: window)
             let oneOffs = try db.query("""
                 SELECT \(TaskTable.columns) FROM tasks
-                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0) AND start < ? ORDER BY id
+                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0) AND start < ?
                 """, [.text(userID), .text(window.lowerBound.description), .text(window.upperBound.adding(days: 1).description)]) {
                     (s) throws(StoreError) in try TaskTable.decode(s)
                 }.filter { t in
@@ -61,16 +69,16 @@ public struct PlanRepository {
 
     private func everything(of user: User) throws(StoreError) -> UserPlan {
         let id: [SQLValue] = [.text(user.id)]
-        let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? ORDER BY id", id) {
+        let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
             (s) throws(StoreError) in try TaskTable.decode(s)
         }
         let overrides = try db.query("""
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
-            WHERE t.user_id = ? ORDER BY o.task_id, o.original_date
+            WHERE t.user_id = ?
             """, id) { (s) throws(StoreError) in try OverrideTable.decode(s) }
         let slides = try db.query("""
             SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
-            WHERE t.user_id = ? ORDER BY s.task_id, s.from_date
+            WHERE t.user_id = ?
             """, id) { (s) throws(StoreError) in try SlideTable.decode(s) }
         return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
     }
@@ -101,13 +109,18 @@ public struct PlanRepository {
             low = min(low, window.lowerBound.adding(days: -(span + forward)))
         }
         let margin = PlanRepository.overrideMarginDays
+        // The second part takes only what the first leaves out (older original dates), so the
+        // two are disjoint and UNION ALL needs no de-duplicating b-tree. The first is a range of
+        // the primary key; the second is pinned to the partial index on moved overrides, which
+        // SQLite would otherwise trade for a scan of the series' whole history by primary key.
         return try db.query("""
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date >= ?2
-            UNION
-            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+            UNION ALL
+            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o INDEXED BY occurrence_overrides_moved
+                JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?3
-            ORDER BY 1, 2
+                AND o.original_date < ?2
             """, [.text(userID), .text(low.adding(days: -margin).description),
                   .text(window.lowerBound.adding(days: -margin).description)]) { (s) throws(StoreError) in
             try OverrideTable.decode(s)

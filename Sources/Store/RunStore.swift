@@ -42,11 +42,13 @@ public struct RunStore {
     }
 
     /// Whether the user already has a finished (changed or unchanged) run for the plan date.
-    /// An index lookup on `user_runs_by_user_date`.
+    /// An index lookup on `user_runs_by_user_date`. The statuses are compared here rather than
+    /// in SQL: SQLite builds a temporary b-tree for every execution of `status IN (…)` (and
+    /// rewrites an OR of equalities into one), while a user has one run or a few per date.
     public func isDone(userID: String, planDate: CivilDate) throws(StoreError) -> Bool {
-        try db.queryFirst("""
-            SELECT 1 FROM user_runs WHERE user_id = ? AND plan_date = ? AND status IN ('changed', 'unchanged') LIMIT 1
-            """, [.text(userID), .text(planDate.description)]) { _ in true } ?? false
+        try db.query("SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?",
+                     [.text(userID), .text(planDate.description)]) { $0.text(0) }
+            .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
     }
 
     /// Stores (or replaces) the model exchange of a user run.

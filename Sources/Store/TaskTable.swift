@@ -36,11 +36,18 @@ enum TaskTable {
             rule = RepeatRule(every: frequency, until: until)
         }
         var subtasks: [Subtask] = []
-        // Most tasks have none: skip the JSON parser for the stored empty list.
+        // Most tasks have none: skip the JSON parser for the stored empty list, and read the
+        // shape replan writes without it.
         let subtasksText = s.text(10)
-        for item in subtasksText == "[]" ? [] : try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
-            guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
-            subtasks.append(Subtask(title: title, done: done))
+        if subtasksText != "[]" {
+            if let canonical = SubtasksColumn.canonical(subtasksText) {
+                subtasks = canonical
+            } else {
+                for item in try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
+                    guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
+                    subtasks.append(Subtask(title: title, done: done))
+                }
+            }
         }
         guard let created = s.timestamp(13), let updated = s.timestamp(14) else { throw bad("bad timestamps") }
         return StudyTask(id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
@@ -58,6 +65,21 @@ enum TaskTable {
 
     static func upsert(_ task: StudyTask, in db: Database) throws(StoreError) {
         try db.execute(upsertSQL, values(task))
+    }
+
+    static let updateSQL = "UPDATE tasks SET \(names.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+
+    /// Writes the task, as an UPDATE when the caller knows the row is stored: an upsert runs
+    /// the table's CHECK constraints on its insert attempt and again on its update, and each
+    /// `IN (…)` check costs SQLite a temporary b-tree. Falls back to the upsert when no row
+    /// was there after all, so the row ends up the same either way.
+    static func write(_ task: StudyTask, stored: Bool, in db: Database) throws(StoreError) {
+        if stored {
+            let v = values(task)
+            try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]])
+            if db.changes == 1 { return }
+        }
+        try upsert(task, in: db)
     }
 
     static func delete(id: String, in db: Database) throws(StoreError) {

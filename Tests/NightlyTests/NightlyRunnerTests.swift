@@ -116,6 +116,33 @@ struct NightlyRunnerTests {
         #expect(retry.due == 1 && retry.changed == 1)
     }
 
+    @Test("a commit that fails after writing the changeset and statistics leaves nothing of that student")
+    func lateCommitFailureLeavesNothing() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(3)
+        func rows(of user: String) throws -> [String] {
+            let db = try f.open()
+            var all = try f.taskRows().filter { $0.hasPrefix("\(user)-") }
+            for table in ["changesets", "statistics", "statistics_base", "user_runs", "notification_outbox"] {
+                all += try db.query("SELECT * FROM \(table) WHERE user_id = ?", [.text(user)]) { s in
+                    table + ": " + (0..<s.columnCount).map { s.optionalText($0) ?? "null" }.joined(separator: "|")
+                }
+            }
+            return all
+        }
+        let s0 = try rows(of: "s0"), s1 = try rows(of: "s1")
+        // The user run is the last row a night writes; refusing it for s1 fails s1's commit
+        // after its changeset, statistics and statistics base are written.
+        try f.open().execute("""
+            CREATE TRIGGER refuse_s1 BEFORE INSERT ON user_runs WHEN NEW.user_id = 's1'
+            BEGIN SELECT RAISE(ABORT, 'refused'); END
+            """)
+        let report = try run(f, concurrency: 1)
+        #expect(report.failed == 1 && report.changed == 2)
+        #expect(try rows(of: "s1") == s1)
+        #expect(try rows(of: "s0") != s0)
+    }
+
     @Test("a second runner on the same database is refused while the first holds the lock")
     func oneRunAtATime() throws {
         let f = try NightlyFixture()

@@ -312,6 +312,108 @@ import Testing
         #expect(try f.plans.taskOwner(taskID: "shared-id") == "zoe")
     }
 
+    /// A changeset reads each task it touches once; the check still covers every row under it.
+    @Test func overridesAndSlidesUnderAnotherUsersSeriesAreRefused() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let zoe = try f.addUser("zoe")
+        try f.seed(UserPlan(user: zoe, tasks: [series("zoe-eng", user: "zoe", "2025-01-06T10:00", "2025-01-06T11:00")]))
+        let writes: [(RowChange, StoreError)] = [
+            (RowChange(entity: .override, key: "zoe-eng@2025-01-07", before: nil,
+                       after: RowImage.override(OccurrenceOverride(taskID: "zoe-eng", originalDate: date("2025-01-07"), state: .skipped)),
+                       reason: "test"),
+             .foreignRow(entity: "override", key: "zoe-eng@2025-01-07")),
+            (RowChange(entity: .slide, key: "zoe-eng@2025-01-08", before: nil,
+                       after: RowImage.slide(SeriesSlide(taskID: "zoe-eng", from: date("2025-01-08"), days: 1)), reason: "test"),
+             .foreignRow(entity: "slide", key: "zoe-eng@2025-01-08")),
+        ]
+        for (change, expected) in writes {
+            // Behind an edit of mei's own that reads fine, so the foreign row is not the first one looked at.
+            let own = RowChange(entity: .task, key: "m1", before: nil,
+                                after: RowImage.task(oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")), reason: "test")
+            let error = storeError { () throws(StoreError) in
+                _ = try f.changesets.commit(NewChangeset(userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.now,
+                                                         changes: [own, change]))
+            }
+            #expect(error == expected)
+        }
+        #expect(try f.plans.task(id: "m1") == nil)
+        #expect(try f.plans.overrides(taskID: "zoe-eng").isEmpty && f.plans.slides(taskID: "zoe-eng").isEmpty)
+    }
+
+    /// The task rows a changeset reads once follow its own writes: a task it creates takes
+    /// overrides and slides, and one it deletes is gone for the rows after it.
+    @Test func rowsUnderATaskTheSameChangesetCreatesOrDeletesAreCheckedAgainstThatWrite() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let created = try f.commit(from: UserPlan(user: mei, tasks: []),
+                                   to: UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+                                                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .completed)],
+                                                slides: [SeriesSlide(taskID: "eng", from: date("2025-01-09"), days: -1)]))
+        #expect(try f.plans.overrides(taskID: "eng").count == 1 && f.plans.slides(taskID: "eng").count == 1)
+
+        // An override written after its task's deletion in the same changeset has no task to go under.
+        let eng = try #require(try f.plans.task(id: "eng"))
+        let deleteThenWrite = [
+            RowChange(entity: .override, key: "eng@2025-01-07",
+                      before: RowImage.override(try #require(try f.plans.overrides(taskID: "eng").first)), after: nil, reason: "test"),
+            RowChange(entity: .slide, key: "eng@2025-01-09",
+                      before: RowImage.slide(try #require(try f.plans.slides(taskID: "eng").first)), after: nil, reason: "test"),
+            RowChange(entity: .task, key: "eng", before: RowImage.task(eng), after: nil, reason: "test"),
+            RowChange(entity: .override, key: "eng@2025-01-08", before: nil,
+                      after: RowImage.override(OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-08"), state: .skipped)),
+                      reason: "test"),
+        ]
+        let error = storeError { () throws(StoreError) in
+            _ = try f.changesets.commit(NewChangeset(userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.later,
+                                                     changes: deleteThenWrite))
+        }
+        #expect(error == .malformedRow(entity: "override", key: "eng@2025-01-08", problem: "its task eng does not exist"))
+        #expect(try f.plans.task(id: "eng") != nil)
+
+        // Undoing the creation deletes the rows, then the task, each checked as the undo goes.
+        try f.changesets.undo(changesetID: created, now: Fixture.later)
+        #expect(try f.plans.task(id: "eng") == nil)
+        try f.changesets.redo(changesetID: created, now: Fixture.later)
+        #expect(try f.plans.overrides(taskID: "eng").count == 1 && f.plans.slides(taskID: "eng").count == 1)
+    }
+
+    /// Rows the check found are written with an UPDATE; every column of the after image lands.
+    @Test func everyColumnOfAStoredTaskAndOverrideIsRewritten() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let original = try f.plans.loadPlan(userID: "mei", window: nil)
+        var working = original
+        var eng = try #require(original.tasks["eng"])
+        eng.title = "English B2"; eng.note = ""; eng.category = "Languages"; eng.color = .red
+        eng.start = time("2025-01-06T11:00"); eng.end = time("2025-01-06T12:30"); eng.allDay = false
+        eng.subtasks = [Subtask(title: "listening", done: true)]; eng.repeatRule = RepeatRule(every: .weekly, until: date("2025-06-30"))
+        working.put(eng)
+        var m1 = try #require(original.tasks["m1"])
+        m1.allDay = true; m1.completed = true; m1.start = time("2025-01-08T00:00"); m1.end = time("2025-01-08T00:00")
+        m1.subtasks = []; m1.repeatRule = nil
+        working.put(m1)
+        working.move(OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: time("2025-03-04T09:00"), end: time("2025-03-04T10:00"))
+        try f.commit(from: original, to: working, at: Fixture.later)
+        #expect(content(try f.plans.loadPlan(userID: "mei", window: nil)) == content(working))
+    }
+
+    /// A row the caller believed stored but that is not there is still written (as an insert).
+    @Test func aRowBelievedStoredButMissingIsStillWritten() throws {
+        let f = try Fixture()
+        try f.addUser()
+        let task = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")
+        let override = OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped)
+        try f.db.write { (db) throws(StoreError) in
+            let applier = ChangesetApplier(db: db, userID: "mei")
+            try applier.apply(.task, key: "eng", image: RowImage.task(task), stored: true)
+            try applier.apply(.override, key: "eng@2025-01-07", image: RowImage.override(override), stored: true)
+        }
+        #expect(try f.plans.task(id: "eng") == task)
+        #expect(try f.plans.overrides(taskID: "eng") == [override])
+    }
+
     @Test func logQueriesListNewestFirst() throws {
         let f = try Fixture()
         let mei = try f.addUser()

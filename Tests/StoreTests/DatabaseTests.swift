@@ -93,6 +93,32 @@ import Testing
         #expect(try f.users.list().map(\.id) == ["kept"])
     }
 
+    /// Inside `joiningNestedWrites`, nested writes open no savepoint of their own and are
+    /// undone with the enclosing one.
+    @Test func joinedNestedWritesRollBackWithTheEnclosingSavepoint() throws {
+        let f = try Fixture()
+        let db = try f.openAgain()
+        try db.beginBatch()
+        try UserRepository(db).add(try! User(id: "before", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+        let error = storeError { () throws(StoreError) in
+            try db.write { (db) throws(StoreError) in
+                try db.joiningNestedWrites { (db) throws(StoreError) in
+                    try UserRepository(db).add(try! User(id: "first", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+                    try db.write { (db) throws(StoreError) in
+                        try UserRepository(db).add(try! User(id: "second", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+                    }
+                    throw StoreError.unknownUser("late")
+                }
+            }
+        }
+        #expect(error == .unknownUser("late"))
+        #expect(db.isInTransaction)
+        try db.commitBatch()
+        #expect(try f.users.list().map(\.id) == ["before"])
+        #expect(db.cachedSQL.contains("SAVEPOINT replan_1"))
+        #expect(!db.cachedSQL.contains { $0.hasPrefix("SAVEPOINT replan_2") })
+    }
+
     @Test func storeErrorCarriesCodesAndMessageButNoBoundValues() throws {
         let f = try Fixture()
         try f.addUser()

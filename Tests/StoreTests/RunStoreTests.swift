@@ -124,6 +124,36 @@ import Testing
             CategoryStatistic(category: "Piano", taskCount: 0, completedCount: 0, completionRate: 0, focusMinutes: 15),
         ])
     }
+
+    /// Rows whose numbers stay are not written again; the rows left are those a fresh
+    /// recompute writes.
+    @Test func recomputeWritesOnlyTheRowsThatChange() throws {
+        let f = try Fixture()
+        try f.addUser()
+        try f.addUser("zoe")
+        try FocusSessionRepository(f.db).add(userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+        let stats = StatisticsRepository(f.db)
+        func rowsWritten(_ counts: [String: CategoryCount]) throws -> Int {
+            let before = try f.count("SELECT total_changes()")
+            try stats.recompute(userID: "mei", counts: counts)
+            return try f.count("SELECT total_changes()") - before
+        }
+        let night1 = ["English": CategoryCount(tasks: 4, completed: 3), "Math": CategoryCount(tasks: 2, completed: 0),
+                      "Old": CategoryCount(tasks: 1, completed: 1)]
+        #expect(try rowsWritten(night1) == 4) // and Piano, for its focus minutes
+        #expect(try rowsWritten(night1) == 0)
+        var night2 = night1
+        night2["Math"] = CategoryCount(tasks: 3, completed: 1)
+        night2["Old"] = nil
+        night2["Chemistry"] = CategoryCount(tasks: 1, completed: 0)
+        #expect(try rowsWritten(night2) == 3) // Math updated, Chemistry inserted, Old deleted
+
+        try stats.recompute(userID: "zoe", counts: night2)
+        let fresh = try stats.statistics(userID: "zoe").map { [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"] }
+        #expect(try stats.statistics(userID: "mei").filter { $0.category != "Piano" }
+            .map { [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"] } == fresh)
+        #expect(try stats.statistics(userID: "mei").map(\.category) == ["Chemistry", "English", "Math", "Piano"])
+    }
 }
 
 @Suite struct RunLockTests {
