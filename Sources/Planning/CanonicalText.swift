@@ -50,45 +50,46 @@ public enum CanonicalText {
     /// `YYYY-MM-DD`, or nil for a year outside 0…9999 (the caller's general formatting).
     public static func text(year: Int, month: Int, day: Int) -> String? {
         guard (0...9999).contains(year) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { b in
-            writeDate(year, month, day, into: b)
-            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
-        }
+        return string(length: 10) { writeDate(year, month, day, into: $0) }
     }
 
     /// `YYYY-MM-DDTHH:MM`, or nil for a year outside 0…9999.
     public static func text(year: Int, month: Int, day: Int, minutes: Int) -> String? {
         guard (0...9999).contains(year), (0..<1440).contains(minutes) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { b in
-            writeDate(year, month, day, into: b)
-            b[10] = UInt8(ascii: "T")
-            writeTime(minutes, into: b, at: 11)
-            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
-        }
+        return string(length: 16) { writeDateTime(year, month, day, minutes, into: $0) }
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` for a UTC instant `seconds` (0 ..< 86,400) into the day, or nil
     /// for a year outside 0…9999.
     public static func text(year: Int, month: Int, day: Int, seconds: Int) -> String? {
         guard (0...9999).contains(year), (0..<86_400).contains(seconds) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { b in
-            writeDate(year, month, day, into: b)
-            b[10] = UInt8(ascii: "T")
-            writeTime(seconds / 60, into: b, at: 11)
+        return string(length: 20) { b in
+            writeDateTime(year, month, day, seconds / 60, into: b)
             b[16] = UInt8(ascii: ":")
             write(seconds % 60, width: 2, into: b, at: 17)
             b[19] = UInt8(ascii: "Z")
-            return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
         }
     }
 
     /// `HH:MM` for 0…1440 minutes (`24:00` is the end of a day's window).
     public static func text(minutes: Int) -> String? {
         guard (0...1440).contains(minutes) else { return nil }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 5) { b in
-            writeTime(minutes, into: b, at: 0)
+        return string(length: 5) { writeTime(minutes, into: $0, at: 0) }
+    }
+
+    /// The text `fill` writes into `length` bytes (on the stack).
+    private static func string(length: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { b in
+            fill(b)
             return String(decoding: UnsafeBufferPointer(b), as: UTF8.self)
         }
+    }
+
+    private static func writeDateTime(_ year: Int, _ month: Int, _ day: Int, _ minutes: Int,
+                                      into b: UnsafeMutableBufferPointer<UInt8>) {
+        writeDate(year, month, day, into: b)
+        b[10] = UInt8(ascii: "T")
+        writeTime(minutes, into: b, at: 11)
     }
 
     private static func writeDate(_ year: Int, _ month: Int, _ day: Int, into b: UnsafeMutableBufferPointer<UInt8>) {

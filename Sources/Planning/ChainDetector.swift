@@ -64,10 +64,8 @@ public struct ChainDetector: Sendable {
             let times = sorted.indices.map { allDay[$0] ? nil : timeOfDay(occurrences[sorted[$0]]) }
             var runStart = 0
             for i in 1...sorted.count {
-                if i < sorted.count && allDay[i - 1] == allDay[i] {
-                    let gap = days[i] - days[i - 1]
-                    if gap >= 1, gap <= maxDayGap, timesClose(times[i - 1], times[i]) { continue }
-                }
+                if i < sorted.count && linked(day: days[i - 1], allDay: allDay[i - 1], time: times[i - 1],
+                                              to: days[i], allDay: allDay[i], time: times[i]) { continue }
                 if let chain = chain(key: keys[group], run: sorted[runStart..<i], of: occurrences, classes: classes) {
                     chains.append(chain)
                 }
@@ -90,20 +88,21 @@ public struct ChainDetector: Sendable {
         return positions
     }
 
-    /// Whether two linked neighbours' start times of day are close enough (nil: all-day ones,
-    /// which link by date alone).
-    private func timesClose(_ a: TimeOfDay?, _ b: TimeOfDay?) -> Bool {
-        guard let a, let b else { return true }
-        return abs(a.minutes - b.minutes) <= maxTimeDifference
-    }
-
     /// Whether two neighbours (in start order) link.
     public func linked(_ a: Occurrence, _ b: Occurrence, timeOfDay: (Occurrence) -> TimeOfDay = { $0.start.time }) -> Bool {
-        guard a.allDay == b.allDay else { return false } // an all-day note and a timed session are different things
-        let gap = a.start.date.days(until: b.start.date)
+        linked(day: a.start.date.dayNumber, allDay: a.allDay, time: a.allDay ? nil : timeOfDay(a),
+               to: b.start.date.dayNumber, allDay: b.allDay, time: b.allDay ? nil : timeOfDay(b))
+    }
+
+    /// The link rule on what it compares: local day numbers, all-day flags and start times of
+    /// day (nil for all-day ones, which link by date alone).
+    private func linked(day a: Int, allDay allDayA: Bool, time timeA: TimeOfDay?,
+                        to b: Int, allDay allDayB: Bool, time timeB: TimeOfDay?) -> Bool {
+        guard allDayA == allDayB else { return false } // an all-day note and a timed session are different things
+        let gap = b - a
         guard gap >= 1, gap <= maxDayGap else { return false }
-        if a.allDay { return true }
-        return abs(timeOfDay(a).minutes - timeOfDay(b).minutes) <= maxTimeDifference
+        guard let timeA, let timeB else { return true }
+        return abs(timeA.minutes - timeB.minutes) <= maxTimeDifference
     }
 
     /// The chain of one linked run (positions in `occurrences`, in start order), if it is one.

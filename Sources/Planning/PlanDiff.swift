@@ -40,7 +40,7 @@ public enum PlanDiff {
         }
 
         let slideKeys = { (plan: UserPlan) in
-            Dictionary(plan.allSlides.map { ("\($0.taskID)@\($0.from)", $0) }, uniquingKeysWith: { a, _ in a })
+            Dictionary(plan.allSlides.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         }
         let oldSlides = slideKeys(original), newSlides = slideKeys(working)
         for key in Set(oldSlides.keys).union(newSlides.keys).sorted() {

@@ -9,4 +9,7 @@ public struct SeriesSlide: Hashable, Sendable {
     public init(taskID: String, from: CivilDate, days: Int, version: Int = 1) {
         self.taskID = taskID; self.from = from; self.days = days; self.version = version
     }
+
+    /// The slide row's key in a changeset: `TASKID@YYYY-MM-DD` of its from date.
+    public var key: String { OccurrenceID(taskID: taskID, originalDate: from).description }
 }

@@ -44,9 +44,7 @@ public struct UserPlan: Hashable, Sendable {
                     result.append(OccurrenceExpander.oneOff(task))
                 }
             } else {
-                let id = task.id
-                expander.expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
-                                moved: moved[id] ?? [], slides: slides[id] ?? [], from: from, through: through, into: &result)
+                expand(series: task, moved: moved[task.id] ?? [], with: expander, from: from, through: through, into: &result)
             }
         }
         return result
@@ -56,12 +54,19 @@ public struct UserPlan: Hashable, Sendable {
     /// (`unsortedOccurrences(from:through:)` for one task: a series slide re-reads its series).
     func unsortedOccurrences(ofSeries task: StudyTask, from: CivilDate, through: CivilDate) -> [Occurrence] {
         guard from <= through, task.repeatRule != nil else { return [] }
-        let id = task.id
         var result: [Occurrence] = []
-        OccurrenceExpander(zone: zone).expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
-                                              moved: overrides.values.filter { $0.isMove && $0.taskID == id },
-                                              slides: slides[id] ?? [], from: from, through: through, into: &result)
+        expand(series: task, moved: overrides.values.filter { $0.isMove && $0.taskID == task.id },
+               with: OccurrenceExpander(zone: zone), from: from, through: through, into: &result)
         return result
+    }
+
+    /// Expands one series from the plan's tables: its overrides found by id, its move overrides
+    /// (`moved`) collected by the caller.
+    private func expand(series task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
+                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+        let id = task.id
+        expander.expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
+                        moved: moved, slides: slides[id] ?? [], from: from, through: through, into: &result)
     }
 
     /// The occurrence with this id, wherever it currently sits.

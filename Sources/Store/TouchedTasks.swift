@@ -46,7 +46,7 @@ final class TouchedTasks {
             ChangesetApplier.Child(entity: .override, key: $0.occurrenceID.description, image: RowImage.override($0))
         }
         let slides = try SlideTable.all(taskID: taskID, in: db).map {
-            ChangesetApplier.Child(entity: .slide, key: "\($0.taskID)@\($0.from)", image: RowImage.slide($0))
+            ChangesetApplier.Child(entity: .slide, key: $0.key, image: RowImage.slide($0))
         }
         children[taskID] = overrides + slides
         return overrides + slides
