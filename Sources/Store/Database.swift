@@ -44,6 +44,7 @@ public final class Database {
     ///   `.schemaTooNew`, or an SQLite failure.
     public static func open(path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
                             migrations: [Migration] = Schema.migrations, now: Date = Date()) throws(StoreError) -> Database {
+        _ = Database.libraryConfigured
         let inMemory = path == ":memory:"
         if !inMemory { try DatabaseFile.prepare(path) }
         var raw: OpaquePointer?
@@ -74,6 +75,13 @@ public final class Database {
         }
         return db
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection opens (the
+    /// library initialises itself then): memory statistics off, so threads don't serialise on
+    /// SQLite's allocation mutex.
+    private static let libraryConfigured: Bool = {
+        replan_sqlite_disable_memory_statistics() == SQLITE_OK
+    }()
 
     /// Reports the failures that mean "wrong file" or "cannot open" as such, not as a raw code.
     private static func openFailure(_ error: StoreError, path: String) -> StoreError {

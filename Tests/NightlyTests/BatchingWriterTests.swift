@@ -41,15 +41,50 @@ struct BatchingWriterTests {
         let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
         defer { writer.stop() }
         let reported = Reports()
-        try writer.stage(night("a"), then: reported.add)
-        #expect(throws: StoreError.self) { try writer.stage(night("b", failing: true), then: reported.add) }
-        try writer.stage(night("c"), then: reported.add)
+        writer.stage(night("a"), then: reported.add)
+        writer.stage(night("b", failing: true), then: reported.add)
+        writer.stage(night("c"), then: reported.add)
+        writer.drain()
         #expect(try s.visible() == [])
         #expect(reported.all == [])
 
         writer.flush()
         #expect(try s.visible() == ["a:changeset", "a:user run", "c:changeset", "c:user run"])
-        #expect(reported.all == ["a", "c"])
+        #expect(reported.all == ["a", "failed: no user 'b'", "c"])
+    }
+
+    @Test("a student whose writes fail is recorded by the fallback instead, in the same batch")
+    func failureIsRecordedInstead() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
+        defer { writer.stop() }
+        let reported = Reports()
+        writer.stage(night("a", failing: true), otherwise: { (error, db) throws(StoreError) -> String in
+            try db.execute("INSERT INTO notes VALUES ('a', 'failure recorded')", [])
+            return "a recorded"
+        }, then: reported.add)
+        writer.flush()
+        #expect(try s.visible() == ["a:failure recorded"])
+        #expect(reported.all == ["a recorded"])
+    }
+
+    @Test("workers hand over and go on: stage returns before the writer thread has run the write")
+    func stageDoesNotWaitForTheWrite() throws {
+        let s = try Scratch()
+        let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
+        defer { writer.stop() }
+        let release = NSCondition()
+        var released = false
+        let reported = Reports()
+        writer.stage({ (db) throws(StoreError) -> String in
+            release.lock(); while !released { release.wait() }; release.unlock()
+            return "slow"
+        }, then: reported.add)
+        writer.stage(night("b"), then: reported.add)
+        // Both calls returned while the first write is still blocked on the writer thread.
+        release.lock(); released = true; release.signal(); release.unlock()
+        writer.flush()
+        #expect(reported.all == ["slow", "b"])
     }
 
     @Test("a full batch commits at once")
@@ -58,11 +93,13 @@ struct BatchingWriterTests {
         let writer = BatchingWriter(s.writerDB, maxStudents: 2, maxAge: 3600)
         defer { writer.stop() }
         let reported = Reports()
-        try writer.stage(night("a"), then: reported.add)
-        try writer.stage(night("b"), then: reported.add)
+        writer.stage(night("a"), then: reported.add)
+        writer.stage(night("b"), then: reported.add)
+        writer.drain()
         #expect(try s.visible().count == 4)
         #expect(reported.all == ["a", "b"])
-        try writer.stage(night("c"), then: reported.add)
+        writer.stage(night("c"), then: reported.add)
+        writer.drain()
         #expect(reported.all == ["a", "b"])
     }
 
@@ -72,7 +109,7 @@ struct BatchingWriterTests {
         let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 0.05)
         defer { writer.stop() }
         let reported = Reports()
-        try writer.stage(night("a"), then: reported.add)
+        writer.stage(night("a"), then: reported.add)
         // Waits for the event, not for a time: the bound only keeps a broken writer from hanging the suite.
         let deadline = Date().addingTimeInterval(30)
         while reported.all.isEmpty && Date() < deadline { usleep(5_000) }
@@ -86,7 +123,7 @@ struct BatchingWriterTests {
         let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
         defer { writer.stop() }
         let reported = Reports()
-        try writer.stage(night("a"), then: reported.add)
+        writer.stage(night("a"), then: reported.add)
         try writer.perform { (db) throws(StoreError) in try db.write { (db) throws(StoreError) in
             try db.execute("INSERT INTO notes VALUES ('run', 'finished')", [])
         } }
@@ -101,6 +138,11 @@ final class Reports: @unchecked Sendable {
     private var names: [String] = []
     var all: [String] { lock.withLock { names } }
     func add(_ result: Result<String, StoreError>) {
-        lock.withLock { names.append((try? result.get()) ?? "lost") }
+        lock.withLock {
+            switch result {
+            case .success(let name): names.append(name)
+            case .failure(let error): names.append("failed: \(error)")
+            }
+        }
     }
 }
