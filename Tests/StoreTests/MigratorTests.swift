@@ -9,12 +9,12 @@ import Testing
                                       "transcripts", "notification_outbox", "statistics_base"]
 
     /// A later release's migration, only for these tests.
-    static let addNickname = Migration.sql(version: 3, name: "users.nickname",
+    static let addNickname = Migration.sql(version: 4, name: "users.nickname",
                                            "ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT ''")
 
     @Test func emptyFileGetsEveryTableFromTheMigrations() throws {
         let f = try Fixture()
-        #expect(try Migrator.appliedVersions(f.db) == [1, 2])
+        #expect(try Migrator.appliedVersions(f.db) == [1, 2, 3])
         let names = try f.db.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) }
         #expect(Set(names) == MigratorTests.tables)
     }
@@ -31,14 +31,14 @@ import Testing
     @Test func oldDatabaseUpgradesInPlaceWithInjectedMigration() throws {
         let f = try Fixture(migrations: [])
         // An "old" database: migration 1 applied by hand, with a user in it; opening it
-        // applies the release's migration 2 and the injected 3.
+        // applies the release's migrations 2 and 3 and the injected 4.
         try f.db.executeScript(Schema.initial)
         try f.db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
         try f.addUser()
         try f.db.close()
 
         let upgraded = try Database.open(path: f.path, migrations: Schema.migrations + [MigratorTests.addNickname], now: Fixture.later)
-        #expect(try Migrator.appliedVersions(upgraded) == [1, 2, 3])
+        #expect(try Migrator.appliedVersions(upgraded) == [1, 2, 3, 4])
         #expect(try upgraded.queryFirst("SELECT nickname FROM users WHERE id = 'mei'") { $0.text(0) } == "")
         #expect(try UserRepository(upgraded).get("mei").zone.identifier == "Asia/Taipei")
         #expect(try Migrator(migrations: Schema.migrations + [MigratorTests.addNickname]).migrate(upgraded, now: Fixture.later) == [])
@@ -57,16 +57,69 @@ import Testing
         let f = try Fixture(migrations: Schema.migrations + [MigratorTests.addNickname])
         try f.db.close()
         let error = storeError { () throws(StoreError) in _ = try Database.open(path: f.path) }
-        #expect(error == .schemaTooNew(path: f.path, found: 3, known: 2))
+        #expect(error == .schemaTooNew(path: f.path, found: 4, known: 3))
     }
 
     @Test func failingMigrationLeavesTheDatabaseAtThePreviousVersion() throws {
         let f = try Fixture()
         try f.db.close()
-        let broken = Migration.sql(version: 3, name: "broken", "ALTER TABLE users ADD COLUMN x TEXT; SELECT * FROM no_such_table")
+        let broken = Migration.sql(version: 4, name: "broken", "ALTER TABLE users ADD COLUMN x TEXT; SELECT * FROM no_such_table")
         #expect(storeError { () throws(StoreError) in _ = try Database.open(path: f.path, migrations: Schema.migrations + [broken]) } != nil)
         let again = try f.openAgain()
-        #expect(try Migrator.appliedVersions(again) == [1, 2])
+        #expect(try Migrator.appliedVersions(again) == [1, 2, 3])
         #expect(try again.query("SELECT name FROM pragma_table_info('users') WHERE name = 'x'") { $0.text(0) }.isEmpty)
+    }
+
+    /// Migration 3 turns the CHECK lists into comparisons: writes of those rows no longer build a
+    /// temporary b-tree per list (the nightly writer paid about 19 per student), the checks still
+    /// refuse what they refused, and a database written before it upgrades in place.
+    @Test func listChecksBecomeComparisonsWithTheSameMeaning() throws {
+        let f = try Fixture(migrations: [])
+        try f.db.executeScript(Schema.initial)
+        try f.db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
+        try f.addUser()
+        try f.db.execute("""
+            INSERT INTO tasks (id, user_id, title, category, color, start, "end", all_day, completed, repeat_every, created_at, updated_at, version)
+            VALUES ('t1', 'mei', 'Vocab', 'English', 'blue', '2025-01-06T20:00', '2025-01-06T20:30', 0, 0, 'daily', 'x', 'x', 1)
+            """)
+        try f.db.close()
+
+        let db = try Database.open(path: f.path, now: Fixture.later)
+        #expect(try Migrator.appliedVersions(db) == [1, 2, 3])
+        let text = try db.query("SELECT sql FROM sqlite_schema WHERE type = 'table'") { $0.text(0) }.joined(separator: "\n")
+        for check in Schema.listChecks {
+            #expect(!text.contains("\(check.column) IN (\(check.values[0])"), "\(check.table).\(check.column)")
+            #expect(text.contains("\(check.column) = \(check.values[0]) OR"), "\(check.table).\(check.column)")
+        }
+        #expect(try db.queryFirst("SELECT color || repeat_every FROM tasks WHERE id = 't1'") { $0.text(0) } == "bluedaily")
+        #expect(try db.query("PRAGMA integrity_check") { $0.text(0) } == ["ok"])
+
+        let writes = [
+            "UPDATE tasks SET color = 'red', repeat_every = 'weekly' WHERE id = 't1'",
+            "INSERT INTO occurrence_overrides (task_id, original_date, state, version) VALUES ('t1', '2025-01-07', 'completed', 1)",
+            "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'nightly', 'applied')",
+            "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key) VALUES ('c1', 1, 'override', 't1@2025-01-07')",
+            "INSERT INTO runs (id, started_at) VALUES (1, 'x')",
+            "INSERT INTO user_runs (run_id, user_id, plan_date, status, finished_at) VALUES (1, 'mei', '2025-01-07', 'unchanged', 'x')",
+        ]
+        for sql in writes {
+            let ops = try db.query("EXPLAIN " + sql) { $0.text(1) }
+            #expect(!ops.contains("OpenEphemeral"), "\(sql)")
+            try db.execute(sql)
+        }
+        let refused = [
+            "UPDATE tasks SET color = 'purple' WHERE id = 't1'",
+            "UPDATE tasks SET repeat_every = 'yearly' WHERE id = 't1'",
+            "UPDATE occurrence_overrides SET state = 'lost' WHERE task_id = 't1'",
+            "UPDATE changesets SET origin = 'robot' WHERE id = 'c1'",
+            "UPDATE changeset_edits SET entity = 'user' WHERE changeset_id = 'c1'",
+            "UPDATE user_runs SET status = 'done' WHERE run_id = 1",
+        ]
+        for sql in refused {
+            let error = storeError { () throws(StoreError) in try db.execute(sql) }
+            #expect(error.map { "\($0)".contains("CHECK constraint failed") } == true, "\(sql)")
+        }
+        // NULL passes the rewritten check as it passed the list: a one-off task.
+        try db.execute("UPDATE tasks SET repeat_every = NULL WHERE id = 't1'")
     }
 }
