@@ -31,6 +31,7 @@ SELECT 'slide', * FROM series_slides ORDER BY task_id, from_date;
 SELECT 'outbox', o.user_id, o.occurrence_id, o.fire_at, o.action, o.created_at
   FROM notification_outbox o ORDER BY o.user_id, o.id;
 SELECT 'statistic', * FROM statistics ORDER BY user_id, category;
+SELECT 'statistics base', user_id, through, counts FROM statistics_base ORDER BY user_id;
 SQL
 }
 

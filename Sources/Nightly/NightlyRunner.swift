@@ -176,8 +176,13 @@ public final class NightlyRunner: @unchecked Sendable {
         let started = Date()
         var night: UserNight
         var review: ModelReview?
+        var statisticsSource: StatisticsRefresh.Source?
         do throws(StoreError) {
-            (night, review) = try pipeline.prepare(user: user, db: reader, now: options.now)
+            let window = UserPipeline.window(of: user, now: options.now)
+            let read = try NightRead.read(user: user, window: window, db: reader)
+            (night, review) = pipeline.prepare(original: read.plan, now: options.now, started: started)
+            night.windowStart = window.lowerBound
+            statisticsSource = read.statistics
         } catch {
             // Record the failure under the user's own plan date (the log and `run --json` show
             // it), not day zero (1970-01-01).
@@ -189,10 +194,11 @@ public final class NightlyRunner: @unchecked Sendable {
         }
         if night.status == .changed || night.status == .unchanged {
             do throws(StoreError) {
-                if let plans = night.plans, let windowStart = night.windowStart {
+                if let plans = night.plans, let windowStart = night.windowStart, let statisticsSource {
                     night.statistics = try StatisticsRefresh.night(user: user, planDate: night.planDate, windowStart: windowStart,
                                                                    original: plans.original, after: plans.after,
-                                                                   changes: night.prepared?.changeset.changes ?? [], db: reader)
+                                                                   changes: night.prepared?.changeset.changes ?? [],
+                                                                   source: statisticsSource, db: reader)
                 }
             } catch {
                 // Statistics are derived data: a failed recount leaves yesterday's numbers.

@@ -28,6 +28,29 @@ public enum StatisticsRefresh {
         public var fromScratch: Bool
     }
 
+    /// What the recount reads besides the night's window, in the window's snapshot
+    /// (`NightRead`).
+    public struct Source: Sendable {
+        /// The base as stored when the night read its plan.
+        public var stored: StatisticsBase
+        /// The whole plan, read when there was no usable base.
+        public var whole: UserPlan?
+        /// The one-off tasks that start in the days between the base and the window, read when
+        /// the window's own series rows cover those days: `loadPlan(user:window:)` reads every
+        /// series with all its slides, and its overrides from `overrideMarginDays` (and the
+        /// series' spans) before the window on, which includes every override whose session can
+        /// start in days no further back than the margin.
+        public var gapOneOffs: [StudyTask]?
+
+        public init(stored: StatisticsBase, whole: UserPlan? = nil, gapOneOffs: [StudyTask]? = nil) {
+            self.stored = stored; self.whole = whole; self.gapOneOffs = gapOneOffs
+        }
+
+        static func windowCoversSeries(ofGapFrom gapStart: CivilDate, window: ClosedRange<CivilDate>) -> Bool {
+            gapStart >= window.lowerBound.adding(days: -PlanRepository.overrideMarginDays)
+        }
+    }
+
     /// Recounts and stores a student's statistics as the database holds them now (after an
     /// undo or redo, say).
     public static func recount(userID: String, today: CivilDate, db: Database) throws(StoreError) {
@@ -37,11 +60,11 @@ public enum StatisticsRefresh {
 
     /// Tonight's counts of `user`, whose plan was loaded as `original` for the window from
     /// `windowStart` and stands as `after` once tonight's `changes` (not yet committed) are;
-    /// `db` is the night's reader.
+    /// `source` is what was read with it, `db` the night's reader (for what `source` lacks).
     static func night(user: User, planDate: CivilDate, windowStart: CivilDate, original: UserPlan, after: UserPlan,
-                      changes: [RowChange], db: Database) throws(StoreError) -> Night {
+                      changes: [RowChange], source: Source, db: Database) throws(StoreError) -> Night {
         let settled = windowStart.adding(days: -1)
-        let stored = try StatisticsBaseRepository(db).base(userID: user.id)
+        let stored = source.stored
 
         if let through = stored.through, through <= settled,
            sessionsUnchanged(original, after, by: changes, through: settled) {
@@ -50,14 +73,20 @@ public enum StatisticsRefresh {
             var base = stored.counts
             if through < settled {
                 let gap = through.adding(days: 1)...settled
-                let plan = try PlanRepository(db).loadPlan(user: user, window: gap)
+                let plan: UserPlan
+                if let oneOffs = source.gapOneOffs {
+                    plan = original.replacingOneOffTasks(with: oneOffs)
+                } else {
+                    plan = try PlanRepository(db).loadPlan(user: user, window: gap)
+                }
                 base = sum(base, counts(of: plan, from: gap.lowerBound, through: gap.upperBound))
             }
             return Night(counts: sum(base, counts(of: after, from: windowStart, through: planDate)), base: base,
                          baseThrough: settled, readSerial: stored.serial, fromScratch: false)
         }
 
-        let loaded = try PlanRepository(db).loadPlan(user: user, window: nil)
+        let loaded: UserPlan
+        if let whole = source.whole { loaded = whole } else { loaded = try PlanRepository(db).loadPlan(user: user, window: nil) }
         let full: UserPlan
         do { full = try loaded.applying(changes) } catch {
             throw StoreError.malformedRow(entity: "changeset", key: user.id, problem: error.description)

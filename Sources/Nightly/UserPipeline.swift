@@ -31,12 +31,17 @@ public struct UserPipeline: Sendable {
     /// Prepares the night of a user already read from `db` (the nightly job streams users).
     public func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         let started = Date()
-        let localNow = user.zone.civil(now)
-        let range = PlanningRange(today: localNow.date, settings: user.settings)
-        let original = try PlanRepository(db).loadPlan(user: user, window: range.lookback...range.through)
+        let window = UserPipeline.window(of: user, now: now)
+        let original = try PlanRepository(db).loadPlan(user: user, window: window)
         var (night, review) = prepare(original: original, now: now, started: started)
-        night.windowStart = range.lookback
+        night.windowStart = window.lowerBound
         return (night, review)
+    }
+
+    /// The dates a user's night loads (`PlanningRange`, in the user's own zone at `now`).
+    static func window(of user: User, now: Date) -> ClosedRange<CivilDate> {
+        let range = PlanningRange(today: user.zone.civil(now).date, settings: user.settings)
+        return range.lookback...range.through
     }
 
     /// The pure part, on a loaded plan.

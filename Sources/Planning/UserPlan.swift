@@ -179,6 +179,15 @@ public struct UserPlan: Hashable, Sendable {
         return plan
     }
 
+    /// The plan with its series (and their overrides and slides) as they are and `oneOffs` as
+    /// its only one-off tasks.
+    public func replacingOneOffTasks(with oneOffs: [StudyTask]) -> UserPlan {
+        var plan = self
+        plan.tasks = plan.tasks.filter { $0.value.isSeries }
+        for task in oneOffs where !task.isSeries { plan.tasks[task.id] = task }
+        return plan
+    }
+
     /// Adds a slide of `days` from `from` onward; slides of one series from the same date merge.
     public mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
         var list = slides[taskID] ?? []

@@ -53,18 +53,42 @@ public struct PlanRepository {
                 SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
                 WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
                 """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
-            let overrides = try seriesOverrides(userID: userID, series: series, slides: slides, window: window)
+            let selection = WindowSelection(window: window, series: series, slides: slides)
+            let overrides = try seriesOverrides(userID: userID, series: series, selection: selection)
             let oneOffs = try db.query("""
                 SELECT \(TaskTable.columns) FROM tasks
                 WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0) AND start < ?
                 """, [.text(userID), .text(window.lowerBound.description), .text(window.upperBound.adding(days: 1).description)]) {
                     (s) throws(StoreError) in try TaskTable.decode(s)
-                }.filter { t in
-                    let lastDate = t.allDay ? t.end.date : t.end.adding(minutes: -1).date
-                    return t.start.date <= window.upperBound && (lastDate >= window.lowerBound || !t.completed)
-                }
+                }.filter(selection.keeps)
             return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides)
         }
+    }
+
+    /// The part of a whole plan (`loadPlan(user:window: nil)`) that `loadPlan(user:window:)`
+    /// reads for `window`: the same rows, chosen by the same `WindowSelection`. The nightly job
+    /// reads a student's whole history once anyway when it settles their statistics base, and
+    /// takes the window from it instead of reading it a second time.
+    public static func window(_ window: ClosedRange<CivilDate>, of whole: UserPlan) -> UserPlan {
+        let series = whole.tasks.values.filter { $0.repeatRule != nil }
+        let slides = series.flatMap { whole.slides[$0.id] ?? [] }
+        let selection = WindowSelection(window: window, series: series, slides: slides)
+        let seriesIDs = Set(series.map(\.id))
+        let overrides = whole.overrides.values.filter { seriesIDs.contains($0.taskID) && selection.keeps($0) }
+        let oneOffs = whole.tasks.values.filter { $0.repeatRule == nil && selection.keeps($0) }
+        return UserPlan(user: whole.user, tasks: series + oneOffs, overrides: overrides, slides: slides)
+    }
+
+    /// The one-off tasks of a user whose sessions start in `days` (the nightly statistics count
+    /// the days between a stored base and the window with them).
+    public func oneOffTasks(userID: String, startingIn days: ClosedRange<CivilDate>) throws(StoreError) -> [StudyTask] {
+        // `end` bounds the index range (a task starting in the days ends on or after their first).
+        try db.query("""
+            SELECT \(TaskTable.columns) FROM tasks
+            WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ?2 AND start >= ?2 AND start < ?3
+            """, [.text(userID), .text(days.lowerBound.description), .text(days.upperBound.adding(days: 1).description)]) {
+                (s) throws(StoreError) in try TaskTable.decode(s)
+            }
     }
 
     private func everything(of user: User) throws(StoreError) -> UserPlan {
@@ -95,20 +119,8 @@ public struct PlanRepository {
     /// with their own earlier night, every night. History stays bounded (an override whose
     /// original date and place both lie before the window is not read); the future holds only
     /// what students and earlier nights wrote ahead.
-    private func seriesOverrides(userID: String, series: [StudyTask], slides: [SeriesSlide],
-                                 window: ClosedRange<CivilDate>) throws(StoreError) -> [OccurrenceOverride] {
+    private func seriesOverrides(userID: String, series: [StudyTask], selection: WindowSelection) throws(StoreError) -> [OccurrenceOverride] {
         guard !series.isEmpty else { return [] }
-        let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
-        var low = window.lowerBound
-        for task in series {
-            // Mirrors OccurrenceExpander: the earliest original date whose (slid) occurrence can
-            // touch the window is from − (span + forward slides).
-            let lastDate = task.allDay ? task.end.date : task.end.adding(minutes: -1).date
-            let span = task.start.date.days(until: lastDate) + 1
-            let forward = (slidesByTask[task.id] ?? []).reduce(0) { $0 + max($1.days, 0) }
-            low = min(low, window.lowerBound.adding(days: -(span + forward)))
-        }
-        let margin = PlanRepository.overrideMarginDays
         // The second part takes only what the first leaves out (older original dates), so the
         // two are disjoint and UNION ALL needs no de-duplicating b-tree. The first is a range of
         // the primary key; the second is pinned to the partial index on moved overrides, which
@@ -121,9 +133,8 @@ public struct PlanRepository {
                 JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?3
                 AND o.original_date < ?2
-            """, [.text(userID), .text(low.adding(days: -margin).description),
-                  .text(window.lowerBound.adding(days: -margin).description)]) { (s) throws(StoreError) in
-            try OverrideTable.decode(s)
+            """, [.text(userID), .text(selection.overridesFrom.description), .text(selection.movedEndingFrom.description)]) {
+            (s) throws(StoreError) in try OverrideTable.decode(s)
         }
     }
 

@@ -63,7 +63,9 @@ struct StatisticsRefreshTests {
         let f = try NightlyFixture()
         _ = try StatisticsRefreshTests.addHistoryStudent(f)
         var scratch: [Int: Bool] = [:]
-        for day in [0, 1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13] {
+        // Day 6 follows two skipped nights (the window's own series rows cover the gap); day 24
+        // follows ten, and drops sessions left open in them.
+        for day in [0, 1, 2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 24, 25] {
             if day == 9 {
                 // The student files a December session under another course: that reaches back
                 // into the base.
@@ -87,7 +89,41 @@ struct StatisticsRefreshTests {
         #expect(scratch[0] == true)
         #expect(scratch[9] == true)
         #expect(scratch[13] == false)
+        #expect(scratch[25] == false)
         #expect(scratch.values.filter { $0 == false }.count >= 6, "\(scratch.sorted { $0.key < $1.key })")
+    }
+
+    @Test("after more skipped nights than the window's rows cover, the days in between are read on their own")
+    func longGapIsReadOnItsOwn() throws {
+        let f = try NightlyFixture()
+        let db = try f.open()
+        let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
+        try UserRepository(db).add(user, now: NightlyFixture.now)
+        // Nothing for the rules to do: every session up to March is done.
+        let daily = StudyTask(id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
+                              start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
+                              repeatRule: RepeatRule(every: .daily, until: CivilDate("2025-03-01")))
+        var tasks = [daily]
+        let first = CivilDate("2024-12-01")!
+        let overrides = (0..<91).map { OccurrenceOverride(taskID: "h-vocab", originalDate: first.adding(days: $0), state: .completed) }
+        for d in stride(from: 1, to: 80, by: 2) {
+            let day = first.adding(days: d)
+            tasks.append(StudyTask(id: "h-read-\(d)", userID: "h", title: "Reading \(d)", category: d % 3 == 0 ? "History" : "Art",
+                                   start: CivilDateTime(date: day, time: TimeOfDay(hour: 18, minute: 0)),
+                                   end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: true))
+        }
+        let plan = UserPlan(user: user, tasks: tasks, overrides: overrides)
+        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(NewChangeset(userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
+                                                       changes: changes))
+        var scratch: [Bool?] = []
+        for day in [0, 1, 13, 14] {
+            scratch.append(try night(f, day: day))
+            let (stored, recounted) = try storedAndRecounted(f, day: day)
+            #expect(stored == recounted, "night \(day)")
+            #expect(stored.map(\.category) == ["Art", "English", "History"])
+        }
+        #expect(scratch == [true, false, false, false])
     }
 
     @Test("a base counted before a student's edit that commits just ahead of the night is not kept")

@@ -125,6 +125,71 @@ import Testing
         #expect(loaded.occurrences(from: date("2025-01-07"), through: date("2025-01-07")).first?.state == .completed)
     }
 
+    /// The nightly job reads a student's whole plan once when it settles their statistics, and
+    /// cuts the window out of it instead of reading it again: the cut must hold exactly the rows
+    /// the window query reads, for windows before, over and after every kind of row.
+    @Test func windowCutFromTheWholePlanEqualsTheWindowRead() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.addUser("other")
+        let tasks = [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            series("weekly", "2024-06-03T09:00", "2024-06-03T10:00", every: .weekly, until: "2024-09-30"),
+            series("twoDays", "2024-11-04T00:00", "2024-11-06T00:00", every: .weekly),
+            oneOff("inside", "2025-01-08T10:00", "2025-01-08T11:00"),
+            oneOff("before", "2025-01-02T10:00", "2025-01-02T11:00"),
+            oneOff("doneBefore", "2025-01-02T12:00", "2025-01-02T13:00", completed: true),
+            oneOff("after", "2025-01-14T10:00", "2025-01-14T11:00"),
+            oneOff("endsAtMidnight", "2025-01-05T23:00", "2025-01-06T00:00", completed: true),
+            oneOff("overnightIntoWindow", "2025-01-05T23:00", "2025-01-06T01:00", completed: true),
+            oneOff("lastDay", "2025-01-12T23:00", "2025-01-13T00:30"),
+            oneOff("longTrip", "2024-12-20T00:00", "2025-01-07T00:00", allDay: true, completed: true),
+        ]
+        let overrides = [
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-02"), state: .completed),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-20"), state: .completed),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-05"), state: .open,
+                               start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-06"), state: .open,
+                               start: time("2024-12-30T18:00"), end: time("2024-12-30T18:30")),
+            OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
+            OccurrenceOverride(taskID: "weekly", originalDate: date("2024-06-10"), state: .completed),
+            OccurrenceOverride(taskID: "twoDays", originalDate: date("2024-12-23"), state: .completed),
+        ]
+        try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides,
+                            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-10"), days: 3),
+                                     SeriesSlide(taskID: "twoDays", from: date("2024-12-01"), days: -2)]))
+        try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
+
+        let whole = try f.plans.loadPlan(user: mei, window: nil)
+        for (from, through) in [("2024-06-01", "2024-06-30"), ("2024-12-28", "2025-01-10"), ("2025-01-06", "2025-01-12"),
+                                ("2025-01-07", "2025-02-20"), ("2025-02-01", "2025-03-31"), ("2026-01-01", "2026-01-31")] {
+            let window = date(from)...date(through)
+            let read = try f.plans.loadPlan(user: mei, window: window)
+            let cut = PlanRepository.window(window, of: whole)
+            #expect(cut == read, "\(from)…\(through)")
+        }
+        // Not everything: the cut drops rows, as the read does.
+        #expect(PlanRepository.window(date("2025-01-06")...date("2025-01-12"), of: whole).tasks.count < whole.tasks.count)
+    }
+
+    /// The statistics of the days between a stored base and the window take their one-off
+    /// tasks from this read (the window's series rows cover the rest).
+    @Test func oneOffTasksStartingInDays() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
+            oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
+            oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
+            oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
+        ]))
+        let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(\.id)
+        #expect(Set(found) == ["first", "last"])
+    }
+
     @Test func windowQueriesUseTheirIndexes() throws {
         let f = try Fixture()
         func plan(_ sql: String) throws -> String {

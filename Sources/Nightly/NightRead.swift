@@ -1,0 +1,39 @@
+import Planning
+import Store
+
+/// Everything one student's night reads before planning, in one read transaction: the plan
+/// for the night's window and what tonight's statistics recount needs besides it
+/// (`StatisticsRefresh.Source`). One snapshot for both, so the counts and the plan they are
+/// added to can not disagree, and no row is read twice:
+///
+/// - no usable statistics base (the first night, or after an edit that reached back into
+///   settled days): the whole plan is read, once, and the window is cut from it
+///   (`PlanRepository.window(_:of:)` picks the rows `loadPlan(user:window:)` would);
+/// - a base a few days old (normally yesterday's): the window, and the one-off tasks that
+///   start in the days between the base and the window; the window's series rows already
+///   cover those days (see `StatisticsRefresh.Source.gapOneOffs`);
+/// - an older base: the window; the recount reads the days in between itself.
+struct NightRead {
+    let plan: UserPlan
+    let statistics: StatisticsRefresh.Source
+
+    static func read(user: User, window: ClosedRange<CivilDate>, db: Database) throws(StoreError) -> NightRead {
+        try db.read { (db) throws(StoreError) -> NightRead in
+            let stored = try StatisticsBaseRepository(db).base(userID: user.id)
+            let settled = window.lowerBound.adding(days: -1)
+            let plans = PlanRepository(db)
+            guard let through = stored.through, through <= settled else {
+                let whole = try plans.loadPlan(user: user, window: nil)
+                return NightRead(plan: PlanRepository.window(window, of: whole),
+                                 statistics: StatisticsRefresh.Source(stored: stored, whole: whole))
+            }
+            let plan = try plans.loadPlan(user: user, window: window)
+            var source = StatisticsRefresh.Source(stored: stored)
+            let gapStart = through.adding(days: 1)
+            if gapStart <= settled, StatisticsRefresh.Source.windowCoversSeries(ofGapFrom: gapStart, window: window) {
+                source.gapOneOffs = try plans.oneOffTasks(userID: user.id, startingIn: gapStart...settled)
+            }
+            return NightRead(plan: plan, statistics: source)
+        }
+    }
+}
