@@ -14,7 +14,8 @@ public enum PlanDiff {
                                reason: (RowChange.Entity, String) -> String) -> [RowChange] {
         var upserts: [RowChange] = [], children: [RowChange] = [], deletions: [RowChange] = []
 
-        for id in Set(original.tasks.keys).union(working.tasks.keys).sorted() {
+        // Only the keys that differ are sorted (a night changes a handful of a plan's rows).
+        for id in differingKeys(original.tasks, working.tasks, same: sameContent) {
             let old = original.tasks[id], new = working.tasks[id]
             switch (old, new) {
             case (let o?, nil):
@@ -29,9 +30,8 @@ public enum PlanDiff {
             }
         }
 
-        for key in Set(original.overrides.keys).union(working.overrides.keys).sorted() {
+        for key in differingKeys(original.overrides, working.overrides, same: sameContent) {
             let old = original.overrides[key], new = working.overrides[key]
-            if let o = old, let n = new, sameContent(o, n) { continue }
             var after: JSONValue?
             if var n = new { n.version = (old?.version ?? 0) + 1; after = RowImage.override(n) }
             let change = RowChange(entity: .override, key: key.description, before: old.map(RowImage.override), after: after,
@@ -55,6 +55,18 @@ public enum PlanDiff {
         let childDeletions = deletions.filter { $0.entity != .task }
         let taskDeletions = deletions.filter { $0.entity == .task }
         return upserts + children + childDeletions + taskDeletions
+    }
+
+    /// The keys present on one side only or whose values differ, sorted.
+    private static func differingKeys<Key: Comparable, Value>(_ old: [Key: Value], _ new: [Key: Value],
+                                                              same: (Value, Value) -> Bool) -> [Key] {
+        var keys: [Key] = []
+        for (key, o) in old {
+            guard let n = new[key] else { keys.append(key); continue }
+            if !same(o, n) { keys.append(key) }
+        }
+        for key in new.keys where old[key] == nil { keys.append(key) }
+        return keys.sorted()
     }
 
     private static func sameContent(_ a: StudyTask, _ b: StudyTask) -> Bool {
