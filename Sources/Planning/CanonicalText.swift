@@ -27,6 +27,20 @@ public enum CanonicalText {
         return Date(timeIntervalSince1970: Double(date.dayNumber * 86_400 + h * 3600 + m * 60 + s))
     }
 
+    /// `HH:MM-HH:MM`, a study window as settings store it (`24:00` allowed as its end); the
+    /// times in minutes. Whether start is before end is the caller's check.
+    public static func timeRange(_ b: UnsafeBufferPointer<UInt8>) -> (start: TimeOfDay, end: TimeOfDay)? {
+        guard b.count == 11, b[5] == UInt8(ascii: "-"), let start = time(b, 0), let end = time(b, 6) else { return nil }
+        guard start < 1440, end <= 1440 else { return nil }
+        return (TimeOfDay(minutes: start), TimeOfDay(minutes: end))
+    }
+
+    /// `HH:MM` at `at` in minutes: hours up to 24, and 24 only as `24:00`.
+    private static func time(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int? {
+        guard b[at + 2] == UInt8(ascii: ":"), let h = number(b, at, 2), let m = number(b, at + 3, 2), m < 60, h <= 24 else { return nil }
+        return h * 60 + m
+    }
+
     /// The `YYYY-MM-DD` the bytes start with, validated like `CivilDate(year:month:day:)`.
     private static func datePrefix(_ b: UnsafeBufferPointer<UInt8>) -> CivilDate? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),

@@ -12,6 +12,13 @@ public struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(_ text: String) throws(DataError) {
+        // Stored settings hold exactly `HH:MM-HH:MM`; read those from the bytes (every due
+        // student's settings are decoded each night).
+        var bytes = text
+        if let range = bytes.withUTF8({ CanonicalText.timeRange($0) }) {
+            try self.init(start: range.start, end: range.end)
+            return
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2,
               let s = TimeOfDay(parts[0].trimmingCharacters(in: " ")),

@@ -23,12 +23,17 @@ struct StudyWindowTests {
         #expect(throws: DataError.self) { try StudyWindow("24:00-24:00") }
     }
 
+    @Test("spaces around the times are allowed, as ever")
+    func spaces() throws {
+        #expect(try StudyWindow(" 09:00 - 17:00").description == "09:00-17:00")
+    }
+
     @Test("start must be before end", arguments: ["17:00-09:00", "09:00-09:00"])
     func startBeforeEnd(_ text: String) {
         #expect(throws: DataError.self) { try StudyWindow(text) }
     }
 
-    @Test("garbage is not a window", arguments: ["", "09:00", "9:00-17:00", "09:00-17", "09:00–17:00", "09:00-17:00-18:00", "09:60-10:00", "ab:cd-ef:gh"])
+    @Test("garbage is not a window", arguments: ["", "09:00", "9:00-17:00", "09:00-17", "09:00–17:00", "09:00-17:00-18:00", "09:60-10:00", "ab:cd-ef:gh", "09:00-24:30", "25:00-26:00", "09:00_17:00"])
     func garbage(_ text: String) {
         #expect(throws: DataError(path: "", message: "window '\(text)' is not HH:MM-HH:MM")) { try StudyWindow(text) }
     }
