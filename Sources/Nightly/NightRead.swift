@@ -7,7 +7,8 @@ import Store
 /// added to can not disagree, and no row is read twice:
 ///
 /// - no usable statistics base (the first night, or after an edit that reached back into
-///   settled days): the whole plan is read, once, and the window is cut from it
+///   settled days): the whole plan is read, once (as the rules see it:
+///   `PlanRepository.wholePlanAsTheRulesSeeIt`), and the window is cut from it
 ///   (`PlanRepository.window(_:of:)` picks the rows `loadPlan(user:window:)` would);
 /// - a base a few days old (normally yesterday's): the window, and the one-off tasks that
 ///   start in the days between the base and the window; the window's series rows already
@@ -23,7 +24,7 @@ struct NightRead {
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
             guard let through = stored.through, through <= settled else {
-                let whole = try plans.loadPlan(user: user, window: nil)
+                let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)
                 return NightRead(plan: PlanRepository.window(window, of: whole),
                                  statistics: StatisticsRefresh.Source(stored: stored, whole: whole))
             }

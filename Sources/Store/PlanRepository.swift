@@ -49,10 +49,7 @@ public struct PlanRepository {
             guard let window else { return try everything(of: user) }
             let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
                                       [.text(userID)]) { (s) throws(StoreError) in try TaskTable.decode(s) }
-            let slides = try db.query("""
-                SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
-                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-                """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
+            let slides = try seriesSlides(userID: userID)
             let selection = WindowSelection(window: window, series: series, slides: slides)
             let overrides = try seriesOverrides(userID: userID, series: series, selection: selection)
             let oneOffs = try db.query("""
@@ -89,6 +86,34 @@ public struct PlanRepository {
             """, [.text(userID), .text(days.lowerBound.description), .text(days.upperBound.adding(days: 1).description)]) {
                 (s) throws(StoreError) in try TaskTable.decode(s)
             }
+    }
+
+    /// Every task of the user, and the overrides and slides of their series: all that the
+    /// nightly rules and statistics can see of a plan (a one-off task's occurrence is the task
+    /// itself; no override or slide applies to it). Reading one-off tasks' children too (as
+    /// `everything` does, for export) probes both tables once per one-off task, most of a
+    /// student's tasks, for rows that change nothing.
+    public func wholePlanAsTheRulesSeeIt(of user: User) throws(StoreError) -> UserPlan {
+        try db.read { (db) throws(StoreError) -> UserPlan in
+            let id: [SQLValue] = [.text(user.id)]
+            let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
+                (s) throws(StoreError) in try TaskTable.decode(s)
+            }
+            let overrides = try db.query("""
+                SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
+                """, id) { (s) throws(StoreError) in try OverrideTable.decode(s) }
+            let slides = try seriesSlides(userID: user.id)
+            return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
+        }
+    }
+
+    /// Every slide of the user's series.
+    private func seriesSlides(userID: String) throws(StoreError) -> [SeriesSlide] {
+        try db.query("""
+            SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
+            WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
+            """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
     }
 
     private func everything(of user: User) throws(StoreError) -> UserPlan {

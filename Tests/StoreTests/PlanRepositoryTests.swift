@@ -156,19 +156,25 @@ import Testing
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
             OccurrenceOverride(taskID: "weekly", originalDate: date("2024-06-10"), state: .completed),
             OccurrenceOverride(taskID: "twoDays", originalDate: date("2024-12-23"), state: .completed),
+            // Rows no rule reads: an occurrence of a one-off task is the task itself.
+            OccurrenceOverride(taskID: "before", originalDate: date("2025-01-02"), state: .completed),
         ]
         try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides,
                             slides: [SeriesSlide(taskID: "daily", from: date("2024-12-10"), days: 3),
                                      SeriesSlide(taskID: "twoDays", from: date("2024-12-01"), days: -2)]))
         try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
-        let whole = try f.plans.loadPlan(user: mei, window: nil)
+        let whole = try f.plans.wholePlanAsTheRulesSeeIt(of: mei)
+        let everything = try f.plans.loadPlan(user: mei, window: nil)
+        #expect(everything.overrides.count == whole.overrides.count + 1)
+        #expect(whole == UserPlan(user: mei, tasks: Array(everything.tasks.values),
+                                  overrides: everything.allOverrides.filter { $0.taskID != "before" }, slides: everything.allSlides))
         for (from, through) in [("2024-06-01", "2024-06-30"), ("2024-12-28", "2025-01-10"), ("2025-01-06", "2025-01-12"),
                                 ("2025-01-07", "2025-02-20"), ("2025-02-01", "2025-03-31"), ("2026-01-01", "2026-01-31")] {
             let window = date(from)...date(through)
             let read = try f.plans.loadPlan(user: mei, window: window)
-            let cut = PlanRepository.window(window, of: whole)
-            #expect(cut == read, "\(from)…\(through)")
+            #expect(PlanRepository.window(window, of: whole) == read, "\(from)…\(through)")
+            #expect(PlanRepository.window(window, of: everything) == read, "\(from)…\(through)")
         }
         // Not everything: the cut drops rows, as the read does.
         #expect(PlanRepository.window(date("2025-01-06")...date("2025-01-12"), of: whole).tasks.count < whole.tasks.count)
