@@ -17,19 +17,17 @@ public struct CategoryStatistics: Hashable, Sendable {
         func entry(_ c: String) -> CategoryStatistics { byCategory[c] ?? CategoryStatistics(category: c, taskCount: 0, completedCount: 0, focusMinutes: 0) }
         // Counted per task first (occurrences of a task share its category), in no order: the
         // nightly job counts a student's whole history this way on a first night.
-        var byTask: [String: (category: String, due: Int, completed: Int)] = [:]
-        for o in plan.unsortedOccurrences(from: from, through: through) where o.state != .skipped && o.start.date >= from {
-            let taskID = o.id.taskID
-            var counts = byTask[taskID] ?? (o.category, 0, 0)
-            counts.due += 1
-            if o.state == .completed { counts.completed += 1 }
-            byTask[taskID] = counts
-        }
-        for counts in byTask.values {
-            var e = entry(counts.category)
-            e.taskCount += counts.due
-            e.completedCount += counts.completed
-            byCategory[counts.category] = e
+        plan.forEachTask(occurrencesFrom: from, through: through) { task, occurrences in
+            var due = 0, completed = 0
+            for o in occurrences where o.state != .skipped && o.start.date >= from {
+                due += 1
+                if o.state == .completed { completed += 1 }
+            }
+            guard due > 0 else { return }
+            var e = entry(task.category)
+            e.taskCount += due
+            e.completedCount += completed
+            byCategory[task.category] = e
         }
         for f in focusSessions where f.start.date >= from && f.start.date <= through {
             var e = entry(f.category)

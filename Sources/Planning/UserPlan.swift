@@ -39,15 +39,37 @@ public struct UserPlan: Hashable, Sendable {
         for o in overrides.values where o.isMove { moved[o.taskID, default: []].append(o) }
         var result: [Occurrence] = []
         for task in tasks.values {
-            if task.repeatRule == nil {
-                if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
-                    result.append(OccurrenceExpander.oneOff(task))
-                }
-            } else {
-                expand(series: task, moved: moved[task.id] ?? [], with: expander, from: from, through: through, into: &result)
-            }
+            expand(task, moved: moved[task.id] ?? [], with: expander, from: from, through: through, into: &result)
         }
         return result
+    }
+
+    /// Calls `body` once for every task with occurrences touching `from ... through`, with
+    /// those occurrences in no particular order: for counting per task, without grouping the
+    /// occurrences of the whole plan by task again.
+    func forEachTask(occurrencesFrom from: CivilDate, through: CivilDate, _ body: (StudyTask, [Occurrence]) -> Void) {
+        guard from <= through else { return }
+        let expander = OccurrenceExpander(zone: zone)
+        var moved: [String: [OccurrenceOverride]] = [:]
+        for o in overrides.values where o.isMove { moved[o.taskID, default: []].append(o) }
+        var occurrences: [Occurrence] = []
+        for task in tasks.values {
+            occurrences.removeAll(keepingCapacity: true)
+            expand(task, moved: moved[task.id] ?? [], with: expander, from: from, through: through, into: &occurrences)
+            if !occurrences.isEmpty { body(task, occurrences) }
+        }
+    }
+
+    /// Appends the occurrences of a task (one-off or series) touching `from ... through`.
+    private func expand(_ task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
+                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+        if task.repeatRule == nil {
+            if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+                result.append(OccurrenceExpander.oneOff(task))
+            }
+        } else {
+            expand(series: task, moved: moved, with: expander, from: from, through: through, into: &result)
+        }
     }
 
     /// The occurrences of one series touching `from ... through`, in no particular order
