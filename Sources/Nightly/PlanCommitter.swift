@@ -40,8 +40,9 @@ public struct PlanCommitter: Sendable {
         var fullReport = report
         fullReport["edits"] = .array(edits.map(EditReport.edit))
         let outbox = PlanCommitter.outbox(for: edits, plan: working, now: now)
-        let changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
+        var changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
                                      summary: summary, report: .object(fullReport), outbox: outbox)
+        changeset.renderText()
         return Prepared(changeset: changeset, edits: edits)
     }
 

@@ -38,6 +38,13 @@ public struct ChangesetStore {
                     throw StoreError.malformedRow(entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
                 }
             }
+            // The images' JSON text, where `renderText()` wrote it ahead, by row.
+            var imageText: [String: (before: String?, after: String?)] = [:]
+            if let text = changeset.text {
+                for (change, images) in zip(changeset.changes, text.images) {
+                    imageText[ChangesetApplier.identity(EditEntity(change.entity), change.key)] = images
+                }
+            }
             var steps: [ChangesetEdit] = []
             for change in changeset.changes {
                 if change.entity == .task, change.before != nil, change.after == nil {
@@ -68,13 +75,15 @@ public struct ChangesetStore {
                 VALUES (?, ?, ?, ?, ?, 'applied', ?, ?)
                 """, [.text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
                       .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
-                      .text(changeset.summary.text), .text(changeset.report.text)])
+                      .text(changeset.text?.summary ?? changeset.summary.text), .text(changeset.text?.report ?? changeset.report.text)])
             for edit in edits {
+                let written = imageText[ChangesetApplier.identity(edit.entity, edit.key)]
                 try db.execute("""
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """, [.text(id.rawValue), .integer(edit.seq), .text(edit.entity.rawValue), .text(edit.key),
-                          SQLValue(edit.before?.text), SQLValue(edit.after?.text), .text(edit.reason)])
+                          SQLValue(written.map(\.before) ?? edit.before?.text), SQLValue(written.map(\.after) ?? edit.after?.text),
+                          .text(edit.reason)])
             }
             try OutboxRepository(db).insert(changeset.outbox, userID: changeset.userID, changesetID: id, createdAt: changeset.createdAt)
             return id

@@ -8,12 +8,31 @@ public struct NewChangeset: Sendable {
     public var origin: ChangesetOrigin
     public var planDate: CivilDate?
     public var createdAt: Date
-    public var changes: [RowChange]
+    public var changes: [RowChange] { didSet { text = nil } }
     /// Summary counts, free-form (e.g. `{"dropped":1,"rescheduled":3,"chained":2}`).
-    public var summary: JSONValue
+    public var summary: JSONValue { didSet { text = nil } }
     /// Free-form report: occurrence-level edits, flags, model info — whatever `show` needs.
-    public var report: JSONValue
+    public var report: JSONValue { didSet { text = nil } }
     public var outbox: [OutboxEntry]
+    /// The JSON text the commit stores, written ahead by `renderText()`; dropped by any change
+    /// of what it was written from.
+    public private(set) var text: Text?
+
+    /// The stored JSON text of a changeset: its summary, report and row images.
+    public struct Text: Sendable {
+        public var summary: String
+        public var report: String
+        /// By `changes` index: the before and after image.
+        var images: [(before: String?, after: String?)]
+    }
+
+    /// Writes the JSON text of the summary, report and images now, so the commit only stores it.
+    /// The nightly job calls this on its worker threads: the text of a catch-up night's report
+    /// and images was a quarter of the one writer thread's work.
+    public mutating func renderText() {
+        let images = changes.map { (before: $0.before?.text, after: $0.after?.text) }
+        text = Text(summary: summary.text, report: report.text, images: images)
+    }
 
     public init(userID: String, origin: ChangesetOrigin, planDate: CivilDate?, createdAt: Date, changes: [RowChange],
                 summary: JSONValue = [:], report: JSONValue = [:], outbox: [OutboxEntry] = []) {

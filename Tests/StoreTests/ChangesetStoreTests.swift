@@ -50,6 +50,42 @@ import Testing
         #expect(id.rawValue.hasPrefix("cs-20250108-030000-") && id.rawValue.count == 25)
     }
 
+    /// The nightly workers write a changeset's JSON text ahead (`renderText`); the commit stores
+    /// exactly what it would have written itself, and text written from an older state of the
+    /// changeset is never stored.
+    @Test func textRenderedAheadIsStoredAsTheCommitWouldWriteIt() throws {
+        func stored(renderingAhead: Bool, editAfterwards: Bool) throws -> [String] {
+            let f = try Fixture()
+            let mei = try f.addUser()
+            try f.seed(ChangesetStoreTests.basePlan(mei))
+            let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
+            var working = original
+            working.complete(OccurrenceID(taskID: "m1"))
+            working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
+            var changeset = NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"), createdAt: Fixture.later,
+                                         changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "test" },
+                                         summary: ["dropped": 0], report: ["edits": ["m1"]])
+            if renderingAhead {
+                changeset.renderText()
+                #expect(changeset.text?.report == #"{"edits":["m1"]}"#)
+            }
+            if editAfterwards {
+                changeset.report = ["edits": ["m1", "eng"]]
+                #expect(changeset.text == nil)
+                changeset.changes.removeLast()
+            }
+            try f.changesets.commit(changeset)
+            return try f.db.query("SELECT entity || ' ' || entity_key || ' ' || coalesce(before, '-') || ' ' || coalesce(after, '-') FROM changeset_edits ORDER BY changeset_id, seq") { $0.text(0) }
+                + f.db.query("SELECT summary || report FROM changesets WHERE origin = 'nightly'") { $0.text(0) }
+        }
+        let plain = try stored(renderingAhead: false, editAfterwards: false)
+        #expect(try stored(renderingAhead: true, editAfterwards: false) == plain)
+        #expect(plain.last == #"{"dropped":0}{"edits":["m1"]}"#)
+        let edited = try stored(renderingAhead: false, editAfterwards: true)
+        #expect(try stored(renderingAhead: true, editAfterwards: true) == edited)
+        #expect(edited != plain)
+    }
+
     @Test func commitConflictsWhenRowsChangedSinceLoadAndWritesNothing() throws {
         let f = try Fixture()
         let mei = try f.addUser()
