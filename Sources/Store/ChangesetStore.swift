@@ -38,23 +38,20 @@ public struct ChangesetStore {
                     throw StoreError.malformedRow(entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
                 }
             }
-            // The images' JSON text, where `renderText()` wrote it ahead, by row.
-            var imageText: [String: (before: String?, after: String?)] = [:]
-            if let text = changeset.text {
-                for (change, images) in zip(changeset.changes, text.images) {
-                    imageText[ChangesetApplier.identity(EditEntity(change.entity), change.key)] = images
-                }
-            }
             var steps: [ChangesetEdit] = []
-            for change in changeset.changes {
+            // The images' JSON text, by step, where `renderText()` wrote it ahead.
+            var stepText: [(before: String?, after: String?)?] = []
+            for (index, change) in changeset.changes.enumerated() {
                 if change.entity == .task, change.before != nil, change.after == nil {
                     for child in try applier.storedChildren(ofTask: change.key)
                     where !listed.contains(ChangesetApplier.identity(child.entity, child.key)) {
                         steps.append(ChangesetEdit(seq: 0, entity: child.entity, key: child.key, before: child.image,
                                                    after: nil, reason: change.reason))
+                        stepText.append(nil)
                     }
                 }
                 steps.append(ChangesetEdit(seq: 0, change))
+                stepText.append(changeset.text?.images[index])
             }
 
             let conflicts = try applier.conflicts(of: steps)
@@ -62,7 +59,9 @@ public struct ChangesetStore {
 
             // Statistic rows first: they have no foreign keys, and undo (which runs in
             // reverse) then removes them last, after the tasks that kept them alive are gone.
-            var edits = try applier.statisticEdits(for: steps) + steps
+            let statisticEdits = try applier.statisticEdits(for: steps)
+            var edits = statisticEdits + steps
+            let editText = Array(repeating: nil, count: statisticEdits.count) + stepText
             for i in edits.indices { edits[i].seq = i + 1 }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
@@ -76,8 +75,7 @@ public struct ChangesetStore {
                 """, [.text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
                       .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
                       .text(changeset.text?.summary ?? changeset.summary.text), .text(changeset.text?.report ?? changeset.report.text)])
-            for edit in edits {
-                let written = imageText[ChangesetApplier.identity(edit.entity, edit.key)]
+            for (edit, written) in zip(edits, editText) {
                 try db.execute("""
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
