@@ -88,11 +88,11 @@ public struct ChangesetStore {
         }
     }
 
-    /// A fresh id; re-drawn while taken (30 random bits per second make that rare).
+    /// A fresh id; the next suffix while taken (another process counting from a random start
+    /// in the same second makes that rare).
     private func newID(at date: Date) throws(StoreError) -> ChangesetID {
-        var random = SystemRandomNumberGenerator()
         while true {
-            let id = ChangesetID.generate(at: date, using: &random)
+            let id = ChangesetID.generate(at: date, suffix: ChangesetIDSuffixes.shared.take())
             let taken = try db.queryFirst("SELECT 1 FROM changesets WHERE id = ?", [.text(id.rawValue)]) { _ in true } ?? false
             if !taken { return id }
         }
