@@ -13,6 +13,44 @@ public enum EditReport {
         return .object(o)
     }
 
+    /// The text of `.array(edits.map(edit))`, written directly: a catch-up night's report lists
+    /// dozens of edits, and building their objects only to write and free them cost more than
+    /// the text. Keys in sorted order, as `JSONValue.text` writes them.
+    public static func editsText(_ edits: [PlanEdit]) -> String {
+        var w = JSONTextWriter()
+        w.raw("[")
+        for (i, e) in edits.enumerated() {
+            w.raw(i == 0 ? "{\"after\":" : ",{\"after\":")
+            writeRange(e.after, into: &w)
+            w.raw(",\"before\":")
+            writeRange(e.before, into: &w)
+            if !e.detail.isEmpty {
+                w.raw(",\"detail\":")
+                w.string(e.detail)
+            }
+            w.raw(",\"id\":")
+            w.string(e.id.description)
+            w.raw(",\"op\":")
+            w.string(e.op.rawValue)
+            w.raw(",\"reason\":")
+            w.string(e.reason.rawValue)
+            w.raw(",\"title\":")
+            w.string(e.title)
+            w.raw("}")
+        }
+        w.raw("]")
+        return w.text
+    }
+
+    private static func writeRange(_ r: TimeRange?, into w: inout JSONTextWriter) {
+        guard let r else { return w.raw("null") }
+        w.raw("{\"end\":")
+        w.string(r.end.description)
+        w.raw(",\"start\":")
+        w.string(r.start.description)
+        w.raw("}")
+    }
+
     public static func range(_ r: TimeRange) -> JSONValue {
         ["start": .string(r.start.description), "end": .string(r.end.description)]
     }

@@ -37,11 +37,11 @@ public struct PlanCommitter: Sendable {
             reasons[$0] ?? defaultReason
         }
         for i in edits.indices { if let d = details[edits[i].id] { edits[i].detail = d } }
-        var fullReport = report
-        fullReport["edits"] = .array(edits.map(EditReport.edit))
         let outbox = PlanCommitter.outbox(for: edits, plan: working, now: now)
         var changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
-                                     summary: summary, report: .object(fullReport), outbox: outbox)
+                                     summary: summary, report: .object(report), outbox: outbox)
+        // The report's "edits" (cli.md's edit objects), written as text directly.
+        changeset.reportMember = ("edits", EditReport.editsText(edits))
         changeset.renderText()
         return Prepared(changeset: changeset, edits: edits)
     }

@@ -63,6 +63,33 @@ public enum JSONValue: Hashable, Sendable {
     }
 }
 
+extension JSONValue {
+    /// The compact text of an object with `members` and one more member, `key`, whose value is
+    /// already JSON text (`rawValue`, written by `JSONTextWriter`), at its sorted place: the same
+    /// bytes as `.object(members + [key: value]).text` when `rawValue` is that value's text.
+    public static func text(ofObject members: [String: JSONValue], adding key: String, rawValue: String) -> String {
+        var out = JSONTextBuffer(indent: nil)
+        out.writeObject(members, adding: key, rawValue: rawValue)
+        return out.string
+    }
+}
+
+/// Writes compact JSON text piece by piece, with the bytes `JSONValue.text` writes, for text
+/// written so often that building a `JSONValue` first (a dictionary per object, its keys
+/// sorted, every node freed again) costs more than the text itself. The caller writes object
+/// keys in sorted order.
+public struct JSONTextWriter {
+    private var buffer = JSONTextBuffer(indent: nil)
+
+    public init() {}
+
+    /// Punctuation and keys known to need no escaping: `{"id":`, `,`, `]`.
+    public mutating func raw(_ text: StaticString) { buffer.appendRaw(text) }
+    public mutating func string(_ s: String) { buffer.writeString(s) }
+    public mutating func value(_ v: JSONValue) { buffer.write(v, level: 0) }
+    public var text: String { buffer.string }
+}
+
 /// Writes JSON text as UTF-8 bytes. Row images, reports and transcripts are written for every
 /// changed row of every student, so this is on the nightly hot path: bytes appended to one
 /// buffer cost a fraction of growing a `String` piece by piece.
@@ -112,6 +139,34 @@ private struct JSONTextBuffer {
 
     private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
+    mutating func appendRaw(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// An object whose member `key` is given as JSON text.
+    mutating func writeObject(_ members: [String: JSONValue], adding key: String, rawValue: String) {
+        bytes.append(UInt8(ascii: "{"))
+        var rawWritten = false
+        func writeRaw(first: Bool) {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            writeString(key)
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: rawValue.utf8)
+            rawWritten = true
+        }
+        var first = true
+        for member in members.sorted(by: { $0.key < $1.key }) where member.key != key {
+            if !rawWritten && key < member.key { writeRaw(first: first); first = false }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(member.key)
+            bytes.append(UInt8(ascii: ":"))
+            write(member.value, level: 0)
+        }
+        if !rawWritten { writeRaw(first: first) }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     private mutating func newline(_ level: Int) {
         guard let indent else { return }
         bytes.append(UInt8(ascii: "\n"))
@@ -134,7 +189,7 @@ private struct JSONTextBuffer {
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`,
     /// everything else (UTF-8 included) copied as it is.
-    private mutating func writeString(_ s: String) {
+    mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

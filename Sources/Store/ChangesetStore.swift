@@ -74,7 +74,7 @@ public struct ChangesetStore {
                 VALUES (?, ?, ?, ?, ?, 'applied', ?, ?)
                 """, [.text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
                       .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
-                      .text(changeset.text?.summary ?? changeset.summary.text), .text(changeset.text?.report ?? changeset.report.text)])
+                      .text(changeset.text?.summary ?? changeset.summary.text), .text(changeset.text?.report ?? changeset.reportText)])
             for (edit, written) in zip(edits, editText) {
                 try db.execute("""
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)

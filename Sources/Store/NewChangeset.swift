@@ -14,6 +14,9 @@ public struct NewChangeset: Sendable {
     /// Free-form report: occurrence-level edits, flags, model info — whatever `show` needs.
     public var report: JSONValue { didSet { text = nil } }
     public var outbox: [OutboxEntry]
+    /// One more member of the report, given as JSON text (`JSONTextWriter`) instead of a value:
+    /// the nightly job's list of edits. The stored report is `report` with it in its sorted place.
+    public var reportMember: (key: String, rawValue: String)? { didSet { text = nil } }
     /// The JSON text the commit stores, written ahead by `renderText()`; dropped by any change
     /// of what it was written from.
     public private(set) var text: Text?
@@ -31,7 +34,13 @@ public struct NewChangeset: Sendable {
     /// and images was a quarter of the one writer thread's work.
     public mutating func renderText() {
         let images = changes.map { (before: $0.before?.text, after: $0.after?.text) }
-        text = Text(summary: summary.text, report: report.text, images: images)
+        text = Text(summary: summary.text, report: reportText, images: images)
+    }
+
+    /// The report's text: `report`, with `reportMember` added.
+    var reportText: String {
+        guard let member = reportMember else { return report.text }
+        return JSONValue.text(ofObject: report.objectValue ?? [:], adding: member.key, rawValue: member.rawValue)
     }
 
     public init(userID: String, origin: ChangesetOrigin, planDate: CivilDate?, createdAt: Date, changes: [RowChange],
