@@ -45,9 +45,9 @@ public enum EditReport {
     private static func writeRange(_ r: TimeRange?, into w: inout JSONTextWriter) {
         guard let r else { return w.raw("null") }
         w.raw("{\"end\":")
-        w.string(r.end.description)
+        w.string(r.end)
         w.raw(",\"start\":")
-        w.string(r.start.description)
+        w.string(r.start)
         w.raw("}")
     }
 

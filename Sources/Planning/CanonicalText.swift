@@ -91,6 +91,20 @@ public enum CanonicalText {
         return string(length: 5) { writeTime(minutes, into: $0, at: 0) }
     }
 
+    /// Appends `"YYYY-MM-DDTHH:MM"`, quotes included, to JSON text being written; false (nothing
+    /// appended) for a year outside 0…9999.
+    static func appendQuotedDateTime(_ t: CivilDateTime, to bytes: inout [UInt8]) -> Bool {
+        let c = t.date.components
+        guard (0...9999).contains(c.year), (0..<1440).contains(t.time.minutes) else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 18) { b in
+            b[0] = UInt8(ascii: "\"")
+            writeDateTime(c.year, c.month, c.day, t.time.minutes, into: UnsafeMutableBufferPointer(rebasing: b[1..<17]))
+            b[17] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(b))
+        }
+        return true
+    }
+
     /// The text `fill` writes into `length` bytes (on the stack).
     private static func string(length: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { b in

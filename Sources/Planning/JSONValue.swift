@@ -86,6 +86,8 @@ public struct JSONTextWriter {
     /// Punctuation and keys known to need no escaping: `{"id":`, `,`, `]`.
     public mutating func raw(_ text: StaticString) { buffer.appendRaw(text) }
     public mutating func string(_ s: String) { buffer.writeString(s) }
+    /// The date-time as the string its `description` is, without making that string first.
+    public mutating func string(_ t: CivilDateTime) { buffer.writeDateTime(t) }
     public mutating func value(_ v: JSONValue) { buffer.write(v, level: 0) }
     public var text: String { buffer.string }
 }
@@ -138,6 +140,10 @@ private struct JSONTextBuffer {
     }
 
     private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    mutating func writeDateTime(_ t: CivilDateTime) {
+        if !CanonicalText.appendQuotedDateTime(t, to: &bytes) { writeString(t.description) }
+    }
 
     mutating func appendRaw(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
