@@ -3,10 +3,10 @@ import Planning
 import Store
 
 /// The nightly job over many users: streams the due users from the database, runs their
-/// pipelines on `concurrency` worker threads (each with its own read connection) and commits
-/// every user's changeset together with its user-run row through one writer connection, so
-/// a user's night is either fully recorded or not at all (crash-only) and writers never
-/// fight over the database.
+/// pipelines on `concurrency` worker threads (each with its own read connection, at a lower
+/// CPU priority than the writer) and hands every user's changeset, user-run row and statistics
+/// to one writer thread and connection (`BatchingWriter`), so a user's night is either fully
+/// recorded or not at all (crash-only) and writers never fight over the database.
 public final class NightlyRunner: @unchecked Sendable {
     /// Why a run could not start.
     public enum RunError: Error, CustomStringConvertible {
@@ -46,7 +46,10 @@ public final class NightlyRunner: @unchecked Sendable {
     let pipeline: UserPipeline
     let options: RunOptions
     let shouldStop: @Sendable () -> Bool
+    /// Called once a user's night is committed (or lost), on the writer thread: keep it short,
+    /// and never wait on the run from it.
     let onUser: @Sendable (UserNight) -> Void
+    /// Called after `onUser`, on the writer thread.
     let onProgress: @Sendable (Report) -> Void
     /// Called with a user's id right before their night is committed: a seam for tests that
     /// land a student's edit between the night's reads and its commit.
