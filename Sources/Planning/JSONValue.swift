@@ -230,7 +230,11 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, b in b }))
+        // Sized up front (every row image is built this way: a task's has 16 members), so the
+        // table is not grown and rehashed member by member; a repeated key keeps the last value.
+        var members = [String: JSONValue](minimumCapacity: elements.count)
+        for (key, value) in elements { members[key] = value }
+        self = .object(members)
     }
     public init(nilLiteral: ()) { self = .null }
 }

@@ -9,9 +9,21 @@ public struct UserPlan: Hashable, Sendable {
 
     public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []) {
         self.user = user
-        self.tasks = Dictionary(tasks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        self.overrides = Dictionary(overrides.map { ($0.occurrenceID, $0) }, uniquingKeysWith: { a, _ in a })
+        self.tasks = UserPlan.firstByKey(tasks, \.id)
+        self.overrides = UserPlan.firstByKey(overrides, \.occurrenceID)
         self.slides = Dictionary(grouping: slides, by: \.taskID).mapValues { $0.sorted { $0.from < $1.from } }
+    }
+
+    /// The rows by key, the first of rows with the same key kept; the table sized up front (a
+    /// night builds two plans of a student's every row).
+    private static func firstByKey<Key: Hashable, Row>(_ rows: [Row], _ key: (Row) -> Key) -> [Key: Row] {
+        var table = [Key: Row](minimumCapacity: rows.count)
+        for row in rows {
+            let k = key(row)
+            // One hash for the usual row (keys are unique in the store); a repeat puts the first back.
+            if let first = table.updateValue(row, forKey: k) { table[k] = first }
+        }
+        return table
     }
 
     public var zone: UserZone { user.zone }
