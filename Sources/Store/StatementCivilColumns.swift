@@ -2,7 +2,7 @@ import CSQLite
 import Foundation
 import Planning
 
-/// Typed reads of the date and time columns replan writes itself, straight from SQLite's
+/// Typed reads of the date, time and enumeration columns replan writes itself, straight from SQLite's
 /// UTF-8 bytes (`CanonicalText`): every loaded task row has four of them, and going through
 /// `String` and the general parsers cost a tenth of a nightly run. Other shapes go to the
 /// general parsers, so a column is accepted exactly when they would accept it.
@@ -20,6 +20,34 @@ extension Statement {
     /// A bookkeeping instant (`Timestamp.text`'s `YYYY-MM-DDTHH:MM:SSZ`), or nil.
     func timestamp(_ column: Int32) -> Date? {
         withColumnBytes(column) { CanonicalText.timestamp($0) ?? Timestamp.date(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    /// A task colour column, matched on its bytes without making a string of it first (every
+    /// loaded task has one).
+    func taskColor(_ column: Int32) -> TaskColor? {
+        withColumnBytes(column) { b in
+            let candidate: TaskColor? = switch b.first {
+            case UInt8(ascii: "r"): .red
+            case UInt8(ascii: "y"): .yellow
+            case UInt8(ascii: "g"): .green
+            case UInt8(ascii: "b"): .blue
+            default: nil
+            }
+            return candidate.flatMap { $0.rawValue.utf8.elementsEqual(b) ? $0 : nil }
+        }
+    }
+
+    /// A series frequency column (`daily`, `weekly`, `monthly`), matched on its bytes.
+    func repeatFrequency(_ column: Int32) -> RepeatRule.Frequency? {
+        withColumnBytes(column) { b in
+            let candidate: RepeatRule.Frequency? = switch b.first {
+            case UInt8(ascii: "d"): .daily
+            case UInt8(ascii: "w"): .weekly
+            case UInt8(ascii: "m"): .monthly
+            default: nil
+            }
+            return candidate.flatMap { $0.rawValue.utf8.elementsEqual(b) ? $0 : nil }
+        }
     }
 
     private func withColumnBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {

@@ -23,11 +23,11 @@ enum TaskTable {
     static func decode(_ s: Statement) throws(StoreError) -> StudyTask {
         let id = s.text(0)
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "task", key: id, problem: problem) }
-        guard let color = TaskColor(rawValue: s.text(5)) else { throw bad("unknown color") }
+        guard let color = s.taskColor(5) else { throw bad("unknown color") }
         guard let start = s.civilDateTime(6), let end = s.civilDateTime(7) else { throw bad("bad start or end") }
         var rule: RepeatRule?
-        if let every = s.optionalText(11) {
-            guard let frequency = RepeatRule.Frequency(rawValue: every) else { throw bad("unknown repeat") }
+        if !s.isNull(11) {
+            guard let frequency = s.repeatFrequency(11) else { throw bad("unknown repeat") }
             var until: CivilDate?
             if !s.isNull(12) {
                 guard let date = s.civilDate(12) else { throw bad("bad repeat_until") }

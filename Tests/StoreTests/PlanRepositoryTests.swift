@@ -232,6 +232,24 @@ import Testing
         }
     }
 
+    /// Colours and frequencies are matched on the stored bytes: a value that only starts like
+    /// one is refused, naming the row, as the string parser refused it.
+    @Test func aStoredColourOrFrequencyMustMatchExactly() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: [series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                                               oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
+        #expect(try f.plans.loadPlan(userID: "mei", window: nil).tasks.count == 2)
+        try f.db.execute("PRAGMA ignore_check_constraints = ON")
+        try f.db.execute("UPDATE tasks SET color = 'reds' WHERE id = 'm1'")
+        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
+                == .malformedRow(entity: "task", key: "m1", problem: "unknown color"))
+        try f.db.execute("UPDATE tasks SET color = 'blue' WHERE id = 'm1'")
+        try f.db.execute("UPDATE tasks SET repeat_every = 'dail' WHERE id = 'daily'")
+        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
+                == .malformedRow(entity: "task", key: "daily", problem: "unknown repeat"))
+    }
+
     @Test func unknownUserPlanIsATypedError() throws {
         let f = try Fixture()
         #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "nobody", window: nil) } == .unknownUser("nobody"))
