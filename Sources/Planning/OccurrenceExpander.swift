@@ -37,7 +37,7 @@ public struct OccurrenceExpander: Sendable {
             if task.repeatRule == nil {
                 // The range test on the task itself: most one-off tasks lie outside the range,
                 // and building their occurrence first would copy them for nothing.
-                if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+                if task.start.date <= through && task.lastDate >= from {
                     result.append(OccurrenceExpander.oneOff(task))
                 }
             } else {
@@ -53,11 +53,6 @@ public struct OccurrenceExpander: Sendable {
         Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
                    color: task.color, start: task.start, end: task.end, allDay: task.allDay,
                    state: task.completed ? .completed : .open)
-    }
-
-    /// The last local date a one-off task's occurrence touches (`Occurrence.lastDate`).
-    static func lastDate(of task: StudyTask) -> CivilDate {
-        task.allDay ? task.end.date : task.end.adding(minutes: -1).date
     }
 
     /// The original recurrence date number `n` of a series (n = 0 is the first session).

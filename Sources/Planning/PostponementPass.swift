@@ -117,7 +117,7 @@ struct PostponementPass {
         // A one-off task is in the expansion exactly when it touches the range (the expander's
         // own test), so that test finds the others without collecting the ids of the range.
         let outside = plan.tasks.values.filter {
-            !$0.isSeries && !($0.start.date <= range.through && OccurrenceExpander.lastDate(of: $0) >= range.lookback)
+            !$0.isSeries && !($0.start.date <= range.through && $0.lastDate >= range.lookback)
         }
         // The expander's lists are sorted by (start, id) already; most nights nothing lies
         // outside the range, and then there is nothing to merge.

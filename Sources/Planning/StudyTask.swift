@@ -36,6 +36,9 @@ public struct StudyTask: Hashable, Sendable {
 
     public var isSeries: Bool { repeatRule != nil }
 
+    /// The last local date its (first) session touches: an end at midnight does not touch its day.
+    public var lastDate: CivilDate { allDay ? end.date : end.adding(minutes: -1).date }
+
     /// Length in civil minutes (for all-day tasks: whole days × 1440, inclusive end).
     public var lengthMinutes: Int {
         allDay ? (end.minuteNumber - start.minuteNumber) + 1440 : end.minuteNumber - start.minuteNumber

@@ -76,7 +76,7 @@ public struct UserPlan: Hashable, Sendable {
     private func expand(_ task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
                         from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
         if task.repeatRule == nil {
-            if task.start.date <= through && OccurrenceExpander.lastDate(of: task) >= from {
+            if task.start.date <= through && task.lastDate >= from {
                 result.append(OccurrenceExpander.oneOff(task))
             }
         } else {

@@ -27,7 +27,7 @@ struct WindowSelection {
         for task in series {
             // Mirrors OccurrenceExpander: the earliest original date whose (slid) occurrence can
             // touch the window is from − (span + forward slides).
-            let span = task.start.date.days(until: WindowSelection.lastDate(of: task)) + 1
+            let span = task.start.date.days(until: task.lastDate) + 1
             low = min(low, window.lowerBound.adding(days: -(span + forward[task.id, default: 0])))
         }
         let margin = PlanRepository.overrideMarginDays
@@ -44,11 +44,6 @@ struct WindowSelection {
 
     /// A one-off task.
     func keeps(_ t: StudyTask) -> Bool {
-        t.start.date <= window.upperBound && (WindowSelection.lastDate(of: t) >= window.lowerBound || !t.completed)
-    }
-
-    /// The last day a task's (first) session touches: an end at midnight does not touch its day.
-    static func lastDate(of task: StudyTask) -> CivilDate {
-        task.allDay ? task.end.date : task.end.adding(minutes: -1).date
+        t.start.date <= window.upperBound && (t.lastDate >= window.lowerBound || !t.completed)
     }
 }
