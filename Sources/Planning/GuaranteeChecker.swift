@@ -11,7 +11,10 @@ import Foundation
 /// - G2 compares the open sessions of a course that are still ahead after the night (start on
 ///   or after today): a missed session the rules could not place stays in the past, flagged,
 ///   and is not part of the order of what is left to do. Sessions the night created (split
-///   parts) are not compared either: §6 lets them share a day.
+///   parts) are not compared either: §6 lets them share a day. The order is compared within
+///   each course — the one-off sessions of a key, and each series on its own — because a
+///   daily habit "Vocab" and a course "Vocab (1)…(7)" in one category share a key, and any
+///   move of the course passes the habit's days; no day may hold two sessions of the key.
 /// - G6's exemption (§5.3) is read as: the session kept the time of day and length it had,
 ///   which lay outside the windows, on a day that has a window.
 package struct GuaranteeChecker: Sendable {
@@ -67,10 +70,13 @@ package struct GuaranteeChecker: Sendable {
                 guard let n = new[o.id], n.state == .open else { return false }
                 return n.start.date >= today
             }
-            let beforeTitles = tail.map(\.title)
-            let afterTitles = tail.map { new[$0.id]! }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.title)
-            if beforeTitles != afterTitles {
-                breach("G2", "\(key): order \(beforeTitles) became \(afterTitles)")
+            // The order within each course: the key's one-off sessions, and each series.
+            for course in Dictionary(grouping: tail, by: { $0.isSeriesOccurrence ? $0.taskID : "" }).values {
+                let beforeTitles = course.map(\.title)
+                let afterTitles = course.map { new[$0.id]! }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.title)
+                if beforeTitles != afterTitles {
+                    breach("G2", "\(key): order \(beforeTitles) became \(afterTitles)")
+                }
             }
             var heldBefore: [CivilDate: Int] = [:]
             for o in group { heldBefore[o.start.date, default: 0] += 1 }

@@ -205,7 +205,6 @@ struct PostponementPass {
             }
         }
         let key = ChainKey(o)
-        let held = Set(openSessionsAhead(of: key).filter { $0.id != o.id }.map(\.start.date))
         var n = OccurrenceExpander.firstIndex(onOrAfter: max(last, today).adding(days: 1), of: task)
         // A year of the cadence at most (a daily course blocked for a year is not shifted).
         for _ in 0..<370 {
@@ -215,7 +214,7 @@ struct PostponementPass {
             let target = slot(for: o, on: day)
             ensureCovered(through: target.end.date.adding(days: 1))
             guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
-            if held.contains(day) { continue }
+            if openSessions(of: key, on: day).contains(where: { $0.id != o.id }) { continue }
             move(o, to: target, reason: .seriesShift)
             return true
         }
@@ -230,23 +229,33 @@ struct PostponementPass {
         if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
     }
 
-    /// Where a course keeps its order around `o` (G2): after the last day held by a session of
-    /// the course that came before `o` when the night began and now lies ahead (one the night
-    /// has already placed), and before the first day held by one that came after it. Sessions
-    /// in `pending` move along with `o` and bound nothing.
+    /// Where a course keeps its order and pace around `o` (G2): after the last day held by a
+    /// session of the course that came before `o` when the night began and now lies ahead (one
+    /// the night has already placed), before the first day held by one that came after it, and
+    /// never on a day that holds another session of the key. Sessions in `pending` move along
+    /// with `o` and bound nothing. A course is the one-off sessions of a key, or one series.
+    ///
+    /// A session with `o`'s own title does not hold it back: identical titles are
+    /// interchangeable (G2), and a course appended after its end (`shift`) must not keep a
+    /// same-titled lesson from being made up before its next session.
     mutating func orderBounds(of o: Occurrence, key: ChainKey, pending: Set<OccurrenceID> = [])
-        -> (from: CivilDate, before: CivilDate?) {
+        -> (from: CivilDate, before: CivilDate?, held: Set<CivilDate>) {
         let rank = nightRank(o)
         var from = today
         var before: CivilDate?
+        var held = Set<CivilDate>()
         for x in openSessionsAhead(of: key) where x.id != o.id && !pending.contains(x.id) {
+            held.insert(x.start.date)
+            // The order is kept within a course: the one-off sessions of the key, or one series
+            // (a habit named like a course does not hold the course back, nor the reverse).
+            guard o.isSeriesOccurrence ? x.taskID == o.taskID : !x.isSeriesOccurrence else { continue }
             if nightRank(x) < rank {
-                from = max(from, x.lastDate.adding(days: 1))
+                if x.title != o.title { from = max(from, x.lastDate.adding(days: 1)) }
             } else if before.map({ x.start.date < $0 }) ?? true {
                 before = x.start.date
             }
         }
-        return (from, before)
+        return (from, before, held)
     }
 
     /// An occurrence's place in its course's order when the night began.
@@ -261,11 +270,10 @@ struct PostponementPass {
     mutating func searchAndPlace(_ o: Occurrence, reason: PlanEdit.Reason, allowSplit: Bool) -> CivilDate? {
         let key = ChainKey(o)
         let bounds = orderBounds(of: o, key: key)
-        var allowed = { (day: CivilDate) in bounds.before.map { day < $0 } ?? true }
-        if o.isSeriesOccurrence {
-            // G3: a day the student skipped in the series never gets a session of it.
-            let skipped = skippedDates(of: o.taskID)
-            if !skipped.isEmpty { allowed = { day in !skipped.contains(day) && (bounds.before.map { day < $0 } ?? true) } }
+        // G3: a day the student skipped in the series never gets a session of it.
+        let skipped = o.isSeriesOccurrence ? skippedDates(of: o.taskID) : []
+        let allowed = { (day: CivilDate) in
+            !bounds.held.contains(day) && !skipped.contains(day) && (bounds.before.map { day < $0 } ?? true)
         }
         return search(o, from: bounds.from, reason: reason, pending: [], allowed: allowed, allowSplit: allowSplit)
     }
@@ -317,11 +325,15 @@ struct PostponementPass {
     /// that run along (cascade). All or nothing: when one member finds no place, every member
     /// stays where it was and the missed ones are flagged.
     private mutating func relay(_ chain: Chain) {
-        // In the order the night found them: a later pass links runs where sessions are now
-        // (so that its result is one the rules leave alone, G8), but a course's order is the
-        // one it had before the night's first move (G2).
+        // Where they are now, as a new night would take them (so the result is one the rules
+        // leave alone, G8), unless an earlier pass of this night has moved one past another
+        // with a different title: a course's order is the one it had when the night began (G2;
+        // identical titles are interchangeable).
         var members = chain.members.filter { !handled.contains($0.id) }.compactMap { plan.occurrence($0.id) }
-        members.sort { nightRank($0) < nightRank($1) }
+        let inverted = members.indices.contains { i in
+            members[(i + 1)...].contains { $0.title != members[i].title && nightRank($0) < nightRank(members[i]) }
+        }
+        if inverted { members.sort { nightRank($0) < nightRank($1) } }
         guard members.count >= 2, members.contains(where: { classifier.classify($0) == .overdue }) else {
             // What is left of it (an earlier cascade took the rest) is placed as single sessions.
             for m in members where classifier.classify(m) == .overdue { placeSingle(m) }
@@ -333,14 +345,21 @@ struct PostponementPass {
         let s1 = members[0]
         let start = orderBounds(of: s1, key: key, pending: pending).from
         let k0 = s1.start.date.days(until: start)
+        // G2: no member goes to a day that holds another session of the course (the chain's
+        // own sessions, and the next runs it takes along, excepted).
+        let ahead = openSessionsAhead(of: key)
+        func holdsAnother(_ day: CivilDate, _ moving: Set<OccurrenceID>) -> Bool {
+            ahead.contains { $0.start.date == day && !moving.contains($0.id) }
+        }
 
         // §5.3: the smallest k whose slot is usable for s1.
         var firstDay: CivilDate?
         for k in k0...(k0 + max(settings.horizonDays, 0)) {
             let day = s1.start.date.adding(days: k)
             let target = slot(for: s1, on: day)
-            let joining = later.prefix { $0.start.date <= day }.map(\.id)
-            if usable(target, of: s1, key: key, ignoring: pending.union(joining), windows: windowRule(for: s1)) {
+            let joining = pending.union(later.prefix { $0.start.date <= day }.map(\.id))
+            if !holdsAnother(day, joining),
+               usable(target, of: s1, key: key, ignoring: joining, windows: windowRule(for: s1)) {
                 firstDay = day
                 break
             }
@@ -362,8 +381,9 @@ struct PostponementPass {
             let reason: PlanEdit.Reason = i == 0 ? .makeUp : .chainShift
             let target = slot(for: m, on: day)
             var lastDay: CivilDate?
+            let moving = Set(members.map(\.id))
             if (i == 0 && firstDay != nil)
-                || (i > 0 && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m))) {
+                || (i > 0 && !holdsAnother(day, moving) && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m))) {
                 move(m, to: target, reason: reason)
                 lastDay = m.allDay ? target.end.date : target.end.adding(minutes: -1).date
             } else {
@@ -440,16 +460,37 @@ struct PostponementPass {
         return own
     }
 
+    /// The open sessions of a course (`key`) that start on `day`, however far ahead.
+    private mutating func openSessions(of key: ChainKey, on day: CivilDate) -> [Occurrence] {
+        buildKeyIndex()
+        var result: [Occurrence] = []
+        for id in keyIndex?[key] ?? [] {
+            guard let task = plan.tasks[id] else { continue }
+            if task.isSeries {
+                for o in plan.unsortedOccurrences(ofSeries: task, from: day, through: day)
+                where o.state == .open && o.start.date == day {
+                    result.append(o)
+                }
+            } else if !task.completed, task.start.date == day {
+                result.append(OccurrenceExpander.oneOff(task))
+            }
+        }
+        return result
+    }
+
+    private mutating func buildKeyIndex() {
+        guard keyIndex == nil else { return }
+        var index: [ChainKey: [String]] = [:]
+        for task in plan.tasks.values where task.isSeries || !task.completed {
+            index[ChainKey(title: task.title, category: task.category), default: []].append(task.id)
+        }
+        keyIndex = index
+    }
+
     /// The open sessions of a course (`key`) that start today or later, where they sit now: every
     /// one-off session, and a series' sessions as far as a search can reach.
     private mutating func openSessionsAhead(of key: ChainKey) -> [Occurrence] {
-        if keyIndex == nil {
-            var index: [ChainKey: [String]] = [:]
-            for task in plan.tasks.values where task.isSeries || !task.completed {
-                index[ChainKey(title: task.title, category: task.category), default: []].append(task.id)
-            }
-            keyIndex = index
-        }
+        buildKeyIndex()
         var result: [Occurrence] = []
         let through = today.adding(days: 2 * max(settings.horizonDays, 1) + 62)
         for id in keyIndex?[key] ?? [] {

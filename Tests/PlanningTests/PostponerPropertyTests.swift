@@ -26,7 +26,7 @@ import Testing
                 if ProcessInfo.processInfo.environment["PLANNING_PROPERTY_VERBOSE"] != nil {
                     print("seed \(seed) \(family) now \(result.now)")
                     for t in plan.sortedTasks {
-                        print("  task \(t.id) '\(t.title)' \(t.start)–\(t.end) \(t.completed ? "done" : "")",
+                        print("  task \(t.id) [\(t.category)] '\(t.title)' \(t.start)–\(t.end) \(t.completed ? "done" : "")",
                               t.repeatRule.map { "\($0.every) until \($0.until?.description ?? "-") \($0.effectiveMissed)" } ?? "")
                     }
                     for o in plan.allOverrides { print("  mark \(o.occurrenceID) \(o.state) \(o.start?.description ?? "")") }
