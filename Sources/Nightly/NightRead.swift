@@ -30,8 +30,9 @@ struct NightRead {
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
             // The window's history reaches about a week behind its start; a base older than that
-            // means nights were missed (downtime, auto-update off), and the stale sessions of
-            // those days are only found in the whole plan (planning.md §2: every one is dropped).
+            // means nights were missed (downtime, auto-update off) or deleteAfterDays was
+            // shortened, and the stale sessions of those days are only found in the whole plan
+            // (planning.md §2: every one is dropped).
             guard let through = stored.through, through <= settled,
                   through >= settled.adding(days: -NightRead.windowHistoryDays) else {
                 let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)

@@ -92,6 +92,35 @@ struct NightsFarAheadTests {
             $0.int(0)
         } == 63)
     }
+
+    @Test("a shorter deleteAfterDays makes the next night drop every session that is now stale")
+    func shorterDeleteAfterDaysDropsEverythingNowStale() throws {
+        let f = try NightlyFixture()
+        let db = try f.open()
+        var settings = UserSettings()
+        settings.deleteAfterDays = 30
+        settings.windows = try WeeklyWindows([:]) // no study window on any day: nothing can be made up
+        let user = try User(id: "mei", zone: UserZone(identifier: "UTC"), settings: settings)
+        try UserRepository(db).add(user, now: NightsFarAheadTests.night("2025-01-01"))
+        _ = try UserRepository(db).saveSettings(settings, for: "mei")
+        let lesson = StudyTask(id: "piano", userID: "mei", title: "Piano", category: "Music",
+                               start: CivilDateTime("2024-12-10T18:00")!, end: CivilDateTime("2024-12-10T19:00")!,
+                               repeatRule: RepeatRule(every: .weekly))
+        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [lesson]),
+                                       now: NightsFarAheadTests.night("2025-01-01")) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .import, planDate: nil,
+                                                       createdAt: NightsFarAheadTests.night("2025-01-01"), changes: changes))
+        // 12-10, 12-17, 12-24 and 12-31 missed; within 30 days, and nowhere to make them up.
+        #expect(try run(f.path, on: "2025-01-01").failed == 0)
+        #expect(try run(f.path, on: "2025-01-02").failed == 0)
+        let skippedBefore = try db.queryFirst("SELECT count(*) FROM occurrence_overrides WHERE state = 'skipped'", []) { $0.int(0) }
+        #expect(skippedBefore == 0)
+        settings.deleteAfterDays = 3
+        _ = try UserRepository(db).saveSettings(settings, for: "mei")
+        #expect(try run(f.path, on: "2025-01-03").failed == 0)
+        let skipped = try db.query("SELECT original_date FROM occurrence_overrides WHERE state = 'skipped' ORDER BY 1", []) { $0.text(0) }
+        #expect(skipped == ["2024-12-10", "2024-12-17", "2024-12-24"])
+    }
 }
 
 enum SQL {
