@@ -194,7 +194,11 @@ struct PostponementPass {
     private mutating func appendAfterEnd(_ o: Occurrence, of task: StudyTask) -> Bool {
         guard let until = task.repeatRule?.until else { return false }
         let lastIndex = OccurrenceExpander.firstIndex(onOrAfter: until.adding(days: 1), of: task) - 1
-        var last = OccurrenceExpander.recurrenceDate(of: task, index: max(lastIndex, 0))
+        let lastDate = OccurrenceExpander.recurrenceDate(of: task, index: max(lastIndex, 0))
+        // Where the last session sits (a version-1 slide may have put it a day or more later).
+        var last = plan.occurrence(OccurrenceID(taskID: task.id, originalDate: lastDate)).map {
+            task.allDay ? $0.end.date : $0.start.date
+        } ?? lastDate
         var skipped: Set<CivilDate> = []
         for mark in plan.overrides.values where mark.taskID == task.id {
             if mark.state == .skipped {

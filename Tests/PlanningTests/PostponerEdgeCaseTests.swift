@@ -151,6 +151,21 @@ import Testing
         #expect(r.flags == [PlanFlag(id: Fx.id("d@2025-01-06"), kind: .couldNotFit)])
     }
 
+    @Test func slideRowsOfVersionOneAreReadAsBefore_andTheRulesWriteNoNewOnes() {
+        // A course slid by one day from 1/3 by a version-1 night: 1/3 sits on 1/4, and so on.
+        let course = Fx.task("c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
+                             repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-20")))
+        let slide = SeriesSlide(taskID: "c", from: Fx.d("2025-01-03"), days: 1)
+        let done = ["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-04"].map { Fx.completed("c", $0) }
+        let plan = Fx.plan([course], overrides: done, slides: [slide])
+        #expect(plan.occurrence(Fx.id("c@2025-01-05"))?.start == Fx.t("2025-01-06T18:00"))
+        let r = night(plan, at: "2025-01-08T03:00")
+        // 1/5 (on 1/6) and 1/6 (on 1/7) were missed: appended after the last one (1/20, on 1/21).
+        #expect(r.edits.map(\.id.description) == ["c@2025-01-05", "c@2025-01-06"])
+        #expect(r.edits.map { $0.after?.start.date.description } == ["2025-01-22", "2025-01-23"])
+        #expect(r.plan.allSlides == [slide])
+    }
+
     // MARK: - Stale sessions (§2)
 
     @Test func everyStaleSessionIsDroppedHoweverOld_whereTheHistoryIsKnown() {

@@ -168,6 +168,33 @@ import Testing
         #expect(oneDay.array("occurrences").map { $0.string("id") } == ["vocab@2025-01-08"])
     }
 
+    /// planning.md §4: a series' missed policy through `task add`, `task edit` and `task list`.
+    @Test func taskMissedPolicyIsSetShownChangedAndValidated() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "piano", "--title", "Piano", "--category", "Music",
+                        "--start", "2025-01-07T18:00", "--end", "2025-01-07T19:00", "--repeat", "daily", "--missed", "make-up"])
+        func policy() async throws -> String? {
+            try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-07", "--to", "2025-01-07", "--json"])
+                .array("occurrences").first?.object("repeat")?.string("missed")
+        }
+        #expect(try await policy() == "make-up")
+        #expect(try await s.ok(["task", "list", "--user", "mei", "--from", "2025-01-07", "--to", "2025-01-07"]).contains("daily, missed: make-up"))
+        try await s.ok(["task", "edit", "piano", "--missed", "default"])
+        #expect(try await policy() == "skip", "a daily series without an end is a habit")
+        try await s.ok(["task", "edit", "piano", "--missed", "shift", "--until", "2025-02-28"])
+        #expect(try await policy() == "shift")
+        #expect(try SQL.value(s.db, "SELECT repeat_missed FROM tasks WHERE id = 'piano'") == "shift")
+
+        let bad = try await s.run(["task", "edit", "piano", "--missed", "later"])
+        #expect(bad.code == 65 && bad.stderr.contains("--missed 'later' is not shift, skip or make-up"), "\(bad)")
+        let oneOff = try await s.run(["task", "add", "--user", "mei", "--title", "Essay", "--category", "English",
+                                      "--start", "2025-01-07T10:00", "--end", "2025-01-07T11:00", "--missed", "skip"])
+        #expect(oneOff.code == 64 && oneOff.stderr.contains("--missed needs --repeat"), "\(oneOff)")
+        let occurrence = try await s.run(["task", "edit", "piano@2025-01-08", "--missed", "skip"])
+        #expect(occurrence.code == 64, "\(occurrence)")
+    }
+
     @Test func taskEditRemoveAndDoneOnOneOffTasks() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])

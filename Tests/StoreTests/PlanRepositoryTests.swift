@@ -15,9 +15,12 @@ import Testing
                                start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
         let monthly = StudyTask(id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
                                 start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
-        try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly]))
+        let habit = StudyTask(id: "stretch", userID: "mei", title: "Stretch", category: "Health", color: .blue,
+                              start: time("2025-01-01T07:00"), end: time("2025-01-01T07:15"),
+                              repeatRule: RepeatRule(every: .daily, missed: .makeUp))
+        try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly, habit]))
 
-        for original in [full, allDay, monthly] {
+        for original in [full, allDay, monthly, habit] {
             var expected = original
             expected.version = 1
             expected.createdAt = Fixture.now
@@ -27,6 +30,10 @@ import Testing
         }
         #expect(try f.plans.task(id: "nope") == nil)
         #expect(try f.plans.taskOwner(taskID: "nope") == nil)
+        // Migration 4's CHECK refuses what is not a policy.
+        #expect(throws: StoreError.self) {
+            try f.db.execute("UPDATE tasks SET repeat_missed = 'later' WHERE id = 'stretch'")
+        }
     }
 
     @Test func overridesAndSlidesRoundTrip() throws {
