@@ -131,7 +131,7 @@ enum NightlyCommands {
     static let undo = CommandDescriptor(
         path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
         summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [.value("--user", "student id (with --last)"), .flag("--last", "the student's most recent applied changeset"),
+        options: [.value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"), .flag("--last", "the student's most recent applied changeset"),
                   .flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
                   .flag("--json", "print JSON")]
     ) { ctx in
@@ -142,7 +142,7 @@ enum NightlyCommands {
         path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
         summary: "re-apply an undone changeset, with the same conflict check",
         options: [.flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
-                  .flag("--json", "print JSON")]
+                  .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         try reversal(ctx, undo: false)
     }
@@ -164,6 +164,7 @@ enum NightlyCommands {
             try a.rejectExtraPositionals(beyond: 1)
         }
         let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         let verb = undo ? "undo" : "redo"
         let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         if !a.flag("--yes") {
@@ -273,13 +274,14 @@ enum NightlyCommands {
     static let show = CommandDescriptor(
         path: ["show"], synopsis: "show CHANGESET [--transcript] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON")]
+        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
         let db = try ctx.openDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
         if a.flag("--transcript") {
             if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {

@@ -65,7 +65,8 @@ enum TaskCommands {
         synopsis: "task edit ID|ID@YYYY-MM-DD [--title T] [--start DT] [--end DT] [--category C] [--color C] [--note N] [--until DATE]",
         summary: "change a task; with ID@DATE, move one occurrence of a series",
         details: "On a series id, --start/--end change the series' first session (and so its time of day and length).\nOn an occurrence id (ID@DATE), only --start/--end apply: the occurrence moves, the series stays.",
-        options: taskOptions + [.value("--until", "last date of a series (inclusive); 'none' removes it"), .flag("--json", "print the result as JSON")]
+        options: taskOptions + [.value("--until", "last date of a series (inclusive); 'none' removes it"), .flag("--json", "print the result as JSON"),
+                                ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
@@ -110,7 +111,7 @@ enum TaskCommands {
     static let remove = CommandDescriptor(
         path: ["task", "rm"], synopsis: "task rm ID|ID@YYYY-MM-DD",
         summary: "delete a task (a whole series with its history), or skip one occurrence of a series",
-        options: [.flag("--json", "print the result as JSON")]
+        options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
     ) { ctx in
         let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
         var working = original
@@ -129,7 +130,7 @@ enum TaskCommands {
     static let done = CommandDescriptor(
         path: ["task", "done"], synopsis: "task done OCCURRENCE",
         summary: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)",
-        options: [.flag("--json", "print the result as JSON")]
+        options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
     ) { ctx in
         let (target, oid, edit, original) = try ManualEdit.target(ctx, "occurrence id")
         guard original.occurrence(oid) != nil else {

@@ -19,6 +19,7 @@ public enum Schema {
         .sql(version: 1, name: "initial schema", initial),
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,
+        VersionClock.migration,
     ]
 
     /// The CHECK constraints of migration 1 that test a column against a list of three or more

@@ -264,7 +264,7 @@ enum SQL {
     /// job and after undo/redo, so after an undo they hold the true counts, not the stale ones
     /// from before the run).
     static let bookkeeping: Set<String> = ["runs", "user_runs", "transcripts", "changesets", "changeset_edits",
-                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base"]
+                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base", "version_clock"]
 
     /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
     static func rows(_ db: String, _ sql: String) throws -> [String] {
