@@ -16,7 +16,7 @@ enum ExportCommand {
         let userID = try a.required("--user")
         let format = a.value("--format") ?? "json"
         guard format == "json" || format == "ics" else { throw CLIError.usage("--format must be json or ics, got '\(format)'") }
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
         if format == "ics" {
             let today = plan.zone.civil(ctx.now).date

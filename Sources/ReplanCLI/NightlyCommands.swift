@@ -222,7 +222,7 @@ enum NightlyCommands {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = a.value("--user")
         if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
         let runs = try storeCall { () throws(StoreError) in try RunStore(db).runs(limit: limit, userID: user) }
@@ -279,7 +279,7 @@ enum NightlyCommands {
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
         try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?

@@ -155,7 +155,7 @@ enum TaskCommands {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
         let today = user.zone.civil(ctx.now).date
         let from = try a.date("--from")

@@ -30,7 +30,7 @@ enum UserCommands {
         options: [.flag("--json", "print JSON")]
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let users = try storeCall { () throws(StoreError) in try UserRepository(db).list() }
         if ctx.arguments.flag("--json") {
             ctx.console.out(JSONValue.object(["schema": "replan.users/1", "users": .array(users.map { u in

@@ -71,4 +71,91 @@ import Glibc
         #expect(rm.code == 65, "\(rm)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE id = 'ana-eng-3'") == 1)
     }
+
+    // MARK: 5. another application's database, a mistyped --db
+
+    @Test func anotherApplicationsDatabaseIsRefusedWithExit73AndLeftUntouched() async throws {
+        let s = try Sandbox()
+        let foreign = s.path("other.db")
+        try SQL.execute(foreign, "CREATE TABLE users (name TEXT); INSERT INTO users VALUES ('someone else');")
+        try #expect(SQL.value(foreign, "PRAGMA journal_mode") == "delete")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: foreign))
+        chmod(foreign, 0o644)
+        for command in [["log"], ["user", "list"], ["user", "add", "mei", "--time-zone", "UTC"], ["run", "--no-model"],
+                        ["import", try s.writeJSON("d.json", Documents.document([Documents.englishWeek()]))]] {
+            let o = try await s.run(["--db", foreign] + command)
+            #expect(o.code == 73, "\(command): \(o)")
+            #expect(o.stderr.contains("another application"), "\(command): \(o.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: foreign)) == bytes, "not a byte changed")
+        #expect(try SQL.value(foreign, "PRAGMA journal_mode") == "delete", "no switch to WAL")
+        #expect(mode(foreign) == 0o644, "not even its mode")
+    }
+
+    @Test func readOnlyCommandsNeverCreateADatabaseAndSayWhereTheyLooked() async throws {
+        let s = try await Self.seeded()
+        let cs = try #require(try SQL.value(s.db, "SELECT id FROM changesets LIMIT 1"))
+        let missing = s.path("typo/replan.db")
+        for command in [["log"], ["show", cs], ["stats", "--user", "mei"], ["user", "list"], ["task", "list", "--user", "mei"],
+                        ["export", "--user", "mei"]] {
+            let o = try await s.run(["--db", missing] + command)
+            #expect(o.code == 73, "\(command): \(o)")
+            #expect(o.stderr.contains(missing) && o.stderr.contains("--db"), "\(command): \(o.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: s.path("typo")), "no directory created")
+        let viaEnvironment = try await s.run(["log"], environment: ["REPLAN_DB": s.path("nothing.db")])
+        #expect(viaEnvironment.code == 73 && viaEnvironment.stderr.contains("REPLAN_DB"), "\(viaEnvironment)")
+        #expect(!FileManager.default.fileExists(atPath: s.path("nothing.db")))
+    }
+
+    // MARK: 6. every file replan creates is 0600
+
+    /// Runs the binary under `umask 000`, the worst case.
+    static func underOpenUmask(_ s: Sandbox, _ arguments: [String]) async throws -> Outcome {
+        let process = try RunningProcess(arguments: ["-c", "umask 000; exec \"$0\" \"$@\"", Binary.path] + arguments,
+                                         environment: s.environment, directory: s.directory,
+                                         outputPrefix: s.path(".umask-\(UUID().uuidString)"), executable: "/bin/sh")
+        return await process.wait()
+    }
+
+    @Test func theDatabaseAndItsSidecarsAre0600UnderAnyUmaskAndSpelling() async throws {
+        let s = try Sandbox()
+        // Plain path.
+        #expect(try await Self.underOpenUmask(s, ["--db", s.path("plain.db"), "user", "add", "mei", "--time-zone", "UTC"]).code == 0)
+        #expect(try await Self.underOpenUmask(s, ["--db", s.path("plain.db"), "run", "--no-model"]).code == 0)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: s.path("plain.db") + suffix) {
+            #expect(mode(s.path("plain.db") + suffix) == 0o600, "plain.db\(suffix)")
+        }
+        // A `file:` name is a file of that name, not a URI naming another file.
+        let uri = try await Self.underOpenUmask(s, ["--db", "file:uri.db", "user", "add", "mei", "--time-zone", "UTC"])
+        #expect(uri.code == 0, "\(uri)")
+        #expect(mode(s.path("file:uri.db")) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: s.path("uri.db")), "SQLite did not read the name as a URI")
+        // A dangling symlink: its target is created, 0600.
+        try FileManager.default.createSymbolicLink(atPath: s.path("link.db"), withDestinationPath: s.path("target.db"))
+        let linked = try await Self.underOpenUmask(s, ["--db", s.path("link.db"), "user", "add", "mei", "--time-zone", "UTC"])
+        #expect(linked.code == 0, "\(linked)")
+        #expect(mode(s.path("target.db")) == 0o600)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: s.path("target.db") + suffix) {
+            #expect(mode(s.path("target.db") + suffix) == 0o600, "target.db\(suffix)")
+        }
+    }
+
+    // MARK: 9. the lock is the file, not its name
+
+    @Test func aRunThroughASymlinkMeetsTheRunningOnesLock() async throws {
+        let s = try await Self.seeded()
+        try FileManager.default.createSymbolicLink(atPath: s.path("alias.db"), withDestinationPath: s.db)
+        let fd = open(s.db, O_RDONLY | O_CLOEXEC)
+        try #require(fd >= 0)
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let second = try await s.run(["--db", s.path("alias.db"), "run", "--no-model"])
+        #expect(second.code == 75, "\(second)")
+        flock(fd, LOCK_UN)
+        close(fd)
+        // A lock file an older replan left as another user, unreadable here, is no obstacle.
+        #expect(FileManager.default.createFile(atPath: s.db + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
+        let run = try await s.run(["run", "--no-model"])
+        #expect(run.code == 0, "\(run)")
+    }
 }
