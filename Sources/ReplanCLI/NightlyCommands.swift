@@ -258,7 +258,7 @@ enum NightlyCommands {
                 let x = u.userRun
                 var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
                 if let cs = x.changesetID { line += " \(cs)" }
-                line += "  turns \(x.turns), tokens \(x.promptTokens + x.completionTokens)"
+                line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
                 if let e = x.error { line += "  error: \(e)" }
                 ctx.console.out(line)
             }
