@@ -28,8 +28,8 @@ public final class Console: @unchecked Sendable {
         Console(stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
                 noColor: environment["NO_COLOR"] != nil,
                 journal: Console.stderrIsJournal(environment["JOURNAL_STREAM"]),
-                writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                writeErr: { FileHandle.standardError.write(Data($0.utf8)) },
+                writeOut: { stdoutStream.write($0) },
+                writeErr: { stderrStream.write($0) },
                 readLine: { Swift.readLine() })
     }
 
@@ -59,6 +59,41 @@ public final class Console: @unchecked Sendable {
     /// Colours text when colour is allowed.
     public func paint(_ text: String, _ color: TerminalColor) -> String {
         colorAllowed ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+private let stdoutStream = OutputStream(descriptor: 1)
+private let stderrStream = OutputStream(descriptor: 2)
+
+/// One of the process's output streams, written with write(2).
+///
+/// FileHandle.write traps (`try!`) when the reader has gone away (`replan run | head`), which
+/// killed a nightly run after some students were planned (issue 13, item 8). Here a failed
+/// write (EPIPE, EBADF, EIO…) marks the stream closed and later output is dropped: the run
+/// goes on, commits every student and exits with the code that says how the run went.
+final class OutputStream: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var closed = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Whether a write has failed (nobody reads this stream any more).
+    var isClosed: Bool { lock.withLock { closed } }
+
+    func write(_ text: String) {
+        lock.withLock {
+            guard !closed else { return }
+            var bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                closed = true
+                return
+            }
+        }
     }
 }
 

@@ -158,4 +158,37 @@ import Glibc
         let run = try await s.run(["run", "--no-model"])
         #expect(run.code == 0, "\(run)")
     }
+
+    // MARK: 8. a closed stdout or stderr
+
+    /// Runs the binary with stdout and stderr on a pipe nobody reads (`replan run | head`
+    /// after head exited).
+    static func withClosedOutput(_ s: Sandbox, _ arguments: [String]) throws -> Process {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        close(fds[0])
+        let writeEnd = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = arguments
+        process.environment = s.environment
+        process.currentDirectoryURL = URL(fileURLWithPath: s.directory)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = writeEnd
+        process.standardError = writeEnd
+        try process.run()
+        process.waitUntilExit()
+        return process
+    }
+
+    @Test func aRunWhoseOutputNobodyReadsCommitsEveryStudentAndExits0() async throws {
+        let s = try await NightlyJobTests.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "ana")]))
+        let run = try Self.withClosedOutput(s, ["run", "--no-model", "--json"])
+        #expect(run.terminationReason == .exit && run.terminationStatus == 0, "\(run.terminationReason) \(run.terminationStatus)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE status = 'changed'") == 2)
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets WHERE origin = 'nightly'") == 2)
+        // The text output too.
+        let text = try Self.withClosedOutput(s, ["log"])
+        #expect(text.terminationReason == .exit && text.terminationStatus == 0)
+    }
 }
