@@ -67,7 +67,10 @@ import Testing
         #expect(lang.code == 65, "\(lang)")
         let missing = try await s.run(["user", "add", "mei"])
         #expect(missing.code == 64 && missing.stderr.contains("--time-zone"), "\(missing)")
-        #expect(try await s.ok(["user", "list"]).contains("no users yet"))
+        // None of them created a database, and listing does not either (issue 13, item 5).
+        let list = try await s.run(["user", "list"])
+        #expect(list.code == 73 && list.stderr.contains(s.db), "\(list)")
+        #expect(!FileManager.default.fileExists(atPath: s.db))
     }
 
     // MARK: settings
@@ -241,7 +244,7 @@ import Testing
         let title = try await s.run(["task", "edit", "vocab@2025-01-09", "--title", "Other"])
         #expect(title.code == 64 && title.stderr.contains("whole series"), "\(title)")
         // Editing the series moves every occurrence without its own time, not the moved one.
-        try await s.ok(["task", "edit", "vocab", "--start", "2025-01-06T21:00"])
+        try await s.ok(["task", "edit", "vocab", "--start", "2025-01-06T21:00", "--all"])
         let after = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-08", "--to", "2025-01-09", "--json"]).array("occurrences")
         #expect(after.compactMap { $0.string("start") } == ["2025-01-08T18:00", "2025-01-09T21:00"])
     }

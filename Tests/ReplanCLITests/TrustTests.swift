@@ -191,4 +191,32 @@ import Glibc
         let text = try Self.withClosedOutput(s, ["log"])
         #expect(text.terminationReason == .exit && text.terminationStatus == 0)
     }
+
+    // MARK: 3. a series edit says which sessions it changes
+
+    @Test func editingASeriesWithHistoryNeedsFromOrAllOffATerminal() async throws {
+        let s = try await NightlyJobTests.seeded(Documents.rich)
+        let ask = try await s.run(["task", "edit", "eng-1", "--title", "English listening"])
+        #expect(ask.code == 64 && ask.stderr.contains("--from") && ask.stderr.contains("--all"), "\(ask)")
+        #expect(try SQL.value(s.db, "SELECT title FROM tasks WHERE id = 'eng-1'") == "English reading")
+
+        // This and following: the completed session of 01-06 keeps its title.
+        let from = try await s.run(["task", "edit", "eng-1", "--title", "English listening", "--from", "2025-01-07"])
+        #expect(from.code == 0, "\(from)")
+        #expect(try SQL.rows(s.db, "SELECT title, repeat_until FROM tasks WHERE id = 'eng-1'") == ["'English reading'|'2025-01-06'"])
+        let list = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-06", "--to", "2025-01-08", "--json"])
+        let titles = list.array("occurrences").filter { ($0.string("taskId") ?? "") != "essay" }
+            .map { "\($0.string("start") ?? "") \($0.string("title") ?? "") \($0.string("state") ?? "")" }
+        #expect(titles.contains("2025-01-06T10:00 English reading completed"), "\(titles)")
+        #expect(titles.contains("2025-01-07T10:00 English listening open"), "\(titles)")
+        #expect(titles.contains("2025-01-08T15:00 English listening open"), "the moved session moved with the series: \(titles)")
+
+        // --all is the student's explicit choice to change every session.
+        try await s.ok(["task", "edit", "quiz", "--title", "Quiz"]) // a one-off needs neither
+        let bad = try await s.run(["task", "edit", "quiz", "--all", "--title", "Quiz"])
+        #expect(bad.code == 64, "\(bad)")
+        let all = try await s.run(["task", "edit", "eng-1", "--category", "Languages", "--all"])
+        #expect(all.code == 0, "\(all)")
+        #expect(try SQL.value(s.db, "SELECT category FROM tasks WHERE id = 'eng-1'") == "Languages")
+    }
 }
