@@ -31,6 +31,7 @@ struct ModelSetup {
         }
         shutoff = ModelShutoff()
         let configuration = try ModelSetup.configuration(context: ctx)
+        _ = try ModelSetup.deadline(context: ctx)
         if a.flag("--no-model") {
             pipeline = UserPipeline(reviewer: nil, onModelError: policy)
             disabledReason = "--no-model"
@@ -52,7 +53,7 @@ struct ModelSetup {
         let gate = RateLimitGate(maxInFlight: try a.int("--concurrency", in: 1...256) ?? 8)
         let reviewer = AssistantReviewer(
             conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
-            cancellation: ctx.interruption.cancellation, shutoff: shutoff)
+            cancellation: ctx.interruption.cancellation, shutoff: shutoff, deadline: try ModelSetup.deadline(context: ctx))
         let shutoff = self.shutoff
         pipeline = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
         disabledReason = nil
@@ -87,6 +88,21 @@ struct ModelSetup {
             c.maxCompletionTokens = tokens
         }
         return c
+    }
+
+    /// `--model-deadline` (the run's model stage, default 2 h) and `--student-deadline` (one
+    /// student's conversation, default 300 s), in seconds, counted from now (wall time, not
+    /// `--now`). 0 turns the model stage off in effect; checked even with `--no-model`.
+    static func deadline(context ctx: CommandContext) throws(CLIError) -> ModelDeadline {
+        func seconds(_ option: String, _ fallback: TimeInterval) throws(CLIError) -> TimeInterval {
+            guard let text = ctx.arguments.value(option) else { return fallback }
+            guard let value = Double(text), value.isFinite, value >= 0, value <= 7 * 86_400 else {
+                throw .badInput("\(option) must be a number of seconds from 0 to 604800, got '\(text)'")
+            }
+            return value
+        }
+        return ModelDeadline(perRun: try seconds("--model-deadline", ModelDeadline.defaultPerRun),
+                             perStudent: try seconds("--student-deadline", ModelDeadline.defaultPerStudent), startedAt: Date())
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".

@@ -15,6 +15,8 @@ enum NightlyCommands {
         .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
         .value("--request-timeout", "seconds per model request (default 120)"),
         .value("--max-completion-tokens", "token cap per model response (default 8000)"),
+        .value("--model-deadline", "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
+        .value("--student-deadline", "seconds one student's model conversation may take; then local edits only (default 300)"),
     ]
 
     static let run = CommandDescriptor(
