@@ -106,20 +106,41 @@ struct ModelSetup {
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".
+    ///
+    /// A key file holds the key on its first line (issue 13): a second line used to be sent
+    /// on as an HTTP header of its own. Later lines are ignored with a warning, a key with
+    /// control characters is refused (exit 64; the key itself is never printed), and a file
+    /// that group or others may read gets a warning.
     static func apiKey(context ctx: CommandContext) throws(CLIError) -> String? {
         func read(_ path: String, _ source: String) throws(CLIError) -> String? {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CLIError.usage("cannot read the API key file \(path) (\(source))")
             }
-            let key = String(decoding: data, as: UTF8.self).trimmingWhitespace()
-            return key.isEmpty ? nil : key
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & 0o044 != 0 {
+                ctx.console.log("warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
+                                priority: .warning)
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.dropFirst().contains(where: { !String($0).trimmingWhitespace().isEmpty }) {
+                ctx.console.log("warning: only the first line of the API key file \(path) is used", priority: .warning)
+            }
+            return try checked(String(lines.first ?? "").trimmingWhitespace(), source: "the API key file \(path)")
+        }
+        func checked(_ key: String, source: String) throws(CLIError) -> String? {
+            guard !key.isEmpty else { return nil }
+            guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw CLIError.usage("\(source) holds control characters; an API key is one line of printable text")
+            }
+            return key
         }
         if let path = ctx.arguments.value("--api-key-file") { return try read(path, "--api-key-file") }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
            FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
             return try read(dir + "/openai-api-key", "systemd credential")
         }
-        if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return key }
+        if let key = ctx.environment["OPENAI_API_KEY"] { return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY") }
         return nil
     }
 }

@@ -21,9 +21,11 @@ import Testing
         let again = try await s.run(["user", "add", "mei", "--time-zone", "UTC"])
         #expect(again.code == 65 && again.stderr.contains("already exists"), "\(again)")
 
-        #expect(try await s.ok(["user", "rm", "bob"]).contains("removed user bob"))
+        let unasked = try await s.run(["user", "rm", "bob"])
+        #expect(unasked.code == 64 && unasked.stderr.contains("--yes"), "off a terminal user rm needs --yes: \(unasked)")
+        #expect(try await s.ok(["user", "rm", "bob", "--yes"]).contains("removed user bob"))
         #expect(try await s.json(["user", "list", "--json"]).array("users").map { $0.string("id") } == ["mei"])
-        let gone = try await s.run(["user", "rm", "bob"])
+        let gone = try await s.run(["user", "rm", "bob", "--yes"])
         #expect(gone.code == 65 && gone.stderr.contains("bob"), "\(gone)")
     }
 
@@ -31,12 +33,20 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["import", s.writeJSON("doc.json", Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob")]))])
         try await s.ok(["run", "--no-model"])
-        try await s.ok(["user", "rm", "bob"])
+        let bobBefore = try SQL.rows(s.db, "SELECT id, title, start FROM tasks WHERE user_id = 'bob' ORDER BY id")
+        try await s.ok(["user", "rm", "bob", "--yes", "--keep-export", s.path("bob.json")])
+        #expect(mode(s.path("bob.json")) == 0o600)
         for table in ["tasks", "changesets", "user_runs", "settings"] {
             #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table) WHERE user_id = 'bob'") == 0, "\(table)")
             #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table) WHERE user_id = 'mei'") > 0, "\(table)")
         }
         #expect(try SQL.value(s.db, "PRAGMA foreign_key_check") == "")
+        // The kept export brings the plan back.
+        try await s.ok(["import", s.path("bob.json")])
+        #expect(try SQL.rows(s.db, "SELECT id, title, start FROM tasks WHERE user_id = 'bob' ORDER BY id") == bobBefore)
+        let existing = try await s.run(["user", "rm", "bob", "--yes", "--keep-export", s.path("bob.json")])
+        #expect(existing.code == 65 && existing.stderr.contains("nothing removed"), "an existing file is never overwritten: \(existing)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE user_id = 'bob'") == bobBefore.count)
     }
 
     @Test func userAddWithAnUnknownZoneExits65AndWritesNothing() async throws {

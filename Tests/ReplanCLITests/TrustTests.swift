@@ -219,4 +219,35 @@ import Glibc
         #expect(all.code == 0, "\(all)")
         #expect(try SQL.value(s.db, "SELECT category FROM tasks WHERE id = 'eng-1'") == "Languages")
     }
+
+    // MARK: smaller items
+
+    @Test func theAPIKeyFileGivesItsFirstLineRefusesControlCharactersAndWarnsWhenOthersMayReadIt() async throws {
+        let s = try await Self.seeded()
+        let model = ["--base-url", "http://127.0.0.1:9/v1", "--student-deadline", "0"]
+        let twoLines = try s.write("key", "sk-first-line\nX-Injected: yes\n")
+        chmod(twoLines, 0o644)
+        let warned = try await s.run(["preview", "--user", "mei", "--api-key-file", twoLines] + model)
+        #expect(warned.code == 0, "\(warned)")
+        #expect(warned.stderr.contains("only the first line") && warned.stderr.contains("readable by group or others"), "\(warned.stderr)")
+        #expect(!warned.stderr.contains("sk-first-line") && !warned.stdout.contains("sk-first-line"), "the key is never printed")
+        let control = try s.write("key2", "sk-a\u{1B}[2Jb\n")
+        chmod(control, 0o600)
+        let refused = try await s.run(["preview", "--user", "mei", "--api-key-file", control] + model)
+        #expect(refused.code == 64 && refused.stderr.contains("control characters"), "\(refused)")
+        #expect(!refused.stderr.contains("sk-a"))
+    }
+
+    @Test func controlCharactersAreRefusedOnImportAndEscapedOnOutput() async throws {
+        let s = try await Self.seeded()
+        let bad = try await s.run(["import", s.writeJSON("bad.json", Documents.document([["id": "mei", "timeZone": "Asia/Taipei", "tasks": [
+            ["id": "x", "title": "Evil \u{1B}]0;owned\u{07} title", "category": "C", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]]))])
+        #expect(bad.code == 65 && bad.stderr.contains("users[0].tasks[0].title") && bad.stderr.contains("control character"), "\(bad)")
+        // A title stored before the rule is shown escaped, on stdout and in the journal's lines.
+        try SQL.execute(s.db, "UPDATE tasks SET title = 'Evil ' || char(27) || '[2J title' WHERE id = 'mei-eng-3'")
+        let list = try await s.run(["task", "list", "--user", "mei"])
+        #expect(list.code == 0 && !list.stdout.contains("\u{1B}") && list.stdout.contains("Evil \\u{1B}[2J title"), "\(list)")
+        let json = try await s.json(["task", "list", "--user", "mei", "--json"])
+        #expect(json.array("occurrences").contains { $0.string("title") == "Evil \u{1B}[2J title" }, "JSON keeps the text, escaped by JSON")
+    }
 }

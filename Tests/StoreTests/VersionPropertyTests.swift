@@ -158,3 +158,16 @@ import Testing
         #expect(landed > 10 && refused > 3, "seed \(seed): \(landed) landed, \(refused) refused")
     }
 }
+
+/// Issue 13: a stored transcript has a size limit; the first messages that fit are kept.
+@Suite struct TranscriptLimitTests {
+    @Test func aTranscriptBeyondTheLimitKeepsItsFirstMessagesAndSaysSo() {
+        let messages = JSONValue.array((0..<10).map { i in ["role": "assistant", "content": .string(String(repeating: "x", count: 1000) + "\(i)")] })
+        #expect(RunStore.boundedTranscript(messages, limit: 1 << 20) == messages.text, "under the limit: unchanged")
+        let cut = RunStore.boundedTranscript(messages, limit: 4000)
+        #expect(cut.utf8.count <= 4000)
+        let kept = (try? JSONValue(parsing: cut))?.arrayValue
+        #expect(kept?.count == 4)
+        #expect(kept?.last?["content"]?.stringValue == "transcript truncated: 3 of 10 messages kept (limit 0 MiB per user run)")
+    }
+}
