@@ -12,13 +12,15 @@ public enum TaskRules {
         }
     }
 
-    /// Refuses C0 control characters other than tab and newline (issue 13): a title or note
-    /// with terminal escapes would otherwise reach every terminal and journal that shows it.
-    /// (Output escapes them as well, for data stored before this rule.)
+    /// Refuses C0 control characters other than tab, newline and carriage return (issue 13):
+    /// a title or note with terminal escapes would otherwise reach every terminal and journal
+    /// that shows it. Decision: carriage return is kept, because notes written on Windows
+    /// end their lines with CR LF and must round-trip; output escapes a lone CR (and every
+    /// other control character) anyway, also for data stored before this rule.
     public static func rejectControlCharacters(_ text: String, path: String) throws(DataError) {
-        guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A }) else { return }
+        guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return }
         let byte = text.utf8[index]
-        throw DataError(path: path, message: "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab and newline are allowed")
+        throw DataError(path: path, message: "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab, newline and carriage return are allowed")
     }
 
     public static func validateTitle(_ title: String) throws(DataError) {
