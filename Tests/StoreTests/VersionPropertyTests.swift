@@ -171,3 +171,41 @@ import Testing
         #expect(kept?.last?["content"]?.stringValue == "transcript truncated: 3 of 10 messages kept (limit 0 MiB per user run)")
     }
 }
+
+/// The nightly job renders its images' text ahead (`NewChangeset.renderText`); the commit
+/// patches the version into that text, which must equal the image it would have rendered.
+@Suite struct PrerenderedImageVersionTests {
+    @Test func aPrerenderedAfterImageCarriesTheFreshVersionLikeTheRow() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                                               series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
+        let original = try f.plans.loadPlan(userID: "mei", window: nil)
+        var working = original
+        working.complete(OccurrenceID(taskID: "m1"))
+        working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")))
+        working.addSlide(taskID: "eng", from: date("2025-01-09"), days: 1)
+        var changeset = NewChangeset(userID: "mei", origin: .nightly, planDate: nil, createdAt: Fixture.later,
+                                     changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "night" })
+        changeset.renderText()
+        let id = try f.changesets.commit(changeset)
+        let stored = try f.db.query("SELECT after FROM changeset_edits WHERE changeset_id = ? AND entity <> 'statistic'",
+                                    [.text(id.rawValue)]) { $0.text(0) }
+        let rows = try VersionPropertyTests.rows(f)
+        #expect(stored.count == 3)
+        for text in stored {
+            let image = try JSONValue(parsing: text)
+            #expect(text == image.text, "canonical text")
+            let key = image["id"] != nil ? "task|\(image["id"]!.stringValue!)"
+                : image["days"] != nil ? "slide|\(image["task"]!.stringValue!)@\(image["from"]!.stringValue!)"
+                : "override|\(image["task"]!.stringValue!)@\(image["date"]!.stringValue!)"
+            #expect(rows[key] == image, "\(key): the stored after image is the row as written")
+        }
+    }
+
+    @Test func stampingTextRewritesOnlyTheTrailingVersion() {
+        #expect(VersionClock.stamp(text: #"{"a":1,"version":7}"#, 12) == #"{"a":1,"version":12}"#)
+        #expect(VersionClock.stamp(text: #"{"version":7,"a":1}"#, 12) == nil)
+        #expect(VersionClock.stamp(text: #"{"a":"x,\"version\":1","version":3}"#, 4) == #"{"a":"x,\"version\":1","version":4}"#)
+    }
+}
