@@ -8,9 +8,16 @@ public struct UserPlan: Hashable, Sendable {
     public private(set) var tasks: [String: StudyTask]
     public private(set) var overrides: [OccurrenceID: OccurrenceOverride]
     public private(set) var slides: [String: [SeriesSlide]]
+    /// How far back the plan knows its series' overrides: every override whose original date is
+    /// on or after this date was loaded (a window read, `PlanRepository.loadPlan(user:window:)`);
+    /// nil when the whole history is here. The rules look for stale series sessions only
+    /// where the plan knows what happened (planning.md §2).
+    public var historyFrom: CivilDate?
 
-    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []) {
+    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+                historyFrom: CivilDate? = nil) {
         self.user = user
+        self.historyFrom = historyFrom
         self.tasks = UserPlan.firstByKey(tasks, \.id)
         self.overrides = UserPlan.firstByKey(overrides, \.occurrenceID)
         self.slides = Dictionary(grouping: slides, by: \.taskID).mapValues { $0.sorted { $0.from < $1.from } }

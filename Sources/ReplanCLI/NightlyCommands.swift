@@ -314,7 +314,8 @@ enum NightlyCommands {
             ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
         }
         if let s = record.report["summary"], let d = s["dropped"]?.intValue, let r = s["rescheduled"]?.intValue, let c = s["chained"]?.intValue {
-            ctx.console.out(NightText.summary(PlanSummary(dropped: d, rescheduled: r, chained: c)))
+            // `skipped` is absent from reports written before the version-2 rules.
+            ctx.console.out(NightText.summary(PlanSummary(dropped: d, skipped: s["skipped"]?.intValue ?? 0, rescheduled: r, chained: c)))
         }
         if let m = record.report["model"], m["called"]?.boolValue == true {
             ctx.console.out("model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")")

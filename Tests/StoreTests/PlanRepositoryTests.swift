@@ -55,7 +55,7 @@ import Testing
 
     /// Open one-off tasks before the window are loaded too: the nightly rules drop them however
     /// old they are. Completed ones before the window and any after it are not.
-    @Test func windowLoadsEverySeriesTheOneOffsTouchingItAndOpenOnesBefore() throws {
+    @Test func windowLoadsEverySeriesEveryOneOffFromItOnAndOpenOnesBefore() throws {
         let f = try Fixture()
         let mei = try f.addUser()
         try f.addUser("other")
@@ -82,8 +82,11 @@ import Testing
         try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
+        // Every one-off task ahead is loaded too, however far (planning.md G1: a placement is
+        // checked against whatever is busy on its day).
         #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
-                                         "before", "endsAtMidnight"])
+                                         "before", "endsAtMidnight", "after"])
+        #expect(plan.historyFrom != nil)
         // The series' overrides after the window are loaded too (see windowLoadsEveryLaterOverrideOfASeries).
         #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07", "daily@2025-03-01"])
         #expect(plan.user.id == "mei")
