@@ -15,6 +15,8 @@ enum NightlyCommands {
         .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
         .value("--request-timeout", "seconds per model request (default 120)"),
         .value("--max-completion-tokens", "token cap per model response (default 8000)"),
+        .value("--model-deadline", "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
+        .value("--student-deadline", "seconds one student's model conversation may take; then local edits only (default 300)"),
     ]
 
     static let run = CommandDescriptor(
@@ -131,7 +133,7 @@ enum NightlyCommands {
     static let undo = CommandDescriptor(
         path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
         summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [.value("--user", "student id (with --last)"), .flag("--last", "the student's most recent applied changeset"),
+        options: [.value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"), .flag("--last", "the student's most recent applied changeset"),
                   .flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
                   .flag("--json", "print JSON")]
     ) { ctx in
@@ -142,7 +144,7 @@ enum NightlyCommands {
         path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
         summary: "re-apply an undone changeset, with the same conflict check",
         options: [.flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
-                  .flag("--json", "print JSON")]
+                  .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         try reversal(ctx, undo: false)
     }
@@ -164,6 +166,7 @@ enum NightlyCommands {
             try a.rejectExtraPositionals(beyond: 1)
         }
         let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         let verb = undo ? "undo" : "redo"
         let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         if !a.flag("--yes") {
@@ -221,7 +224,7 @@ enum NightlyCommands {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = a.value("--user")
         if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
         let runs = try storeCall { () throws(StoreError) in try RunStore(db).runs(limit: limit, userID: user) }
@@ -257,7 +260,7 @@ enum NightlyCommands {
                 let x = u.userRun
                 var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
                 if let cs = x.changesetID { line += " \(cs)" }
-                line += "  turns \(x.turns), tokens \(x.promptTokens + x.completionTokens)"
+                line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
                 if let e = x.error { line += "  error: \(e)" }
                 ctx.console.out(line)
             }
@@ -273,13 +276,14 @@ enum NightlyCommands {
     static let show = CommandDescriptor(
         path: ["show"], synopsis: "show CHANGESET [--transcript] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON")]
+        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
         if a.flag("--transcript") {
             if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {

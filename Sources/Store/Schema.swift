@@ -20,6 +20,7 @@ public enum Schema {
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,
         .sql(version: 4, name: "series missed policy", seriesMissedPolicy),
+        VersionClock.migration,
     ]
 
     /// Migration 4 (planning rules version 2): what a series does with a missed session
