@@ -286,6 +286,10 @@ extension UserPlan {
                              : new.start.adding(minutes: old.lengthMinutes)
         new.createdAt = now
         new.updatedAt = now
+        // The part that ends keeps the missed policy it had: an end date would otherwise turn
+        // a habit (skip) into a course (shift) by default (planning.md §4).
+        let policy = old.repeatRule?.effectiveMissed
+        old.repeatRule?.missed = policy
         old.repeatRule?.until = date.adding(days: -1)
         old.updatedAt = now
         for (key, o) in overrides where key.taskID == taskID && o.originalDate >= date {

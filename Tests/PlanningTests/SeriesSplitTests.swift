@@ -35,6 +35,16 @@ import Planning
         #expect(split.occurrence(OccurrenceID("s@2025-01-03")!)?.state == .completed)
     }
 
+    /// planning.md §4: a habit (daily, no end) that is split keeps skipping its missed days in
+    /// the part that now ends, instead of turning into a course by its new end date.
+    @Test func thePartThatEndsKeepsItsMissedPolicy() {
+        var plan = UserPlan(user: Self.mei, tasks: [Self.series(.daily, "2025-01-01T07:00", "2025-01-01T07:15")])
+        #expect(plan.tasks["s"]?.repeatRule?.effectiveMissed == .skip)
+        plan.splitSeries("s", at: CivilDate("2025-01-07")!, newID: "n", now: Date(timeIntervalSince1970: 0))
+        #expect(plan.tasks["s"]?.repeatRule?.effectiveMissed == .skip)
+        #expect(plan.tasks["n"]?.repeatRule?.effectiveMissed == .skip)
+    }
+
     @Test func aMonthlySeriesOnThe31stContinuesFromADateOnItsAnchorDay() {
         let task = Self.series(.monthly, "2025-01-31T09:00", "2025-01-31T10:00")
         var plan = UserPlan(user: Self.mei, tasks: [task])
