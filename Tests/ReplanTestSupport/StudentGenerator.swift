@@ -1,8 +1,8 @@
 import Foundation
-@testable import Planning
+import Planning
 
 /// The adversarial families of students the guarantee checker is run on (planning.md §3).
-enum StudentFamily: String, CaseIterable {
+package enum StudentFamily: String, CaseIterable, Sendable {
     /// Numbered daily courses, every part-marker spelling, some parts missed, some done.
     case numberedCourses
     /// Parts a few days apart linked only by their part numbers.
@@ -30,11 +30,11 @@ enum StudentFamily: String, CaseIterable {
 }
 
 /// A deterministic generator of students (SplitMix64): the same seed gives the same student.
-struct StudentGenerator {
+package struct StudentGenerator {
     private var state: UInt64
     private var taskNumber = 0
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
+    package init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
 
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
@@ -86,7 +86,7 @@ struct StudentGenerator {
     private var overrides: [OccurrenceOverride] = []
     private var today = CivilDate(year: 2025, month: 1, day: 8)!
 
-    mutating func makeStudent() -> (StudentFamily, UserPlan, Date) {
+    package mutating func makeStudent() -> (StudentFamily, UserPlan, Date) {
         let family = StudentFamily.allCases[Int(next() % UInt64(StudentFamily.allCases.count))]
         tasks = []; overrides = []
         var zone = pick(Self.zones)
