@@ -22,7 +22,7 @@ let package = Package(
         // What the test targets share (generators of students, fixtures); tests only.
         .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),
         .testTarget(name: "PlanningTests", dependencies: ["Planning", "ReplanTestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "ReplanTestSupport"]),

@@ -31,18 +31,12 @@ package enum StudentFamily: String, CaseIterable, Sendable {
 
 /// A deterministic generator of students (SplitMix64): the same seed gives the same student.
 package struct StudentGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
     private var taskNumber = 0
 
-    package init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
+    package init(seed: UInt64) { random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { r.lowerBound + Int(next() % UInt64(r.count)) }
     mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) < p * 10_000 }
