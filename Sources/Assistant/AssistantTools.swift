@@ -22,6 +22,7 @@ public enum AssistantTools {
                            "start": ["type": "string", "description": .string(dateTimeDescription)],
                            "end": ["type": "string", "description": .string(dateTimeDescription + "; after start")],
                            "allDay": ["type": "boolean"],
+                           "reason": reason,
                        ]))])),
         ToolDefinition(name: updateTask, description: "Edit sessions. taskId is an id from the plan: a one-off task id, or ID@YYYY-MM-DD to move one occurrence of a series. The title, note, category and color of a series belong to all its sessions: change them with the series id ID (without @date), which cannot be moved as a whole. Null fields stay unchanged.",
                        parameters: object(["tasks": array(of: object([
@@ -29,12 +30,21 @@ public enum AssistantTools {
                            "title": nullable("string"), "note": nullable("string"), "category": nullable("string"),
                            "color": ["type": ["string", "null"], "enum": ["red", "yellow", "green", "blue", nil]],
                            "start": nullable("string"), "end": nullable("string"), "allDay": nullable("boolean"),
+                           "reason": reason,
                        ]))])),
         ToolDefinition(name: deleteTask, description: "Delete one-off sessions or skip single occurrences of a series (ID@YYYY-MM-DD). A whole series cannot be deleted.",
-                       parameters: object(["taskIds": ["type": "array", "items": ["type": "string"]]])),
+                       parameters: object(["tasks": array(of: object(["taskId": ["type": "string"], "reason": reason]))])),
         ToolDefinition(name: endConversation, description: "Call when all changes are done, or at once when nothing needs doing.",
-                       parameters: object(["summary": ["type": ["string", "null"], "description": "one or two sentences for the student"]])),
+                       parameters: object([
+                           "summary": ["type": ["string", "null"], "description": "one or two sentences for the student"],
+                           "status": ["type": ["string", "null"], "enum": ["done", "nothing-needed", "needs-student", nil],
+                                      "description": "done: the changes are made; nothing-needed: the plan was fine; needs-student: something only the student can decide"],
+                           "question": ["type": ["string", "null"], "description": "what the student must decide, when status is needs-student"],
+                       ])),
     ]
+
+    /// The per-item reason of the edit tools, stored with the edit in the changeset.
+    static let reason: WireJSON = ["type": "string", "description": "why you make this edit, a few words for the student"]
 
     static func object(_ properties: [String: WireJSON]) -> WireJSON {
         ["type": "object", "properties": .object(properties), "required": .array(properties.keys.sorted().map { .string($0) }),

@@ -19,16 +19,24 @@ public struct AssistantReviewer: ModelReviewer {
     }
 
     public func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        review(working, local: local, now: now, why: "a review of my plan")
+    }
+
+    public func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
         let outcome = conversation.run(plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-                                       cancellation: cancellation)
+                                       why: why, cancellation: cancellation)
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
         }
-        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: outcome.ending,
+        var review = ModelReview(plan: outcome.failed ? working : outcome.plan, ending: outcome.ending,
                            touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
                            usage: TokenCounts(prompt: outcome.usage.prompt, completion: outcome.usage.completion,
                                               reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
                            error: outcome.error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
                            summary: outcome.summary)
+        review.finishReasons = outcome.finishReasons
+        review.endStatus = outcome.endStatus
+        review.question = outcome.question
+        return review
     }
 }

@@ -19,7 +19,28 @@ public enum Schema {
         .sql(version: 1, name: "initial schema", initial),
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,
+        // Issue 16. Numbered 6 on its branch: migrations 4 and 5 belong to work merged in
+        // parallel (the lead renumbers on merge; the list only needs increasing versions).
+        .sql(version: 6, name: "model memory and model-stage accounting", modelMemory),
     ]
+
+    /// What the model last reviewed per student (the call policy of assistant.md), and per
+    /// user run why the model was or was not asked, the `finish_reason` of each request and the
+    /// estimated cost. Tokens by kind were already columns of `user_runs`.
+    static let modelMemory = """
+    CREATE TABLE model_memory (
+        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        instruction_digest TEXT,
+        settings_digest TEXT,
+        reviewed_on TEXT,
+        plan_from TEXT NOT NULL,
+        plan_through TEXT NOT NULL,
+        plan_digest TEXT NOT NULL
+    ) WITHOUT ROWID;
+    ALTER TABLE user_runs ADD COLUMN model_decision TEXT;
+    ALTER TABLE user_runs ADD COLUMN finish_reasons TEXT;
+    ALTER TABLE user_runs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+    """
 
     /// The CHECK constraints of migration 1 that test a column against a list of three or more
     /// values. SQLite evaluates `x IN (a, b, c)` by building a temporary b-tree of the list on
