@@ -222,7 +222,8 @@ import Planning
                     MockScript.rule("eve-math", [MockScript.end("Your missed Math session has a new slot.")])],
             document: Document.users([
                 Document.user("dan", instruction: "dan: keep my week", tasks: [Document.task("dan-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
-                Document.user("eve", tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user("eve", instruction: "eve: find my missed Math a slot",
+                              tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
             ]))
         let run = try scene.run(["--on-model-error=skip"])
         #expect(run.code == 0, "\(run.stderr)")
