@@ -14,7 +14,7 @@ request body and that still has responses left; a rule with `"repeat": true` kee
 answering with its last response. A response is
 
     {"status": 200, "body": {...json...}, "text": "raw body instead of json",
-     "headers": {...}, "delay": seconds,
+     "headers": {...}, "delay": seconds, "keepAlive": true (keep the connection open),
      "interim": {"status": 103, "headers": {...}}}     (a 1xx block sent first)
 
 or a fault:
@@ -200,11 +200,12 @@ class Handler(BaseHTTPRequestHandler):
             "raw": raw.decode("utf-8", "replace"),
         })
 
-    def _start(self, status, headers):
+    def _start(self, status, headers, keep_alive=False):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Connection", "close")
+        if not keep_alive:
+            self.send_header("Connection", "close")
         self.end_headers()
 
     def _send_bytes(self, status, payload, content_type, response):
@@ -216,9 +217,10 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
         headers = {"Content-Type": content_type, "Content-Length": str(len(payload))}
         headers.update(response.get("headers", {}))
-        self._start(status, headers)
+        keep_alive = bool(response.get("keepAlive"))
+        self._start(status, headers, keep_alive)
         self.wfile.write(payload)
-        self.close_connection = True
+        self.close_connection = not keep_alive
 
     def _send_json(self, status, value):
         self._send_bytes(status, json.dumps(value).encode(), "application/json", {})
