@@ -55,14 +55,19 @@ public final class RateLimitGate: @unchecked Sendable {
         var rate: Double?
         /// Reserved by requests started since `observedAt` (the server had not counted them).
         var reservedSince = 0.0
+        /// Recent reservations (start, amount): a report may have been written by the server
+        /// just before it counted a request the client sent a moment earlier, so reservations
+        /// younger than `RateLimitGate.reportSlack` stay counted after a report.
+        var recent: [(Date, Double)] = []
         /// The highest level ever reported: the size of the bucket when no limit is sent.
         var largestLevel = 0.0
 
         /// The level now, after refill and the reservations since the server's report.
         func available(at now: Date) -> Double? {
             guard let level else { return nil }
+            // Reservations were paid out of the bucket, which then kept refilling up to its size.
             let refill = (rate ?? 0) * max(0, now.timeIntervalSince(observedAt))
-            return min(limit ?? .greatestFiniteMagnitude, level + refill) - reservedSince
+            return min(limit ?? .greatestFiniteMagnitude, level - reservedSince + refill)
         }
 
         /// Seconds until `amount` is available (nil: no pacing information).
@@ -84,7 +89,14 @@ public final class RateLimitGate: @unchecked Sendable {
             level = remaining
             largestLevel = max(largestLevel, remaining)
             observedAt = now
-            reservedSince = 0
+            recent.removeAll { now.timeIntervalSince($0.0) > RateLimitGate.reportSlack }
+            reservedSince = recent.reduce(0) { $0 + $1.1 }
+        }
+
+        mutating func reserve(_ amount: Double, at now: Date) {
+            reservedSince += amount
+            recent.append((now, amount))
+            if recent.count > 4096 { recent.removeFirst(recent.count - 4096) }
         }
     }
 
@@ -96,6 +108,10 @@ public final class RateLimitGate: @unchecked Sendable {
         self.allowed = min(max(1, initialInFlight ?? maxInFlight), max(1, maxInFlight))
         self.clock = clock
     }
+
+    /// Seconds a reservation stays counted after a server report (see `Budget.recent`): more
+    /// than the time between a server writing its headers and the client reading them.
+    static let reportSlack = 0.25
 
     /// Requests the gate currently lets through at once.
     public var currentLimit: Int { condition.withLock { allowed } }
@@ -127,8 +143,8 @@ public final class RateLimitGate: @unchecked Sendable {
             }
             inFlight += 1
             tally.peakInFlight = max(tally.peakInFlight, inFlight)
-            requests.reservedSince += 1
-            tokens.reservedSince += cost
+            requests.reserve(1, at: now)
+            tokens.reserve(cost, at: now)
             if let waitedSince {
                 tally.pacedRequests += 1
                 tally.pacedSeconds += now.timeIntervalSince(waitedSince)
