@@ -150,15 +150,19 @@ public struct PlanWindow: Sendable, Hashable {
     }
 }
 
-/// The plan as compact day-grouped lines: a header per day with its weekday, then one line per
-/// session. Days before today show only their open sessions (the missed ones the rules left:
-/// completed history needs no review); skipped sessions are left out (they block nothing and
-/// cannot be edited).
+/// The plan as compact day-grouped lines: first each repeating series once (its id, kind,
+/// time, title, category and note), then a header per day with its weekday and one line per
+/// session. A series session's line carries only its time, title and id: repeating the
+/// series' category and note on every day was the largest part of the old prompt. Days
+/// before today show only their open sessions (the missed ones the rules left: completed
+/// history needs no review); skipped sessions are left out (they block nothing and cannot be
+/// edited).
 public enum PlanLines {
     public static func render(_ plan: UserPlan, today: CivilDate, through: CivilDate) -> String {
         let from = today.adding(days: -plan.settings.deleteAfterDays)
         var lines: [String] = []
         var currentDay: CivilDate?
+        var series: [String: Occurrence] = [:]
         for o in plan.occurrences(from: from, through: through) {
             guard o.state != .skipped else { continue }
             let day = o.start.date
@@ -167,9 +171,20 @@ public enum PlanLines {
                 currentDay = day
                 lines.append("\(SystemPrompt.shortWeekday(day.weekday)) \(day)")
             }
+            if o.series != nil, series[o.taskID] == nil { series[o.taskID] = o }
             lines.append("  " + line(o))
         }
-        return lines.isEmpty ? "(no sessions)" : lines.joined(separator: "\n")
+        guard !lines.isEmpty else { return "(no sessions)" }
+        let header = series.keys.sorted().compactMap { id -> String? in
+            guard let o = series[id], let kind = o.series else { return nil }
+            let task = plan.tasks[id]
+            var s = "- \(id) \(kind.rawValue) \(task.map { "\($0.start.time)-\($0.end.time)" } ?? "") \(o.title)"
+            if o.category != o.title { s += " [\(o.category)]" }
+            return s + note(o.note)
+        }
+        if header.isEmpty { return lines.joined(separator: "\n") }
+        return (["Repeating series (a session of one is SERIES@ORIGINAL-DATE):"] + header + ["By day:"] + lines)
+            .joined(separator: "\n")
     }
 
     static func line(_ o: Occurrence) -> String {
@@ -177,15 +192,17 @@ public enum PlanLines {
             ? (o.end.date > o.start.date ? "all day to \(o.end.date)" : "all day")
             : "\(o.start.time)-\(o.end.date > o.start.date ? o.end.description : o.end.time.description)"
         s += " \(o.title)"
-        if o.category != o.title { s += " [\(o.category)]" }
+        if o.series == nil, o.category != o.title { s += " [\(o.category)]" }
         s += " id=\(o.id)"
-        if let series = o.series { s += " \(series.rawValue)" }
         if o.state == .completed { s += " done" }
-        if !o.note.isEmpty {
-            let note = o.note.replacingOccurrences(of: "\n", with: " ")
-            s += " note: " + (note.count > 80 ? String(note.prefix(80)) + "…" : note)
-        }
+        if o.series == nil { s += note(o.note) }
         return s
+    }
+
+    static func note(_ text: String) -> String {
+        guard !text.isEmpty else { return "" }
+        let note = text.replacingOccurrences(of: "\n", with: " ")
+        return " note: " + (note.count > 80 ? String(note.prefix(80)) + "…" : note)
     }
 }
 
