@@ -243,6 +243,12 @@ enum NightlyCommands {
                 "runs": .array(runs.map { r in
                     ["id": .int(r.run.id), "startedAt": .string(Timestamp.text(r.run.startedAt)),
                      "finishedAt": r.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
+                     // The run's tokens by kind and estimated cost: the sums of its (listed) user runs.
+                     "tokens": r.userRuns.reduce(TokenCounts()) { sum, u in
+                         sum + TokenCounts(prompt: u.userRun.promptTokens, completion: u.userRun.completionTokens,
+                                           reasoning: u.userRun.reasoningTokens, cached: u.userRun.cachedTokens)
+                     }.json,
+                     "costUSD": .number((r.userRuns.reduce(0) { $0 + $1.userRun.costUSD } * 10_000).rounded() / 10_000),
                      "users": .array(r.userRuns.map { u in
                          let x = u.userRun
                          return ["user": .string(x.userID), "planDate": .string(x.planDate.description), "status": .string(x.status.rawValue),
