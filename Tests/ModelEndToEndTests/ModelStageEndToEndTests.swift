@@ -250,6 +250,32 @@ import Planning
         try scene.expectKeyNowhere()
     }
 
+    @Test func anAnswerCutByTheTokenCapIsAModelFailureAndTheLocalEditsStand() throws {
+        let instruction = "cap: plan my whole month"
+        let cut = MockScript.answer(message: ["role": "assistant", "content": NSNull(), "tool_calls": [
+            MockScript.Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]).json]],
+            finish: "length", prompt: 100, completion: 8000)
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")])],
+            document: Document.users([
+                Document.user("cap", instruction: instruction, tasks: [Document.task("cap-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                // Another student the model answers, so the run is not "model unavailable for all".
+                Document.user("fine", instruction: "fine: keep it", tasks: []),
+            ]))
+        let run = try scene.run()
+        #expect(run.code == 0, "\(run.stderr)")
+        let night = try #require(Self.night(of: "cap", in: try run.json()))
+        #expect(night["status"] == "changed")
+        #expect(night["model"]?["ending"] == "length")
+        #expect(night["model"]?["finishReasons"] == ["length"])
+        #expect(night["model"]?["error"]?.stringValue?.contains("token cap") == true)
+        #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
+        #expect(try scene.occurrences("cap").filter { $0["title"] == "English" }.isEmpty)
+        let logged = try #require(try scene.lastRunUsers()["cap"])
+        #expect(logged["error"]?.stringValue?.contains("token cap") == true)
+        #expect(logged["finishReasons"] == ["length"])
+    }
+
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {
         let scene = try ReplanHarness(
             rules: [MockScript.rule("dan: keep my week", [["status": 200, "text": "<html>upstream gateway</html>"]]),
