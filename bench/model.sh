@@ -106,8 +106,9 @@ start_mock "$out/script-fast.json" "$out/steady.jsonl"
 OPENAI_BASE_URL=http://127.0.0.1:$mock_port/v1 "$bin" --db "$db" --now "$next" run --api-key-file "$out/api-key" --json \
   > "$out/steady.json" 2> "$out/steady.stderr" || true
 stop_mock
-python3 bench/tokens.py "$out/steady.jsonl" > "$out/steady-tokens.json"
-python3 bench/tokens.py "$out/catchup.jsonl" > "$out/catchup-tokens.json"
+# The bench students are the first N of the 100,000: the cost scales by 100,000 / N.
+python3 bench/tokens.py "$out/steady.jsonl" --scale "$(python3 -c "print(100000 / $users)")" > "$out/steady-tokens.json"
+python3 bench/tokens.py "$out/catchup.jsonl" --scale "$(python3 -c "print(100000 / $users)")" > "$out/catchup-tokens.json"
 # Every changed or new instruction and every flag was handled that same night.
 missed=$(python3 - "$db" "$out/between.json" <<'PY'
 import json, sqlite3, sys
