@@ -109,11 +109,17 @@ stop_mock
 # The bench students are the first N of the 100,000: the cost scales by 100,000 / N.
 python3 bench/tokens.py "$out/steady.jsonl" --scale "$(python3 -c "print(100000 / $users)")" > "$out/steady-tokens.json"
 python3 bench/tokens.py "$out/catchup.jsonl" --scale "$(python3 -c "print(100000 / $users)")" > "$out/catchup-tokens.json"
-# Every changed or new instruction and every flag was handled that same night.
-missed=$(python3 - "$db" "$out/between.json" <<'PY'
+# Every changed or new instruction and every flag was handled that same night. (A binary
+# from before the call policy has no model_decision column: the students asked are then the
+# ones whose requests carried their instruction, which the recording shows.)
+missed=$(python3 - "$db" "$out/between.json" "$out/steady.jsonl" <<'PY'
 import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1]); between = json.load(open(sys.argv[2]))
-rows = dict(db.execute("SELECT user_id, model_decision FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)"))
+try:
+    rows = dict(db.execute("SELECT user_id, model_decision FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)"))
+except sqlite3.OperationalError:
+    text = open(sys.argv[3], encoding="utf-8").read()
+    rows = {u: "asked" for u in between["changed"] + between["new"] if u in text}
 need = between["changed"] + between["new"]
 unhandled = [u for u in need if not (rows.get(u) or "").startswith("asked")]
 flagged = [u for u, d in rows.items() if d == "asked: flags"]
@@ -123,9 +129,12 @@ PY
 
 c1() { json "$out/catchup.json" "$1"; }
 c2() { json "$out/steady.json" "$1"; }
-asked1=$(c1 "d['modelAsked']") due1=$(c1 "d['counts']['due']")
-asked2=$(c2 "d['modelAsked']") due2=$(c2 "d['counts']['due']")
-reasons2=$(c2 "', '.join('%s %d' % kv for kv in sorted(d['modelReasons'].items(), key=lambda kv: -kv[1]))")
+# Students asked: from run --json, or (a binary without `modelAsked`) the first requests recorded.
+firsts() { python3 bench/tokens.py "$1" | python3 -c "import json,sys; print(json.load(sys.stdin)['students'])"; }
+asked1=$(c1 "d.get('modelAsked', -1)"); [ "$asked1" != -1 ] || asked1=$(firsts "$out/catchup.jsonl")
+asked2=$(c2 "d.get('modelAsked', -1)"); [ "$asked2" != -1 ] || asked2=$(firsts "$out/steady.jsonl")
+due1=$(c1 "d['counts']['due']") due2=$(c2 "d['counts']['due']")
+reasons2=$(c2 "', '.join('%s %d' % kv for kv in sorted(d.get('modelReasons', {}).items(), key=lambda kv: -kv[1])) or 'n/a'")
 t() { json "$out/steady-tokens.json" "$1"; }
 
 # --- 4: the rate limit ---------------------------------------------------------------------------------
@@ -150,7 +159,7 @@ if [ "$skip_rate" = 0 ]; then
   limited=$(r "round(100 * d['rate_limited'] / max(1, d['requests']), 1)")
   rfailed=$(json "$out/rate.json" "sum(1 for u in d['users'] if u['model']['error'])")
   rdue=$(json "$out/rate.json" "d['counts']['due']")
-  rasked=$(json "$out/rate.json" "d['modelAsked']")
+  rasked=$(json "$out/rate.json" "d.get('modelAsked', d['counts']['due'])")
   rrequests=$(r "d['requests']")
 fi
 
