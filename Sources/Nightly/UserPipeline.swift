@@ -37,9 +37,9 @@ public struct UserPipeline: Sendable {
     public func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         let started = Date()
         let window = UserPipeline.window(of: user, now: now)
-        let original = try PlanRepository(db).loadPlan(user: user, window: window)
-        let memory = try ModelMemoryRepository(db).memory(userID: user.id)
-        var (night, review) = prepare(original: original, now: now, started: started, memory: memory, loaded: window)
+        // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
+        let read = try NightRead.read(user: user, window: window, db: db)
+        var (night, review) = prepare(original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
         night.windowStart = window.lowerBound
         return (night, review)
     }
@@ -123,12 +123,15 @@ public struct UserPipeline: Sendable {
         if status == nil {
             prepared = PlanCommitter().prepare(
                 original: original, working: working, origin: .nightly, planDate: planDate, now: now, reasons: reasons,
-                details: details, defaultReason: .model, through: window.through, summary: EditReport.summary(local.summary),
+                details: details, defaultReason: .model, through: window.through, summary: nil,
                 report: report)
             status = prepared == nil ? .unchanged : .changed
         }
+        // What the night lists is what it counts (G5): the local rules' edits as the changeset
+        // finally reads them, the model's among them under its own reason.
+        let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
         var night = UserNight(userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
-                              flags: local.flags, summary: local.summary, model: model, transcript: transcript, error: error,
+                              flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
         night.memoryUpdate = memoryUpdate(original: original, after: prepared == nil ? original : working, status: status!,

@@ -21,6 +21,8 @@ enum NightlyCommands {
         .value("--price-cached", "US dollars per 1M cached input tokens (default 0.125)"),
         .value("--price-output", "US dollars per 1M output tokens (default 10)"),
         .value("--model-concurrency", "most model requests in flight (default 64; adapts to the rate limit below it)"),
+        .value("--model-deadline", "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
+        .value("--student-deadline", "seconds one student's model conversation may take; then local edits only (default 300)"),
     ]
 
     static let run = CommandDescriptor(
@@ -142,7 +144,7 @@ enum NightlyCommands {
     static let undo = CommandDescriptor(
         path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
         summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [.value("--user", "student id (with --last)"), .flag("--last", "the student's most recent applied changeset"),
+        options: [.value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"), .flag("--last", "the student's most recent applied changeset"),
                   .flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
                   .flag("--json", "print JSON")]
     ) { ctx in
@@ -153,7 +155,7 @@ enum NightlyCommands {
         path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
         summary: "re-apply an undone changeset, with the same conflict check",
         options: [.flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
-                  .flag("--json", "print JSON")]
+                  .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         try reversal(ctx, undo: false)
     }
@@ -175,6 +177,7 @@ enum NightlyCommands {
             try a.rejectExtraPositionals(beyond: 1)
         }
         let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         let verb = undo ? "undo" : "redo"
         let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         if !a.flag("--yes") {
@@ -232,7 +235,7 @@ enum NightlyCommands {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = a.value("--user")
         if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
         let runs = try storeCall { () throws(StoreError) in try RunStore(db).runs(limit: limit, userID: user) }
@@ -277,7 +280,7 @@ enum NightlyCommands {
                 let x = u.userRun
                 var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
                 if let cs = x.changesetID { line += " \(cs)" }
-                line += "  turns \(x.turns), tokens \(x.promptTokens + x.completionTokens)"
+                line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
                 if let m = x.modelDecision { line += "  model \(m)" }
                 if x.costUSD > 0 { line += String(format: "  $%.4f", x.costUSD) }
                 if let e = x.error { line += "  error: \(e)" }
@@ -295,13 +298,14 @@ enum NightlyCommands {
     static let show = CommandDescriptor(
         path: ["show"], synopsis: "show CHANGESET [--transcript] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON")]
+        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
         if a.flag("--transcript") {
             if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {
@@ -332,7 +336,8 @@ enum NightlyCommands {
             ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
         }
         if let s = record.report["summary"], let d = s["dropped"]?.intValue, let r = s["rescheduled"]?.intValue, let c = s["chained"]?.intValue {
-            ctx.console.out(NightText.summary(PlanSummary(dropped: d, rescheduled: r, chained: c)))
+            // `skipped` is absent from reports written before the version-2 rules.
+            ctx.console.out(NightText.summary(PlanSummary(dropped: d, skipped: s["skipped"]?.intValue ?? 0, rescheduled: r, chained: c)))
         }
         if let m = record.report["model"], m["called"]?.boolValue == true {
             ctx.console.out("model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")")

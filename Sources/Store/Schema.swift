@@ -19,10 +19,20 @@ public enum Schema {
         .sql(version: 1, name: "initial schema", initial),
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,
-        // Issue 16. Numbered 6 on its branch: migrations 4 and 5 belong to work merged in
-        // parallel (the lead renumbers on merge; the list only needs increasing versions).
+        .sql(version: 4, name: "series missed policy", seriesMissedPolicy),
+        VersionClock.migration,
+        // Issue 16.
         .sql(version: 6, name: "model memory and model-stage accounting", modelMemory),
     ]
+
+    /// Migration 4 (planning rules version 2): what a series does with a missed session
+    /// (planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
+    /// version-1 rules stay valid data: they are read and honoured as before, and the rules
+    /// write no new ones.
+    static let seriesMissedPolicy = """
+        ALTER TABLE tasks ADD COLUMN repeat_missed TEXT
+            CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
+        """
 
     /// What the model last reviewed per student (the call policy of assistant.md), and per
     /// user run why the model was or was not asked, the `finish_reason` of each request and the
