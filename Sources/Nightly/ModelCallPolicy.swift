@@ -7,7 +7,9 @@ import Store
 /// sessions asks nobody; the rules' work needs no review.
 ///
 /// Asked, in this order of precedence (the first that holds is the reason reported):
-/// - `flags`: the rules left a `could-not-fit` or `needs-decision` flag;
+/// - `flags`: the rules left a `could-not-fit` or `needs-decision` flag the model has not
+///   been shown yet (the rules raise the same flag night after night until the session turns
+///   stale or the student acts; once reviewed it is no reason to ask again);
 /// - `new-instruction` / `changed-instruction`: the instruction differs from the one the model
 ///   last handled;
 /// - `settings-changed`: windows, session length, tone, language or planning knobs changed
@@ -19,7 +21,7 @@ import Store
 ///   night chosen by a stable hash of the student id so the reviews spread evenly over the
 ///   period (or on the first night after a missed one).
 ///
-/// Not asked: `no-instruction` (nothing to carry out, nothing flagged) and `unchanged`.
+/// Not asked: `no-instruction` (nothing to carry out, no new flag) and `unchanged`.
 public struct ModelCallPolicy: Sendable {
     /// Days between reviews of an unchanged standing instruction; 0 turns them off.
     public var reviewEveryDays: Int
@@ -56,7 +58,8 @@ public struct ModelCallPolicy: Sendable {
     ///     digest (nil: could not tell, e.g. no memory).
     public func decide(userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
                        memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?) -> Decision {
-        if !flags.isEmpty { return Decision(ask: true, reason: "flags") }
+        let seen = memory?.reviewedFlags ?? []
+        if flags.contains(where: { !seen.contains(Self.flagKey($0)) }) { return Decision(ask: true, reason: "flags") }
         let instruction = settings.instruction.trimmingWhitespace()
         guard !instruction.isEmpty else { return Decision(ask: false, reason: "no-instruction") }
         guard let memory, let handled = memory.instructionDigest else { return Decision(ask: true, reason: "new-instruction") }
@@ -88,6 +91,10 @@ public struct ModelCallPolicy: Sendable {
         for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h
     }
+
+    /// How a flag is remembered: the session and the kind (a needs-decision flag's count may
+    /// grow from night to night; that is the same question).
+    public static func flagKey(_ flag: PlanFlag) -> String { "\(flag.id)|\(flag.kind.rawValue)" }
 
     public static func instructionDigest(_ instruction: String) -> String {
         StableID.make(prefix: "i", parts: [instruction.trimmingWhitespace()])

@@ -135,19 +135,20 @@ public struct UserPipeline: Sendable {
                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
         night.memoryUpdate = memoryUpdate(original: original, after: prepared == nil ? original : working, status: status!,
-                                          memory: memory, planDate: planDate, reviewed: reviewed)
+                                          memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
         return (night, review)
     }
 
-    /// What to remember once the night commits: only for students with an instruction (the
-    /// only ones the memory decides for). The plan digest is refreshed every committed night,
-    /// so the next night sees only the student's own changes; the instruction, settings and
-    /// review date only when the model reviewed successfully, so a failed review is retried.
+    /// What to remember once the night commits: only for students with an instruction or a
+    /// flag (the only ones the memory decides for). The plan digest is refreshed every
+    /// committed night, so the next night sees only the student's own changes; the
+    /// instruction, settings, flags shown and review date only when the model reviewed
+    /// successfully, so a failed review is retried.
     func memoryUpdate(original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
-                      planDate: CivilDate, reviewed: Bool) -> UserNight.MemoryUpdate? {
+                      planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]) -> UserNight.MemoryUpdate? {
         guard status == .changed || status == .unchanged else { return nil }
         let instruction = original.settings.instruction.trimmingWhitespace()
-        if instruction.isEmpty { return memory == nil ? nil : .delete }
+        if instruction.isEmpty && flags.isEmpty { return memory == nil ? nil : .delete }
         let through = planDate.adding(days: original.settings.horizonDays)
         var next = memory ?? ModelMemory(instructionDigest: nil, settingsDigest: nil, reviewedOn: nil, planFrom: planDate,
                                          planThrough: through, planDigest: "")
@@ -155,10 +156,11 @@ public struct UserPipeline: Sendable {
         next.planThrough = through
         next.planDigest = ModelCallPolicy.planDigest(after, from: planDate, through: through)
         if reviewed {
-            next.instructionDigest = ModelCallPolicy.instructionDigest(instruction)
+            next.instructionDigest = instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction)
             next.settingsDigest = ModelCallPolicy.settingsDigest(original.settings, language: original.user.language,
                                                                  zone: original.zone.identifier)
             next.reviewedOn = planDate
+            next.reviewedFlags = Set(flags.map(ModelCallPolicy.flagKey))
         }
         return next == memory ? nil : .store(next)
     }

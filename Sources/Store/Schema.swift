@@ -34,7 +34,8 @@ public enum Schema {
             CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
         """
 
-    /// What the model last reviewed per student (the call policy of assistant.md), and per
+    /// What the model last reviewed per student (the call policy of assistant.md: the
+    /// instruction, settings, plan and the flags it was shown), and per
     /// user run why the model was or was not asked, the `finish_reason` of each request and the
     /// estimated cost. Tokens by kind were already columns of `user_runs`.
     static let modelMemory = """
@@ -45,7 +46,8 @@ public enum Schema {
         reviewed_on TEXT,
         plan_from TEXT NOT NULL,
         plan_through TEXT NOT NULL,
-        plan_digest TEXT NOT NULL
+        plan_digest TEXT NOT NULL,
+        reviewed_flags TEXT NOT NULL DEFAULT ''
     ) WITHOUT ROWID;
     ALTER TABLE user_runs ADD COLUMN model_decision TEXT;
     ALTER TABLE user_runs ADD COLUMN finish_reasons TEXT;

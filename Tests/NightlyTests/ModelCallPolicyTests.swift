@@ -69,13 +69,21 @@ struct ModelCallPolicyTests {
         #expect(try nextNight() == "not asked: unchanged")
     }
 
-    @Test("flags the rules could not resolve always ask, instruction or not")
-    func flagsAsk() {
+    @Test("a flag the rules could not resolve asks, instruction or not; the same flag again the next night does not")
+    func newFlagsAsk() {
         let policy = ModelCallPolicy()
-        let decision = policy.decide(userID: "s0", settings: UserSettings(), language: "en", zone: "UTC",
-                                     flags: [PlanFlag(id: OccurrenceID("t1")!, kind: .couldNotFit)], memory: nil,
-                                     planDate: CivilDate("2025-01-07")!, planChanged: nil)
-        #expect(decision == ModelCallPolicy.Decision(ask: true, reason: "flags"))
+        let fit = PlanFlag(id: OccurrenceID("t1")!, kind: .couldNotFit)
+        let decide = { (flags: [PlanFlag], memory: ModelMemory?) in
+            policy.decide(userID: "s0", settings: UserSettings(), language: "en", zone: "UTC", flags: flags, memory: memory,
+                          planDate: CivilDate("2025-01-07")!, planChanged: false)
+        }
+        #expect(decide([fit], nil) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
+        let day = CivilDate("2025-01-06")!
+        let reviewed = ModelMemory(instructionDigest: nil, settingsDigest: nil, reviewedOn: day, planFrom: day, planThrough: day,
+                                   planDigest: "p", reviewedFlags: [ModelCallPolicy.flagKey(fit)])
+        #expect(decide([fit], reviewed) == ModelCallPolicy.Decision(ask: false, reason: "no-instruction"))
+        let another = PlanFlag(id: OccurrenceID("t2@2025-01-05")!, kind: .couldNotFit)
+        #expect(decide([fit, another], reviewed) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
     }
 
     @Test("a standing instruction is reviewed once a week, on a night spread by the student id")
