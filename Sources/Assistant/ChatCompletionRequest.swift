@@ -18,9 +18,9 @@ public struct ChatCompletionRequest: Sendable, Equatable {
     public var reasoningEffort: String?
     public var maxCompletionTokens: Int?
     /// Routes requests with the same prefix to the same cache (`prompt_cache_key`); omitted when nil.
-    public var promptCacheKey: String?
+    package var promptCacheKey: String?
     /// `service_tier` (e.g. `flex`), passed through when configured; omitted when nil or empty.
-    public var serviceTier: String?
+    package var serviceTier: String?
 
     public init(
         model: String,

@@ -111,12 +111,12 @@ public final class ChatCompletionsClient: Sendable {
 
     /// Seconds one request may keep meeting rate limits (429 `rate_limit_exceeded`) before it
     /// fails; other failures are bounded by the retry policy's count.
-    public var rateLimitPatience: Double { 600 }
+    package var rateLimitPatience: Double { 600 }
 
     /// The tokens a request counts against a tokens-per-minute limit before it is answered:
     /// the provider estimates the prompt from its characters (about four per token) and counts
     /// the whole `max_completion_tokens`. The gate reserves this much before sending.
-    public static func estimatedTokens(bodyBytes: Int, maxCompletionTokens: Int?) -> Int {
+    package static func estimatedTokens(bodyBytes: Int, maxCompletionTokens: Int?) -> Int {
         (max(0, bodyBytes) + 3) / 4 + max(0, maxCompletionTokens ?? 0)
     }
 

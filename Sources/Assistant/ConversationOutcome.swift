@@ -25,7 +25,7 @@ public struct ConversationOutcome: Sendable {
 
         /// Endings after which none of the model's edits stand and the model stage counts as
         /// failed for the student (the local rules' edits are still committed by default).
-        public var isFailure: Bool {
+        package var isFailure: Bool {
             switch self {
             case .failed, .cancelled, .truncated, .refused, .filtered: return true
             case .endConversation, .textAnswer, .turnLimit: return false
@@ -53,10 +53,10 @@ public struct ConversationOutcome: Sendable {
     public var transcript: JSONValue
 
     /// `finish_reason` of every answered request, in order (`?` when the server sent none).
-    public var finishReasons: [String] = []
+    package var finishReasons: [String] = []
     /// The `status` and `question` of `end_conversation`, when given.
-    public var endStatus: String?
-    public var question: String?
+    package var endStatus: String?
+    package var question: String?
 
     public var failed: Bool { ending.isFailure }
 }

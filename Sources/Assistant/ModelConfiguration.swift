@@ -18,7 +18,7 @@ public struct ModelConfiguration: Sendable {
     public var apiKey: Secret
     /// Sent as `service_tier` when set (e.g. `flex`: half the price, slower answers); nil or
     /// empty sends nothing, so servers that do not know the field are not bothered.
-    public var serviceTier: String?
+    package var serviceTier: String?
 
     public init(
         apiKey: Secret,

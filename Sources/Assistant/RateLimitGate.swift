@@ -34,15 +34,15 @@ public final class RateLimitGate: @unchecked Sendable {
     private var tally = Counters()
 
     /// What the gate did, for reports and benchmarks.
-    public struct Counters: Sendable, Hashable {
+    package struct Counters: Sendable, Hashable {
         /// Requests that waited for a budget before starting, and the seconds they waited.
-        public var pacedRequests = 0
-        public var pacedSeconds = 0.0
+        package var pacedRequests = 0
+        package var pacedSeconds = 0.0
         /// 429 rate limits seen, and how often they halved the limit.
-        public var rateLimited = 0
-        public var halvings = 0
+        package var rateLimited = 0
+        package var halvings = 0
         /// The highest number of requests in flight at once.
-        public var peakInFlight = 0
+        package var peakInFlight = 0
     }
 
     /// One budget (requests or tokens) as the server last reported it.
@@ -116,7 +116,7 @@ public final class RateLimitGate: @unchecked Sendable {
     /// Requests the gate currently lets through at once.
     public var currentLimit: Int { condition.withLock { allowed } }
 
-    public var counters: Counters { condition.withLock { tally } }
+    package var counters: Counters { condition.withLock { tally } }
 
     /// Blocks until a request of `estimatedTokens` may start; false when cancelled while waiting.
     public func enter(estimatedTokens: Int = 0, cancellation: CancellationToken?) -> Bool {
@@ -154,7 +154,7 @@ public final class RateLimitGate: @unchecked Sendable {
     }
 
     /// Reads the rate-limit headers of a response (names lowercased).
-    public func observe(headers: [String: String]) {
+    package func observe(headers: [String: String]) {
         let number = { (name: String) -> Double? in RateLimitGate.number(headers["x-ratelimit-\(name)"]) }
         let duration = { (name: String) -> Double? in headers["x-ratelimit-\(name)"].flatMap(RateLimitGate.duration) }
         let remainingRequests = number("remaining-requests"), remainingTokens = number("remaining-tokens")

@@ -1,13 +1,13 @@
 import Planning
 
 /// The two opening messages of a conversation (assistant.md "The request").
-public struct PromptMessages: Sendable, Hashable {
+package struct PromptMessages: Sendable, Hashable {
     /// The rules and tool guidance: the same text for every student, so it leads every request
     /// and the provider's prefix cache serves it.
-    public var system: String
+    package var system: String
     /// The student's data: settings, instruction, why the model is asked, tonight's local
     /// changes, flags, the plan as day-grouped lines and the free slots.
-    public var user: String
+    package var user: String
 }
 
 /// Renders the prompt of one user's night from the templates in `prompts/`: `system.txt`
@@ -19,18 +19,18 @@ public struct PromptMessages: Sendable, Hashable {
 /// cached by the provider; and the plan is day-grouped lines instead of JSON (about a third of
 /// the tokens), since a model reads a timetable as easily as JSON.
 public struct SystemPrompt: Sendable {
-    public static let systemFile = "system.txt"
+    package static let systemFile = "system.txt"
     public static let withSettingsFile = "with-study-settings.txt"
     public static let withoutSettingsFile = "without-study-settings.txt"
     static let required: Set<String> = ["now", "plan", "localChanges", "language", "instruction", "freeSlots"]
     /// Days of free slots listed (from today).
-    public static let freeSlotDays = 7
+    package static let freeSlotDays = 7
 
-    public let system: PromptTemplate
+    package let system: PromptTemplate
     public let withSettings: PromptTemplate
     public let withoutSettings: PromptTemplate
 
-    public init(system: PromptTemplate = PromptTemplate(name: SystemPrompt.systemFile, text: ""),
+    package init(system: PromptTemplate = PromptTemplate(name: SystemPrompt.systemFile, text: ""),
                 withSettings: PromptTemplate, withoutSettings: PromptTemplate) {
         self.system = system; self.withSettings = withSettings; self.withoutSettings = withoutSettings
     }
@@ -45,7 +45,7 @@ public struct SystemPrompt: Sendable {
     ///   - now: the run's local wall-clock time.
     ///   - localEdits: what the local rules did tonight; `flags` what they could not decide.
     ///   - why: why the model is asked tonight (the call policy's words).
-    public func render(plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
+    package func render(plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
                        why: String = "a review of my plan") throws(PromptError) -> PromptMessages {
         let s = plan.settings
         let window = PlanWindow(today: now.date, settings: s)
@@ -92,7 +92,7 @@ public struct SystemPrompt: Sendable {
     /// are one line (a course shifted by a day is one line, not one per session), and only
     /// edits that touch the plan window are spelled out; the rest (stale sessions dropped from
     /// the past, series sessions appended beyond the window) are counted in one line.
-    public static func localChangesText(_ edits: [PlanEdit], window: PlanWindow, today: CivilDate) -> String {
+    package static func localChangesText(_ edits: [PlanEdit], window: PlanWindow, today: CivilDate) -> String {
         struct Group { var op: String; var reason: String; var title: String; var ids: [String]; var dates: [CivilDate] }
         var groups: [Group] = []
         var index: [String: Int] = [:]
@@ -157,8 +157,8 @@ public struct PlanWindow: Sendable, Hashable {
 /// before today show only their open sessions (the missed ones the rules left: completed
 /// history needs no review); skipped sessions are left out (they block nothing and cannot be
 /// edited).
-public enum PlanLines {
-    public static func render(_ plan: UserPlan, today: CivilDate, through: CivilDate) -> String {
+package enum PlanLines {
+    package static func render(_ plan: UserPlan, today: CivilDate, through: CivilDate) -> String {
         let from = today.adding(days: -plan.settings.deleteAfterDays)
         var lines: [String] = []
         var currentDay: CivilDate?
@@ -209,11 +209,11 @@ public enum PlanLines {
 /// The free gaps the rules would place a session in (windows, or 08:00–22:00 without them,
 /// minus busy sessions, minus the past), for the coming days: the model picks from them
 /// instead of searching by trial and error.
-public enum FreeSlots {
+package enum FreeSlots {
     /// Gaps shorter than this are not listed.
     static let minimumMinutes = 15
 
-    public static func render(_ plan: UserPlan, now: CivilDateTime, days: Int) -> String {
+    package static func render(_ plan: UserPlan, now: CivilDateTime, days: Int) -> String {
         let through = now.date.adding(days: max(0, days - 1))
         let busy = BusyIndex(plan.occurrences(from: now.date.adding(days: -1), through: through))
         let finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)

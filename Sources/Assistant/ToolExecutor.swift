@@ -43,9 +43,9 @@ public struct ToolExecutor: Sendable {
     /// The summary given with `end_conversation`, if any.
     public private(set) var summary: String?
     /// The structured end of `end_conversation`: `done`, `nothing-needed` or `needs-student`.
-    public private(set) var endStatus: String?
+    package private(set) var endStatus: String?
     /// What the student must decide, when the model said `needs-student`.
-    public private(set) var question: String?
+    package private(set) var question: String?
 
     private var createdTaskIDs: Set<String> = []
     /// Series split by an update in this conversation: old id → the series continuing it.

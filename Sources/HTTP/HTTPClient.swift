@@ -30,7 +30,7 @@ public final class HTTPClient: @unchecked Sendable {
     }
 
     /// Easy handles created so far (a pool that works creates about one per thread).
-    public var handlesCreated: Int { lock.withLock { created } }
+    package var handlesCreated: Int { lock.withLock { created } }
 
     /// Performs `request` and returns the final response, whatever its status.
     /// - Parameter cancellation: when cancelled from another thread, the transfer stops

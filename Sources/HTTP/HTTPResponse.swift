@@ -7,7 +7,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: [String: String]
     public var body: Data
     /// Whether the exchange went over a connection an earlier request had opened.
-    public var reusedConnection = false
+    package var reusedConnection = false
 
     public init(status: Int, headers: [String: String], body: Data) {
         self.status = status

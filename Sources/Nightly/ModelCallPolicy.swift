@@ -22,25 +22,25 @@ import Store
 ///   period (or on the first night after a missed one).
 ///
 /// Not asked: `no-instruction` (nothing to carry out, no new flag) and `unchanged`.
-public struct ModelCallPolicy: Sendable {
+package struct ModelCallPolicy: Sendable {
     /// Days between reviews of an unchanged standing instruction; 0 turns them off.
-    public var reviewEveryDays: Int
+    package var reviewEveryDays: Int
 
-    public static let defaultReviewEveryDays = 7
+    package static let defaultReviewEveryDays = 7
 
-    public init(reviewEveryDays: Int = ModelCallPolicy.defaultReviewEveryDays) {
+    package init(reviewEveryDays: Int = ModelCallPolicy.defaultReviewEveryDays) {
         self.reviewEveryDays = max(0, reviewEveryDays)
     }
 
     /// The verdict for one student and why.
-    public struct Decision: Sendable, Hashable {
-        public var ask: Bool
-        public var reason: String
+    package struct Decision: Sendable, Hashable {
+        package var ask: Bool
+        package var reason: String
 
-        public init(ask: Bool, reason: String) { self.ask = ask; self.reason = reason }
+        package init(ask: Bool, reason: String) { self.ask = ask; self.reason = reason }
 
         /// The words the model is given for why it is asked.
-        public var why: String {
+        package var why: String {
             switch reason {
             case "flags": return "the local rules left sessions they could not place or decide (see the flags)"
             case "new-instruction": return "I gave a new instruction"
@@ -56,7 +56,7 @@ public struct ModelCallPolicy: Sendable {
     /// - Parameters:
     ///   - planChanged: whether the plan on the remembered dates differs from the remembered
     ///     digest (nil: could not tell, e.g. no memory).
-    public func decide(userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
+    package func decide(userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
                        memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?) -> Decision {
         let seen = memory?.reviewedFlags ?? []
         if flags.contains(where: { !seen.contains(Self.flagKey($0)) }) { return Decision(ask: true, reason: "flags") }
@@ -94,14 +94,14 @@ public struct ModelCallPolicy: Sendable {
 
     /// How a flag is remembered: the session and the kind (a needs-decision flag's count may
     /// grow from night to night; that is the same question).
-    public static func flagKey(_ flag: PlanFlag) -> String { "\(flag.id)|\(flag.kind.rawValue)" }
+    package static func flagKey(_ flag: PlanFlag) -> String { "\(flag.id)|\(flag.kind.rawValue)" }
 
-    public static func instructionDigest(_ instruction: String) -> String {
+    package static func instructionDigest(_ instruction: String) -> String {
         StableID.make(prefix: "i", parts: [instruction.trimmingWhitespace()])
     }
 
     /// What the model reads of the settings besides the instruction.
-    public static func settingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
+    package static func settingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
         let windows = Weekday.allCases.map { d in s.windows.windows(on: d).map(\.description).joined(separator: ",") }
         return StableID.make(prefix: "s", parts: windows + [
             String(s.windowsEnabled), String(s.sessionMinutes), String(s.sessionMinutesEnabled), s.tone, language, zone,
@@ -112,7 +112,7 @@ public struct ModelCallPolicy: Sendable {
     /// A digest of the sessions on `from…through`: place, title, category, note and whether
     /// skipped. Completion is left out: a student ticking off sessions gives the model nothing
     /// to do.
-    public static func planDigest(_ plan: UserPlan, from: CivilDate, through: CivilDate) -> String {
+    package static func planDigest(_ plan: UserPlan, from: CivilDate, through: CivilDate) -> String {
         var parts: [String] = []
         for o in plan.occurrences(from: from, through: through) {
             parts.append("\(o.id)|\(o.start)|\(o.end)|\(o.allDay)|\(o.state == .skipped)|\(o.title)|\(o.category)|\(o.note)")

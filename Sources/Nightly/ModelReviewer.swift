@@ -43,10 +43,10 @@ public struct ModelReview: Sendable {
     /// What the model told the student at the end (its `end_conversation` summary or final text).
     public var summary: String?
     /// `finish_reason` of each answered request.
-    public var finishReasons: [String] = []
+    package var finishReasons: [String] = []
     /// The `status` and `question` of `end_conversation`.
-    public var endStatus: String?
-    public var question: String?
+    package var endStatus: String?
+    package var question: String?
 
     public init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
                 usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = [],

@@ -31,11 +31,11 @@ public final class NightlyRunner: @unchecked Sendable {
         public var failed = 0
         public var tokens = TokenCounts()
         /// Estimated cost of the run's model requests, US dollars.
-        public var costUSD = 0.0
+        package var costUSD = 0.0
         /// Students by the call policy's reason (asked or not), e.g. `flags`, `unchanged`.
-        public var modelReasons: [String: Int] = [:]
+        package var modelReasons: [String: Int] = [:]
         /// Students the model was actually asked for.
-        public var modelAsked = 0
+        package var modelAsked = 0
         /// Users for whom the model was wanted, and how many of those got no answer.
         public var modelWanted = 0
         public var modelFailed = 0

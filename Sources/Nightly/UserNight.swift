@@ -29,9 +29,9 @@ public struct UserNight: Sendable {
     /// The first date of the window the plan was loaded for (nil when the caller loaded it).
     public var windowStart: CivilDate?
     /// What the call policy remembers once this night commits (nil: nothing changes).
-    public var memoryUpdate: MemoryUpdate?
+    package var memoryUpdate: MemoryUpdate?
 
-    public enum MemoryUpdate: Sendable, Hashable {
+    package enum MemoryUpdate: Sendable, Hashable {
         case store(ModelMemory)
         case delete
     }
@@ -50,14 +50,14 @@ public struct ModelSummary: Sendable {
     /// The model's closing words to the student, if it gave any.
     public var summary: String?
     /// Why the model was or was not asked (nil when the call policy did not run).
-    public var decision: ModelCallPolicy.Decision?
+    package var decision: ModelCallPolicy.Decision?
     /// `finish_reason` of each answered request.
-    public var finishReasons: [String] = []
+    package var finishReasons: [String] = []
     /// The structured end of `end_conversation`.
-    public var endStatus: String?
-    public var question: String?
+    package var endStatus: String?
+    package var question: String?
     /// Estimated cost of this student's requests, US dollars.
-    public var costUSD: Double = 0
+    package var costUSD: Double = 0
 
     public init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
                 ending: String? = nil, error: String? = nil, summary: String? = nil) {

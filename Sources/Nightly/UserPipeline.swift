@@ -19,9 +19,9 @@ public struct UserPipeline: Sendable {
     /// Set when the model's quota ran out earlier in this run: no more model calls.
     public var modelDisabledReason: @Sendable () -> String?
     /// Who is asked (assistant.md "When the model is asked").
-    public var policy = ModelCallPolicy()
+    package var policy = ModelCallPolicy()
     /// Turns token counts into the estimated cost stored per student and per run.
-    public var prices = ModelPrices.gpt51
+    package var prices = ModelPrices.gpt51
 
     public init(reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
                 modelDisabledReason: @escaping @Sendable () -> String? = { nil }) {
@@ -56,7 +56,7 @@ public struct UserPipeline: Sendable {
     ///   - memory: what the model last reviewed for this student (nil: nothing yet).
     ///   - loaded: the dates `original` was loaded for, to tell whether the remembered plan
     ///     dates can be compared (nil: the caller loaded the whole plan).
-    public func prepare(original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
+    package func prepare(original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
                         loaded: ClosedRange<CivilDate>? = nil) -> (night: UserNight, review: ModelReview?) {
         let local = Postponer(now: now).postpone(original)
         let localNow = local.now

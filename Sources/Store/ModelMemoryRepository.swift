@@ -4,22 +4,22 @@ import Planning
 /// digests of the instruction and settings it handled, the date of that review, and a digest
 /// of the plan inside the horizon as the student's last night left it, so the next night can
 /// tell whether the student changed their plan since.
-public struct ModelMemory: Hashable, Sendable {
+package struct ModelMemory: Hashable, Sendable {
     /// The instruction and settings the model last handled; nil until it handled any.
-    public var instructionDigest: String?
-    public var settingsDigest: String?
+    package var instructionDigest: String?
+    package var settingsDigest: String?
     /// The plan date of the model's last successful review.
-    public var reviewedOn: CivilDate?
+    package var reviewedOn: CivilDate?
     /// The dates `planDigest` covers, and the digest of the plan on them as last committed.
-    public var planFrom: CivilDate
-    public var planThrough: CivilDate
-    public var planDigest: String
+    package var planFrom: CivilDate
+    package var planThrough: CivilDate
+    package var planDigest: String
     /// The flags (`id|kind`) the model was shown at its last successful review: a flag the
     /// rules raise again night after night (a session that fits nowhere until it turns stale,
     /// a kept category waiting for the student) is not a reason to ask again.
-    public var reviewedFlags: Set<String>
+    package var reviewedFlags: Set<String>
 
-    public init(instructionDigest: String?, settingsDigest: String?, reviewedOn: CivilDate?, planFrom: CivilDate,
+    package init(instructionDigest: String?, settingsDigest: String?, reviewedOn: CivilDate?, planFrom: CivilDate,
                 planThrough: CivilDate, planDigest: String, reviewedFlags: Set<String> = []) {
         self.instructionDigest = instructionDigest; self.settingsDigest = settingsDigest; self.reviewedOn = reviewedOn
         self.planFrom = planFrom; self.planThrough = planThrough; self.planDigest = planDigest
@@ -28,14 +28,14 @@ public struct ModelMemory: Hashable, Sendable {
 }
 
 /// Reads and writes `model_memory`, one row per student.
-public struct ModelMemoryRepository {
+package struct ModelMemoryRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// The student's memory; nil when there is none or its row is unreadable (the worst a bad
     /// row does is one extra review).
-    public func memory(userID: String) throws(StoreError) -> ModelMemory? {
+    package func memory(userID: String) throws(StoreError) -> ModelMemory? {
         try db.queryFirst("""
             SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags
             FROM model_memory WHERE user_id = ?
@@ -48,7 +48,7 @@ public struct ModelMemoryRepository {
         } ?? nil
     }
 
-    public func store(userID: String, _ m: ModelMemory) throws(StoreError) {
+    package func store(userID: String, _ m: ModelMemory) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             try db.execute("""
                 INSERT INTO model_memory (user_id, instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest,
@@ -64,7 +64,7 @@ public struct ModelMemoryRepository {
         }
     }
 
-    public func delete(userID: String) throws(StoreError) {
+    package func delete(userID: String) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             try db.execute("DELETE FROM model_memory WHERE user_id = ?", [.text(userID)])
         }
