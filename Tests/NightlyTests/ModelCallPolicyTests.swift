@@ -86,6 +86,28 @@ struct ModelCallPolicyTests {
         #expect(decide([fit, another], reviewed) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
     }
 
+    @Test("a needs-decision flag raised night after night asks the model once")
+    func aRecurringFlagAsksOnce() throws {
+        let f = try NightlyFixture()
+        let db = try f.open()
+        var settings = UserSettings()
+        settings.keepCategories = ["Archive"]
+        let user = try User(id: "k0", zone: UserZone(identifier: "Asia/Taipei"), settings: settings)
+        try UserRepository(db).add(user, now: NightlyFixture.now)
+        _ = try UserRepository(db).saveSettings(settings, for: user.id)
+        // A session of a kept category, stale for weeks: flagged needs-decision every night.
+        let old = StudyTask(id: "k0-old", userID: user.id, title: "Old notes", category: "Archive",
+                            start: CivilDateTime("2024-12-01T10:00")!, end: CivilDateTime("2024-12-01T11:00")!)
+        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [old]),
+                                       now: NightlyFixture.now) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(NewChangeset(userID: user.id, origin: .import, planDate: nil,
+                                                       createdAt: NightlyFixture.now, changes: changes))
+        let calls = Counter()
+        #expect(try night(f, now: NightlyFixture.now, calls: calls)["k0"] == "asked: flags")
+        #expect(try night(f, now: NightlyFixture.now.addingTimeInterval(Self.day), calls: calls)["k0"] == "not asked: no-instruction")
+        #expect(calls.count == 1)
+    }
+
     @Test("a standing instruction is reviewed once a week, on a night spread by the student id")
     func periodicReviewsAreSpreadOverTheWeek() {
         let policy = ModelCallPolicy(reviewEveryDays: 7)
