@@ -4,6 +4,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 binary="${1:?path to the built replan binary}"
+# The shipped configuration must parse and hold valid values (config show checks them).
+"$binary" config show --config "$here/replan.conf" >/dev/null
+echo "replan.conf: ok"
 if ! command -v systemd-analyze >/dev/null; then
   echo "systemd-analyze not found: skipping the unit checks"
   exit 0

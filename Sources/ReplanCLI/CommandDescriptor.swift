@@ -36,7 +36,8 @@ public struct CommandDescriptor: Sendable {
 /// Options every command accepts, before or after the command name.
 public enum GlobalOptions {
     public static let specs: [OptionSpec] = [
-        .value("--db", "database file (default: $REPLAN_DB, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value("--db", "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value("--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)"),
         .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
         .value("--api-key-file", "file holding the model API key"),
         .value("--prompts", "directory of system-prompt templates (default: the installed prompts/)"),

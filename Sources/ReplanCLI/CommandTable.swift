@@ -2,7 +2,7 @@
 enum CommandTable {
     static var all: [CommandDescriptor] {
         UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor,
-        StatsCommand.descriptor] + NightlyCommands.all + [DemoCommand.descriptor]
+        StatsCommand.descriptor] + NightlyCommands.all + [ConfigCommand.show, DemoCommand.descriptor]
     }
 
     /// The command named by the first non-option words, and the tokens without those words.
@@ -77,7 +77,8 @@ enum CommandTable {
         for d in all {
             text += "  \(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(d.summary)\n"
         }
-        text += "\nglobal options: --db PATH, --now INSTANT, --api-key-file FILE, --prompts DIR, --help\n"
+        text += "\nglobal options: --db PATH, --config FILE, --now INSTANT, --api-key-file FILE, --prompts DIR, --help\n"
+        text += "configuration: /etc/replan/replan.conf (or --config, $REPLAN_CONFIG); replan config show says what is used\n"
         text += "exit codes: 0 ok, 1 some users failed, 2 conflicts, 64 usage, 65 bad input, 69 model unavailable,\n"
         text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted\n"
         return text

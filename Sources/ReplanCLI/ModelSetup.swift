@@ -9,7 +9,8 @@ import Planning
 ///
 /// Endpoint and model: `--base-url` / `$OPENAI_BASE_URL`, `--model` / `$REPLAN_MODEL`,
 /// `--reasoning-effort` / `$REPLAN_REASONING_EFFORT` (empty: not sent), `--request-timeout`,
-/// `--max-completion-tokens`; prompts from `PromptDirectory`. Flag values are checked even
+/// `--max-completion-tokens`, each also a key of the configuration file (`SettingSpec`);
+/// prompts from `PromptDirectory`. Flag values are checked even
 /// with `--no-model`, so a typo in a unit file shows on the first run.
 struct ModelSetup {
     let pipeline: UserPipeline
@@ -24,13 +25,20 @@ struct ModelSetup {
     init(context ctx: CommandContext) throws(CLIError) {
         let a = ctx.arguments
         let policy: UserPipeline.ModelErrorPolicy
-        switch a.value("--on-model-error") ?? "local" {
+        let onError = ctx.setting(.onModelError)
+        switch onError?.value ?? "local" {
         case "local": policy = .local
         case "skip": policy = .skip
-        case let other: throw .usage("--on-model-error must be local or skip, got '\(other)'")
+        case let other:
+            // A flag typo is a usage error as before; a bad file or environment value is bad input.
+            throw CLIError(onError?.source == "--on-model-error" ? .usage : .badInput,
+                           "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
         }
         shutoff = ModelShutoff()
         let configuration = try ModelSetup.configuration(context: ctx)
+        // Prices only feed the cost estimate, but a typo should show on the first run, not
+        // weeks later in `log`.
+        for price in [SettingSpec.priceInput, .priceCachedInput, .priceOutput] { _ = try ctx.decimalSetting(price) }
         if a.flag("--no-model") {
             pipeline = UserPipeline(reviewer: nil, onModelError: policy)
             disabledReason = "--no-model"
@@ -41,7 +49,7 @@ struct ModelSetup {
             disabledReason = "no API key configured"
             return
         }
-        let promptDirectory = try PromptDirectory.resolve(arguments: a, environment: ctx.environment)
+        let promptDirectory = try PromptDirectory.resolve(context: ctx)
         let prompt: SystemPrompt
         do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
             throw CLIError(.modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
@@ -49,7 +57,7 @@ struct ModelSetup {
         var withKey = configuration
         withKey.apiKey = Secret(key)
         // One gate for the whole run: a 429 with retry-after pauses every user's requests.
-        let gate = RateLimitGate(maxInFlight: try a.int("--concurrency", in: 1...256) ?? 8)
+        let gate = RateLimitGate(maxInFlight: try ctx.intSetting(.concurrency, in: 1...256) ?? 8)
         let reviewer = AssistantReviewer(
             conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
             cancellation: ctx.interruption.cancellation, shutoff: shutoff)
@@ -58,35 +66,43 @@ struct ModelSetup {
         disabledReason = nil
     }
 
-    /// Endpoint, model and limits from flags and environment (the key is added separately).
+    /// Endpoint, model and limits from flags, environment and the configuration file (the key
+    /// is added separately).
     static func configuration(context ctx: CommandContext) throws(CLIError) -> ModelConfiguration {
-        let a = ctx.arguments, env = ctx.environment
         var c = ModelConfiguration(apiKey: Secret(""))
-        if let url = a.value("--base-url") ?? env["OPENAI_BASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            let lower = url.lowercased()
+        if let url = ctx.setting(.baseURL) {
+            let lower = url.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                throw .badInput("the model base URL '\(url)' must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+                throw .badInput("the model base URL '\(url.value)' (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)")
             }
-            c.baseURL = url
+            c.baseURL = url.value
         }
-        if let model = a.value("--model") ?? env["REPLAN_MODEL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            c.model = model
-        }
+        if let model = ctx.setting(.model) { c.model = model.value }
         // Present but empty means "send no reasoning_effort" (servers that reject it).
-        if let effort = a.value("--reasoning-effort") ?? env["REPLAN_REASONING_EFFORT"] {
-            c.reasoningEffort = effort.trimmingWhitespace()
-        }
-        if let text = a.value("--request-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw .badInput("--request-timeout must be a number of seconds from 0 to 3600, got '\(text)'")
+        if let effort = ctx.setting(.reasoningEffort) { c.reasoningEffort = effort.value.trimmingWhitespace() }
+        if let timeout = ctx.setting(.requestTimeout) {
+            guard let seconds = Double(timeout.value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw .badInput("\(timeout.label) must be a number of seconds from 0 to 3600, got '\(timeout.value)'")
             }
             c.requestTimeout = seconds
             c.connectTimeout = min(c.connectTimeout, seconds)
         }
-        if let tokens = try a.int("--max-completion-tokens", in: 1...1_000_000) {
+        if let tokens = try ctx.intSetting(.maxCompletionTokens, in: 1...1_000_000) {
             c.maxCompletionTokens = tokens
         }
         return c
+    }
+
+    /// Where `apiKey` would read the key from, without reading it (`config show`).
+    static func keySource(context ctx: CommandContext) -> String {
+        if let path = ctx.arguments.value("--api-key-file") { return "--api-key-file \(path)" }
+        if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
+           FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
+            return "systemd credential \(dir)/openai-api-key"
+        }
+        if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return "$OPENAI_API_KEY" }
+        if let file = ctx.setting(.apiKeyFile) { return "\(file.value) (\(file.source))" }
+        return "none configured: the model stage is skipped"
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".
@@ -104,6 +120,7 @@ struct ModelSetup {
             return try read(dir + "/openai-api-key", "systemd credential")
         }
         if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return key }
+        if let file = ctx.setting(.apiKeyFile) { return try read(file.value, file.label) }
         return nil
     }
 }

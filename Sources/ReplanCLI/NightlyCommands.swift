@@ -35,9 +35,9 @@ enum NightlyCommands {
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.values("--user")
         options.force = a.flag("--force")
-        options.concurrency = try a.int("--concurrency", in: 1...256) ?? 8
-        if let t = a.value("--run-after") {
-            guard let time = TimeOfDay(t) else { throw CLIError.badInput("--run-after '\(t)' is not HH:MM") }
+        options.concurrency = try ctx.intSetting(.concurrency, in: 1...256) ?? 8
+        if let t = ctx.setting(.runAfter) {
+            guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
         }
         let model = try ModelSetup(context: ctx)

@@ -31,9 +31,12 @@ public enum ReplanCommandLine {
             let now = try CommandContext.parseNow(args.value("--now"), source: "--now")
                 ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
                 ?? Date()
-            let context = CommandContext(arguments: args, environment: environment, console: console, now: now,
-                                         databasePath: args.value("--db") ?? CommandContext.defaultDatabasePath(environment: environment),
-                                         interruption: interruption)
+            let configuration = try ConfigurationFile.load(flag: args.value("--config"), environment: environment)
+            let database = try CommandContext.databaseLocation(arguments: args, environment: environment, configuration: configuration)
+            var context = CommandContext(arguments: args, environment: environment, console: console, now: now,
+                                         databasePath: database.value, interruption: interruption)
+            context.databaseSource = database.source
+            context.configuration = configuration
             return try descriptor.run(context)
         } catch let error as CLIError {
             console.log("replan: \(error.message)", priority: error.code == .usage ? .warning : .error)

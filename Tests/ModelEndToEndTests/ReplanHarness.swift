@@ -88,6 +88,8 @@ final class ReplanHarness {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": directory.path, "NO_COLOR": "1", "LANG": "C.UTF-8",
             "OPENAI_BASE_URL": server.baseURL,
+            // Nothing of an installed /etc/replan/replan.conf applies to a test.
+            "REPLAN_CONFIG": "/dev/null",
         ]
         environment.merge(extra) { $1 }
         process.environment = environment
