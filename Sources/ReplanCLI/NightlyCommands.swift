@@ -50,7 +50,11 @@ enum NightlyCommands {
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 if json { collected.append(night) }
-                else if night.status != .unchanged || night.model.error != nil { progress.line(userLine(night, console: ctx.console)) }
+                else if night.status == .failed || night.error != nil || night.model.error != nil {
+                    // A student's failure or model error is a warning on stderr (a journald
+                    // priority under systemd), not a line of data among the changes.
+                    progress.log(userLine(night, console: ctx.console), priority: night.status == .failed ? .error : .warning)
+                } else if night.status != .unchanged { progress.line(userLine(night, console: ctx.console)) }
             },
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
@@ -67,17 +71,16 @@ enum NightlyCommands {
                 "schema": "replan.run/1", "runId": .int(report.runID), "now": .string(Timestamp.text(ctx.now)),
                 "users": .array(nights.map { NightText.json($0, schema: nil, now: ctx.now, includeChangeset: true) }),
                 "counts": ["due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
-                           "skipped": .int(report.skipped), "failed": .int(report.failed)],
+                           "skipped": .int(report.skipped), "failed": .int(report.failed), "modelErrors": .int(report.modelErrorCount)],
+                "modelErrors": .array(ModelErrorKind.ranked(report.modelErrors).map { ["kind": .string($0.kind), "count": .int($0.count)] }),
                 "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
                 "seconds": .number((report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
                 "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
                 "model": model.offReason.map { .string($0) } ?? .null,
             ]).prettyText)
         }
-        let seconds = report.finishedAt.timeIntervalSince(report.startedAt)
-        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens, \(String(format: "%.1f", seconds)) s, peak RSS \(ProcessMemory.peakResidentKiB() / 1024) MiB"
-        ctx.console.log(summary + (model.disabledReason.map { " (model off: \($0))" } ?? ""),
-                        priority: report.failed > 0 ? .warning : .notice)
+        let summary = RunSummary(report: report, modelOff: model.disabledReason, peakRSSKiB: ProcessMemory.peakResidentKiB())
+        ctx.console.log(summary.text, priority: summary.priority)
         if let stopped = model.shutoff.reason {
             ctx.console.log("model calls stopped during the run: \(stopped)", priority: .warning)
         }

@@ -41,6 +41,14 @@ final class RunProgress: @unchecked Sendable {
         }
     }
 
+    /// A log line on stderr (with its journald priority) that must not be overwritten by the bar.
+    func log(_ text: String, priority: LogPriority) {
+        lock.withLock {
+            if drawn { console.err("\r\u{1B}[2K") }
+            console.log(text, priority: priority)
+        }
+    }
+
     func finish() {
         lock.withLock { if drawn { console.err("\r\u{1B}[2K") } }
     }

@@ -97,6 +97,13 @@ final class ReplanHarness {
         let stderrFile = directory.appendingPathComponent("stderr-\(outputs.count)")
         try Data().write(to: stdoutFile)
         try Data().write(to: stderrFile)
+        if environment["JOURNAL_STREAM"] == "stderr" {
+            // As under systemd: JOURNAL_STREAM names the device and inode of stderr.
+            var st = stat()
+            guard stat(stderrFile.path, &st) == 0 else { throw HarnessError(description: "cannot stat \(stderrFile.path)") }
+            environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
+            process.environment = environment
+        }
         let out = try FileHandle(forWritingTo: stdoutFile), err = try FileHandle(forWritingTo: stderrFile)
         process.standardOutput = out
         process.standardError = err
