@@ -26,7 +26,7 @@ public struct CommandDescriptor: Sendable {
             let width = all.map { $0.name.count + ($0.takesValue ? 6 : 0) }.max() ?? 0
             for o in all {
                 let left = o.name + (o.takesValue ? " VALUE" : "")
-                text += "  \(left.padding(toLength: max(width, left.count), withPad: " ", startingAt: 0))  \(o.help)\n"
+                text += "  \(DisplayWidth.padded(left, to: width))  \(o.help)\n"
             }
         }
         return text
@@ -41,6 +41,8 @@ public enum GlobalOptions {
         .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
         .value("--api-key-file", "file holding the model API key"),
         .value("--prompts", "directory of system-prompt templates (default: the installed prompts/)"),
+        .value("--color", "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never"),
+        .flag("--version", "print the version"),
         .flag("--help", "show this help"),
     ]
 

@@ -12,7 +12,7 @@ enum ConfigCommand {
         Settings come from a flag, else the environment, else the configuration file
         (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
         The file holds one 'key = value' per line; '#' starts a comment. Keys:
-        \(SettingSpec.all.map { "  \($0.key.padding(toLength: 22, withPad: " ", startingAt: 0)) \($0.help)" }.joined(separator: "\n"))
+        \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
         """,
         options: [.flag("--json", "print JSON")]
     ) { ctx in
@@ -31,7 +31,7 @@ enum ConfigCommand {
         ctx.console.out("configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
         let width = rows.map { $0.key.count }.max() ?? 0
         for row in rows {
-            let key = row.key.padding(toLength: width, withPad: " ", startingAt: 0)
+            let key = DisplayWidth.padded(row.key, to: width)
             ctx.console.out("\(key)  \(row.value ?? "-")  (\(row.source))")
         }
         return .success

@@ -17,6 +17,13 @@ public enum ReplanCommandLine {
     /// Runs one command line in-process (tests call this directly).
     public static func run(_ tokens: [String], environment: [String: String], console: Console,
                            interruption: Interruption = Interruption()) -> ExitCode {
+        // Only options before a "--" count: after it, "--json" is someone's positional.
+        let options = tokens.prefix { $0 != "--" }
+        if options.contains("--version") {
+            console.out("replan \(ReplanVersion.current)")
+            return .success
+        }
+        let wantsJSON = options.contains("--json")
         do {
             let (descriptor, rest) = try CommandTable.find(tokens)
             guard let descriptor else {
@@ -24,6 +31,12 @@ public enum ReplanCommandLine {
                 return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
             }
             let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
+            if let color = args.value("--color") {
+                guard let mode = ColorMode(rawValue: color) else {
+                    throw CLIError.usage("--color must be auto, always or never, got '\(color)'")
+                }
+                console.setColorMode(mode)
+            }
             if args.flag("--help") {
                 console.out(descriptor.helpText())
                 return .success
@@ -41,13 +54,25 @@ public enum ReplanCommandLine {
         } catch let error as CLIError {
             console.log("replan: \(error.message)", priority: error.code == .usage ? .warning : .error)
             if error.code == .usage { console.log("(run 'replan --help' for the commands)") }
+            if wantsJSON { console.out(errorJSON(error.code, error.message)) }
             return error.code
         } catch let error as DataError {
             console.log("replan: \(error)", priority: .error)
+            if wantsJSON { console.out(errorJSON(.badInput, "\(error)")) }
             return .badInput
         } catch {
             console.log("replan: internal error: \(error)", priority: .error)
+            if wantsJSON { console.out(errorJSON(.internalError, "internal error: \(error)")) }
             return .internalError
         }
+    }
+
+    /// Under `--json` a failure is also a JSON document on stdout, so a script reading stdout
+    /// gets an answer it can parse either way; the message stays on stderr for people.
+    static func errorJSON(_ code: ExitCode, _ message: String) -> String {
+        JSONValue.object([
+            "schema": "replan.error/1",
+            "error": ["exitCode": .int(Int(code.rawValue)), "kind": .string(code.kind), "message": .string(message)],
+        ]).prettyText
     }
 }

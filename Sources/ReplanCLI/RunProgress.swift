@@ -15,7 +15,7 @@ final class RunProgress: @unchecked Sendable {
     func update(_ r: NightlyRunner.Report) {
         lock.withLock {
             let now = Date()
-            if console.stderrIsTTY && !console.journal {
+            if console.stderrRedraws && !console.journal {
                 guard now.timeIntervalSince(lastPrint) > 0.1 else { return }
                 lastPrint = now
                 let width = 24
