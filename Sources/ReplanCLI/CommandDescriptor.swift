@@ -20,7 +20,8 @@ public struct CommandDescriptor: Sendable {
     public func helpText() -> String {
         var text = "usage: replan \(synopsis)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n\(details)\n" }
-        let all = options + GlobalOptions.specs
+        // A command's own option wins over a global one of the same name (`task add --color`).
+        let all = options + GlobalOptions.specs.filter { g in !options.contains { $0.name == g.name } }
         if !all.isEmpty {
             text += "\noptions:\n"
             let width = all.map { $0.name.count + ($0.takesValue ? 6 : 0) }.max() ?? 0

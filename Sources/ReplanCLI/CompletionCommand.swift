@@ -29,7 +29,8 @@ enum CompletionCommand {
     /// Fixed value sets of options, completed as words.
     static func values(of option: String) -> [String]? {
         switch option {
-        case "--color": return ColorMode.allCases.map(\.rawValue)
+        // The global colour mode, and a task's colour in `task add|edit`.
+        case "--color": return ColorMode.allCases.map(\.rawValue) + ["red", "yellow", "green", "blue"]
         case "--format": return ["json", "ics"]
         case "--on-model-error": return ["local", "skip"]
         case "--repeat": return ["daily", "weekly", "monthly"]
@@ -41,7 +42,7 @@ enum CompletionCommand {
 
     /// Every option name of a command, its own and the global ones.
     static func optionNames(_ d: CommandDescriptor) -> [String] {
-        (d.options + GlobalOptions.specs).map(\.name)
+        (d.options + GlobalOptions.specs.filter { g in !d.options.contains { $0.name == g.name } }).map(\.name)
     }
 
     static func bash() -> String {

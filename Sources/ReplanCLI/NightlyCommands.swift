@@ -5,7 +5,7 @@ import Store
 
 /// `replan run|preview|undo|redo|log|show`.
 enum NightlyCommands {
-    static let all = [run, preview, undo, redo, log, show]
+    static let all = [run, preview, undo, redo, LogCommand.descriptor, show]
 
     static let modelOptions: [OptionSpec] = [
         .flag("--no-model", "skip the model: the local rules' edits are the whole changeset"),
@@ -213,64 +213,6 @@ enum NightlyCommands {
         } catch {
             throw CLIError(store: error)
         }
-    }
-
-    static let log = CommandDescriptor(
-        path: ["log"], synopsis: "log [--user ID] [--limit N] [--json]",
-        summary: "runs and changesets, newest first: when, who, what changed, model turns, tokens, errors",
-        options: [.value("--user", "only this student"), .value("--limit", "how many runs / changesets (default 20)"),
-                  .flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let db = try ctx.openDatabase()
-        let user = a.value("--user")
-        if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
-        let runs = try storeCall { () throws(StoreError) in try RunStore(db).runs(limit: limit, userID: user) }
-        let changesets = try storeCall { () throws(StoreError) in try ChangesetStore(db).changesets(userID: user, limit: limit) }
-        if a.flag("--json") {
-            ctx.console.out(JSONValue.object([
-                "schema": "replan.log/1",
-                "runs": .array(runs.map { r in
-                    ["id": .int(r.run.id), "startedAt": .string(Timestamp.text(r.run.startedAt)),
-                     "finishedAt": r.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
-                     "users": .array(r.userRuns.map { u in
-                         let x = u.userRun
-                         return ["user": .string(x.userID), "planDate": .string(x.planDate.description), "status": .string(x.status.rawValue),
-                                 "changesetId": x.changesetID.map { .string($0.description) } ?? .null, "turns": .int(x.turns),
-                                 "modelCalls": .int(x.modelCalls),
-                                 "tokens": TokenCounts(prompt: x.promptTokens, completion: x.completionTokens, reasoning: x.reasoningTokens, cached: x.cachedTokens).json,
-                                 "durationMs": .int(x.durationMilliseconds), "error": x.error.map { .string($0) } ?? .null]
-                     })]
-                }),
-                "changesets": .array(changesets.map { c in
-                    ["id": .string(c.id.description), "user": .string(c.userID), "createdAt": .string(Timestamp.text(c.createdAt)),
-                     "origin": .string(c.origin.rawValue), "planDate": c.planDate.map { .string($0.description) } ?? .null,
-                     "state": .string(c.state.rawValue), "summary": c.summary]
-                }),
-            ]).prettyText)
-            return .success
-        }
-        ctx.console.out(ctx.console.paint("runs", .bold))
-        if runs.isEmpty { ctx.console.out("  (none)") }
-        for r in runs {
-            ctx.console.out("  run \(r.run.id)  \(Timestamp.text(r.run.startedAt))  \(r.userRuns.count) user(s)\(r.run.finishedAt == nil ? "  (unfinished)" : "")")
-            for u in r.userRuns {
-                let x = u.userRun
-                var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
-                if let cs = x.changesetID { line += " \(cs)" }
-                line += "  turns \(x.turns), tokens \(x.promptTokens + x.completionTokens)"
-                if let e = x.error { line += "  error: \(e)" }
-                ctx.console.out(line)
-            }
-        }
-        ctx.console.out(ctx.console.paint("changesets", .bold))
-        if changesets.isEmpty { ctx.console.out("  (none)") }
-        for c in changesets {
-            ctx.console.out("  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(c.summary == [:] ? "" : c.summary.text)")
-        }
-        return .success
     }
 
     static let show = CommandDescriptor(

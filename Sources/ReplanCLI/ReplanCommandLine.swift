@@ -31,7 +31,8 @@ public enum ReplanCommandLine {
                 return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
             }
             let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
-            if let color = args.value("--color") {
+            // `task add|edit --color` is a task's colour; those commands print no colour anyway.
+            if !descriptor.options.contains(where: { $0.name == "--color" }), let color = args.value("--color") {
                 guard let mode = ColorMode(rawValue: color) else {
                     throw CLIError.usage("--color must be auto, always or never, got '\(color)'")
                 }

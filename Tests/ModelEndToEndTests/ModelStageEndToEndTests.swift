@@ -284,6 +284,20 @@ import Planning
         #expect(gil.hasPrefix("<4>gil 2025-01-06: changed") && gil.contains("HTTP 401"), "\(gil)")
         #expect(!run.stdout.contains("gil"), "errors are not data: \(run.stdout)")
 
+        // The log's run line counts it, --run names it, and the configured prices give a cost.
+        let conf = scene.directory.appendingPathComponent("prices.conf")
+        try "price_input = 1\nprice_cached_input = 0.5\nprice_output = 10\n".write(to: conf, atomically: true, encoding: .utf8)
+        let log = try scene.replan(["log", "--json", "--config", conf.path]).json()
+        let totals = try #require(log["runs"]?.arrayValue?.first?["totals"])
+        #expect(totals["modelErrors"] == 1 && totals["due"] == 3, "\(totals)")
+        let prompt = try #require(totals["tokens"]?["prompt"]?.intValue), completion = try #require(totals["tokens"]?["completion"]?.intValue)
+        let cached = totals["tokens"]?["cached"]?.intValue ?? 0
+        #expect(prompt > 0 && completion > 0)
+        let expected = (Double(prompt - cached) * 1 + Double(cached) * 0.5 + Double(completion) * 10) / 1_000_000
+        #expect(abs((totals["estimatedCostUSD"]?.doubleValue ?? -1) - expected) < 1e-6, "\(totals)")
+        let detail = try scene.replan(["log", "--run", "1"])
+        #expect(detail.stdout.contains("model errors: HTTP 401 invalid_api_key: 1"), "\(detail.stdout)")
+
         let json = try scene.run(["--force"]).json()
         #expect(json["counts"]?["modelErrors"] == 0, "the second night's answers are scripted to succeed: \(json)")
     }
