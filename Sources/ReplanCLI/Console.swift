@@ -65,6 +65,10 @@ public final class Console: @unchecked Sendable {
     /// Applies `--color`; called once, before the command runs.
     public func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
 
+    /// Data written exactly as given: iCalendar ends with CRLF, and `out`'s check for a final
+    /// newline does not see one there ("\r\n" is one Character), which left a stray LF.
+    public func write(_ text: String) { lock.withLock { writeOut(text) } }
+
     public func out(_ text: String) { lock.withLock { writeOut(text.hasSuffix("\n") ? text : text + "\n") } }
 
     /// A log line on stderr, with a journald priority prefix under systemd.

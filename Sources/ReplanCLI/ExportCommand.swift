@@ -23,7 +23,7 @@ enum ExportCommand {
             let from = try a.date("--from") ?? today.adding(days: -30)
             let to = try a.date("--to") ?? today.adding(days: 90)
             guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
-            ctx.console.out(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
+            ctx.console.write(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
             return .success
         }
         let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }

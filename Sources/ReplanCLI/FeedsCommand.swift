@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Planning
+import Store
+
+/// `replan feeds --out DIR`: one iCalendar file per student (`DIR/<id>.ics`), for a static web
+/// server to serve as each student's subscription URL. Meant to run after every night.
+///
+/// Each file is written beside its final name and renamed over it, so the web server only ever
+/// serves a whole old file or a whole new one. Students are streamed (one batch of ids in
+/// memory), each plan read for the feed's window only.
+enum FeedsCommand {
+    static let descriptor = CommandDescriptor(
+        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--json]",
+        summary: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
+        details: """
+        Each feed holds the student's sessions from --days-back (30) days before their today to
+        --days-ahead (90) days after it, as `replan export --format ics` writes them. Files are
+        named after the student id: serve DIR only behind access control, since ids can be guessed.
+        """,
+        options: [.value("--out", "directory to write the feeds to (created if missing)"),
+                  .value("--user", "only this student (repeatable)", repeatable: true),
+                  .value("--days-back", "days before today in each feed (default 30)"),
+                  .value("--days-ahead", "days after today in each feed (default 90)"), .flag("--json", "print JSON")]
+    ) { ctx in
+        let a = ctx.arguments
+        try a.rejectExtraPositionals(beyond: 0)
+        let out = try a.required("--out")
+        let back = try a.int("--days-back", in: 0...3650) ?? 30
+        let ahead = try a.int("--days-ahead", in: 0...3650) ?? 90
+        let started = Date()
+        try prepare(directory: out)
+        let db = try ctx.openDatabase()
+        let plans = PlanRepository(db)
+
+        var written = 0, failed = 0
+        func write(_ user: User) {
+            do {
+                let today = user.zone.civil(ctx.now).date
+                let window = today.adding(days: -back)...today.adding(days: ahead)
+                let plan = try plans.loadPlan(user: user, window: window)
+                let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: ctx.now)
+                try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
+                written += 1
+            } catch {
+                failed += 1
+                ctx.console.log("feeds: \(user.id): \(error)", priority: .error)
+            }
+        }
+        let only = a.values("--user")
+        if only.isEmpty {
+            var cursor = UserRepository(db).cursor()
+            while true {
+                if ctx.interruption.isRaised { break }
+                let user: User?
+                do throws(StoreError) { user = try cursor.next() } catch {
+                    failed += 1
+                    ctx.console.log("feeds: \(error)", priority: .error)
+                    continue
+                }
+                guard let user else { break }
+                write(user)
+            }
+        } else {
+            let users = UserRepository(db)
+            for id in only { write(try storeCall { () throws(StoreError) in try users.get(id) }) }
+        }
+        let seconds = Date().timeIntervalSince(started)
+        if a.flag("--json") {
+            ctx.console.out(JSONValue.object([
+                "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written), "failed": .int(failed),
+                "seconds": .number((seconds * 1000).rounded() / 1000),
+            ]).prettyText)
+        }
+        ctx.console.log("feeds: \(written) written to \(out), \(failed) failed, \(String(format: "%.1f", seconds)) s",
+                        priority: failed > 0 ? .warning : .notice)
+        if ctx.interruption.isRaised { return ctx.interruption.exitCode }
+        return failed > 0 ? .someUsersFailed : .success
+    }
+
+    /// The output directory, created (mode 0755: a web server reads it) when missing.
+    static func prepare(directory: String) throws(CLIError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CLIError(.cannotOpenDatabase, "--out \(directory) is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o755])
+            } catch {
+                throw CLIError(.cannotOpenDatabase, "cannot create the feed directory \(directory): \(error.localizedDescription)")
+            }
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw CLIError(.cannotOpenDatabase, "cannot write to the feed directory \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Writes `contents` to a hidden temporary file in `directory` and renames it over `name`:
+    /// rename(2) within one directory is atomic, so readers see the old file or the new one.
+    /// No fsync per file: after a crash the next run rewrites every feed anyway.
+    static func replace(directory: String, name: String, contents: Data) throws {
+        let final = (directory as NSString).appendingPathComponent(name)
+        let temporary = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw FeedError(path: temporary, call: "open") }
+        var failure: FeedError?
+        contents.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 { if errno == EINTR { continue }; failure = FeedError(path: temporary, call: "write"); return }
+                offset += n
+            }
+        }
+        // The umask may have narrowed 0644; a feed must stay readable by the web server.
+        if failure == nil, fchmod(fd, 0o644) != 0 { failure = FeedError(path: temporary, call: "fchmod") }
+        if close(fd) != 0, failure == nil { failure = FeedError(path: temporary, call: "close") }
+        if failure == nil, rename(temporary, final) != 0 { failure = FeedError(path: final, call: "rename") }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    struct FeedError: Error, CustomStringConvertible {
+        var path: String
+        var call: String
+        var reason = String(cString: strerror(errno))
+        var description: String { "cannot write \(path) (\(call): \(reason))" }
+    }
+}
