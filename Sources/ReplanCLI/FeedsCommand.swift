@@ -36,13 +36,16 @@ enum FeedsCommand {
         let plans = PlanRepository(db)
 
         var written = 0, failed = 0
+        func feed(_ user: User) throws {
+            let today = user.zone.civil(ctx.now).date
+            let window = today.adding(days: -back)...today.adding(days: ahead)
+            let plan = try plans.loadPlan(user: user, window: window)
+            let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: ctx.now)
+            try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
+        }
         func write(_ user: User) {
             do {
-                let today = user.zone.civil(ctx.now).date
-                let window = today.adding(days: -back)...today.adding(days: ahead)
-                let plan = try plans.loadPlan(user: user, window: window)
-                let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: ctx.now)
-                try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
+                try feed(user)
                 written += 1
             } catch {
                 failed += 1

@@ -216,9 +216,10 @@ enum NightlyCommands {
     }
 
     static let show = CommandDescriptor(
-        path: ["show"], synopsis: "show CHANGESET [--transcript] [--json]",
+        path: ["show"], synopsis: "show CHANGESET [--transcript] [--week] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON")]
+        options: [.flag("--transcript", "include the model transcript"),
+                  .flag("--week", "also the student's week around the changeset, its edits marked"), .flag("--json", "print JSON")]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
@@ -262,6 +263,11 @@ enum NightlyCommands {
             if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
         }
         ctx.console.out("\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")")
+        if a.flag("--week") {
+            let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(h.userID) }
+            let day = h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min() ?? user.zone.civil(h.createdAt).date
+            try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
+        }
         if a.flag("--transcript") {
             ctx.console.out(ctx.console.paint("transcript", .bold))
             ctx.console.out(transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")
