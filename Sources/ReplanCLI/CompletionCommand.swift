@@ -97,11 +97,13 @@ enum CompletionCommand {
             fi
             case "$first" in
         \(groupCases)    esac
-            if [[ -n $words && -z $second ]]; then
+            if [[ -n $words && -z $second && $cur != -* ]]; then
                 COMPREPLY=($(compgen -W "$words" -- "$cur"))
                 return
             fi
-            case "$first${words:+ $second}" in
+            local key=$first
+            [[ -n $words && -n $second ]] && key="$first $second"
+            case "$key" in
         \(cases)    esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "$opts" -- "$cur"))
