@@ -1,7 +1,7 @@
 /// All commands of cli.md and how a command line finds one.
 enum CommandTable {
     static var all: [CommandDescriptor] {
-        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor, OutboxCommand.list, OutboxCommand.ack,
+        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor, OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
         StatsCommand.descriptor] + NightlyCommands.all + [ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor]
     }
 

@@ -13,63 +13,68 @@ import Store
 /// memory), each plan read for the feed's window only.
 enum FeedsCommand {
     static let descriptor = CommandDescriptor(
-        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--json]",
+        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--json]",
         summary: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
         details: """
-        Each feed holds the student's sessions from --days-back (30) days before their today to
-        --days-ahead (90) days after it, as `replan export --format ics` writes them. Files are
+        Each feed holds the student's sessions from --days-back (14) days before their today to
+        --days-ahead (60) days after it, as `replan export --format ics` writes them. Files are
         named after the student id: serve DIR only behind access control, since ids can be guessed.
         """,
         options: [.value("--out", "directory to write the feeds to (created if missing)"),
                   .value("--user", "only this student (repeatable)", repeatable: true),
                   .value("--days-back", "days before today in each feed (default 30)"),
-                  .value("--days-ahead", "days after today in each feed (default 90)"), .flag("--json", "print JSON")]
+                  .value("--days-ahead", "days after today in each feed (default 60)"),
+                  .value("--concurrency", "students written at once (default: the number of processors)"), .flag("--json", "print JSON")]
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
         let out = try a.required("--out")
-        let back = try a.int("--days-back", in: 0...3650) ?? 30
-        let ahead = try a.int("--days-ahead", in: 0...3650) ?? 90
+        let back = try a.int("--days-back", in: 0...3650) ?? 14
+        let ahead = try a.int("--days-ahead", in: 0...3650) ?? 60
         let started = Date()
         try prepare(directory: out)
         let db = try ctx.openDatabase()
-        let plans = PlanRepository(db)
-
-        var written = 0, failed = 0
-        func feed(_ user: User) throws {
-            let today = user.zone.civil(ctx.now).date
-            let window = today.adding(days: -back)...today.adding(days: ahead)
-            let plan = try plans.loadPlan(user: user, window: window)
-            let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: ctx.now)
-            try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
-        }
-        func write(_ user: User) {
-            do {
-                try feed(user)
-                written += 1
-            } catch {
-                failed += 1
-                ctx.console.log("feeds: \(user.id): \(error)", priority: .error)
-            }
-        }
+        let workers = try a.int("--concurrency", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let only = a.values("--user")
-        if only.isEmpty {
-            var cursor = UserRepository(db).cursor()
-            while true {
-                if ctx.interruption.isRaised { break }
-                let user: User?
-                do throws(StoreError) { user = try cursor.next() } catch {
-                    failed += 1
-                    ctx.console.log("feeds: \(error)", priority: .error)
-                    continue
-                }
-                guard let user else { break }
-                write(user)
-            }
-        } else {
+        var fixed: [User]?
+        if !only.isEmpty {
             let users = UserRepository(db)
-            for id in only { write(try storeCall { () throws(StoreError) in try users.get(id) }) }
+            fixed = try only.map { id throws(CLIError) in try storeCall { () throws(StoreError) in try users.get(id) } }
         }
+        let source = UserSource(cursor: fixed == nil ? UserRepository(db).cursor() : nil, users: fixed ?? [])
+        let tally = Tally()
+        let (now, path, console, interruption) = (ctx.now, ctx.databasePath, ctx.console, ctx.interruption)
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            // A thread per worker with its own connection: a SQLite handle belongs to one thread.
+            Thread {
+                defer { group.leave() }
+                let plans: PlanRepository
+                do throws(StoreError) { plans = PlanRepository(try Database.open(path: path)) } catch {
+                    console.log("feeds: cannot open \(path): \(error)", priority: .error)
+                    tally.failed()
+                    return
+                }
+                while !interruption.isRaised, let next = source.next() {
+                    switch next {
+                    case .failure(let error):
+                        tally.failed()
+                        console.log("feeds: \(error)", priority: .error)
+                    case .success(let user):
+                        do {
+                            try feed(user, plans: plans, out: out, now: now, back: back, ahead: ahead)
+                            tally.written()
+                        } catch {
+                            tally.failed()
+                            console.log("feeds: \(user.id): \(error)", priority: .error)
+                        }
+                    }
+                }
+            }.start()
+        }
+        group.wait()
+        let (written, failed) = tally.counts
         let seconds = Date().timeIntervalSince(started)
         if a.flag("--json") {
             ctx.console.out(JSONValue.object([
@@ -81,6 +86,32 @@ enum FeedsCommand {
                         priority: failed > 0 ? .warning : .notice)
         if ctx.interruption.isRaised { return ctx.interruption.exitCode }
         return failed > 0 ? .someUsersFailed : .success
+    }
+
+    static func feed(_ user: User, plans: PlanRepository, out: String, now: Date, back: Int, ahead: Int) throws {
+        let today = user.zone.civil(now).date
+        let window = today.adding(days: -back)...today.adding(days: ahead)
+        let plan = try plans.loadPlan(user: user, window: window)
+        let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: now)
+        try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
+    }
+
+    /// The students to write, handed out one at a time to the workers: streamed from the
+    /// database (one batch of ids in memory) or a fixed list (`--user`).
+    final class UserSource: @unchecked Sendable {
+        private let lock = NSLock()
+        private var cursor: UserCursor?
+        private var users: [User]
+
+        init(cursor: UserCursor?, users: [User]) { self.cursor = cursor; self.users = users.reversed() }
+
+        /// The next student, a student whose row could not be read, or nil at the end.
+        func next() -> Result<User, StoreError>? {
+            lock.withLock {
+                if cursor == nil { return users.popLast().map { .success($0) } }
+                do throws(StoreError) { return try cursor!.next().map { .success($0) } } catch { return .failure(error) }
+            }
+        }
     }
 
     /// The output directory, created (mode 0755: a web server reads it) when missing.
@@ -126,6 +157,15 @@ enum FeedsCommand {
             unlink(temporary)
             throw failure
         }
+    }
+
+    /// Counts from the worker threads.
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var ok = 0, bad = 0
+        func written() { lock.withLock { ok += 1 } }
+        func failed() { lock.withLock { bad += 1 } }
+        var counts: (Int, Int) { lock.withLock { (ok, bad) } }
     }
 
     struct FeedError: Error, CustomStringConvertible {

@@ -88,6 +88,8 @@ enum NightlyCommands {
             ctx.console.log("interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
             return ctx.interruption.exitCode
         }
+        // History older than retention_days goes after every run, in short batches.
+        PruneCommand.afterRun(ctx)
         if report.modelUnavailableForAll { return .modelUnavailable }
         return report.failed > 0 ? .someUsersFailed : .success
     }
@@ -166,8 +168,15 @@ enum NightlyCommands {
             id = ChangesetID(try a.positional(0, "CHANGESET id"))
             try a.rejectExtraPositionals(beyond: 1)
         }
-        let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
+        let record: ChangesetRecord
+        do { record = try store.changeset(id) } catch .unknownChangeset {
+            throw CLIError.badInput("no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)")
+        } catch { throw CLIError(store: error) }
         let verb = undo ? "undo" : "redo"
+        // Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
+        if let days = try PruneCommand.retentionDays(ctx), record.header.createdAt < PruneCommand.cutoff(days: days, now: ctx.now) {
+            throw CLIError.badInput("changeset \(id) is older than the retention of \(days) days (retention_days); it can no longer be \(undo ? "undone" : "redone")")
+        }
         let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         if !a.flag("--yes") {
             guard ctx.console.stdinIsTTY else {

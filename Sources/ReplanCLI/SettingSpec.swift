@@ -45,6 +45,9 @@ struct SettingSpec: Sendable, Equatable {
         key: "api_key_file", flag: "--api-key-file",
         defaultText: "$CREDENTIALS_DIRECTORY/openai-api-key, else $OPENAI_API_KEY",
         help: "file holding the model API key (used when neither the systemd credential nor $OPENAI_API_KEY is set)")
+    static let retentionDays = SettingSpec(
+        key: "retention_days", defaultText: "30",
+        help: "days of changesets, runs and model transcripts kept; older ones are pruned after each run (0: keep forever)")
     static let priceInput = SettingSpec(
         key: "price_input", defaultText: "unset (no cost estimate)", help: "USD per million uncached prompt tokens")
     static let priceCachedInput = SettingSpec(
@@ -54,7 +57,7 @@ struct SettingSpec: Sendable, Equatable {
 
     static let all: [SettingSpec] = [
         database, baseURL, model, reasoningEffort, requestTimeout, maxCompletionTokens, concurrency, runAfter, onModelError,
-        prompts, apiKeyFile, priceInput, priceCachedInput, priceOutput,
+        prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput,
     ]
 }
 
