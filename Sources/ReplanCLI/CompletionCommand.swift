@@ -143,12 +143,13 @@ enum CompletionCommand {
         let top = CommandTable.topLevelWords
         for word in top {
             let members = commands.filter { $0.path[0] == word }
-            let summary = members.count == 1 && members[0].path.count == 1 ? members[0].summary
-                : "subcommands: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
+            // A command that is also a group (`outbox`, `outbox ack`) is described by itself.
+            let summary = members.first(where: { $0.path.count == 1 })?.summary
+                ?? "subcommands: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
             lines.append("complete -c replan -n '__fish_use_subcommand' -a \(word) -d \(quoted(summary))")
         }
         for d in commands where d.path.count > 1 {
-            lines.append("complete -c replan -n \(quoted("__fish_seen_subcommand_from \(d.path[0]); and not __fish_seen_subcommand_from \(commands.filter { $0.path[0] == d.path[0] }.map { $0.path[1] }.joined(separator: " "))")) -a \(d.path[1]) -d \(quoted(d.summary))")
+            lines.append("complete -c replan -n \(quoted("__fish_seen_subcommand_from \(d.path[0]); and not __fish_seen_subcommand_from \(commands.filter { $0.path.count > 1 && $0.path[0] == d.path[0] }.map { $0.path[1] }.joined(separator: " "))")) -a \(d.path[1]) -d \(quoted(d.summary))")
         }
         for o in GlobalOptions.specs { lines.append(option(o, condition: nil)) }
         for d in commands {
