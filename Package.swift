@@ -19,11 +19,13 @@ let package = Package(
         .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Planning"]),
         .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
-        .testTarget(name: "PlanningTests", dependencies: ["Planning"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning"]),
+        // What the test targets share (generators of students, fixtures); tests only.
+        .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),
+        .testTarget(name: "PlanningTests", dependencies: ["Planning", "ReplanTestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP"]),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP", "ReplanTestSupport"]),
         .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Nightly", "Store", "Planning"]),
         // The model stage end to end: the built binary against the local mock model server.
         .testTarget(name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),

@@ -1,3 +1,5 @@
+import Planning
+
 /// Tokens billed for model calls, summed per user run and per run with `+`.
 ///
 /// Decodes the `usage` object of a Chat Completions response; every field may be missing
@@ -19,16 +21,17 @@ public struct TokenUsage: Sendable, Hashable {
         self.completion = completion
         self.reasoning = reasoning
         self.cached = cached
-        self.total = total ?? prompt + completion
+        self.total = total ?? Int.saturating(prompt, plus: completion)
     }
 
     public static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
+        // Saturating: the counts are the server's numbers (see `Int.saturating`).
         TokenUsage(
-            prompt: left.prompt + right.prompt,
-            completion: left.completion + right.completion,
-            reasoning: left.reasoning + right.reasoning,
-            cached: left.cached + right.cached,
-            total: left.total + right.total
+            prompt: .saturating(left.prompt, plus: right.prompt),
+            completion: .saturating(left.completion, plus: right.completion),
+            reasoning: .saturating(left.reasoning, plus: right.reasoning),
+            cached: .saturating(left.cached, plus: right.cached),
+            total: .saturating(left.total, plus: right.total)
         )
     }
 
@@ -59,11 +62,19 @@ extension TokenUsage: Decodable {
         let promptDetails = try? usage.nestedContainer(keyedBy: PromptDetailsKeys.self, forKey: .promptDetails)
         let completionDetails = try? usage.nestedContainer(keyedBy: CompletionDetailsKeys.self, forKey: .completionDetails)
         self.init(
-            prompt: try usage.decodeIfPresent(Int.self, forKey: .prompt) ?? 0,
-            completion: try usage.decodeIfPresent(Int.self, forKey: .completion) ?? 0,
-            reasoning: try completionDetails?.decodeIfPresent(Int.self, forKey: .reasoning) ?? 0,
-            cached: try promptDetails?.decodeIfPresent(Int.self, forKey: .cached) ?? 0,
-            total: try usage.decodeIfPresent(Int.self, forKey: .total)
+            prompt: Self.count(usage, .prompt) ?? 0,
+            completion: Self.count(usage, .completion) ?? 0,
+            reasoning: completionDetails.flatMap { Self.count($0, .reasoning) } ?? 0,
+            cached: promptDetails.flatMap { Self.count($0, .cached) } ?? 0,
+            total: Self.count(usage, .total)
         )
+    }
+
+    /// A count as the server wrote it, read leniently: any JSON number (negative: 0, beyond
+    /// `Int.max`: `Int.max`); nil when absent or not a number. Never throws or traps.
+    private static func count<K: CodingKey>(_ container: KeyedDecodingContainer<K>, _ key: K) -> Int? {
+        if let whole = try? container.decodeIfPresent(Int.self, forKey: key) { return Swift.max(0, whole) }
+        if let real = try? container.decodeIfPresent(Double.self, forKey: key) { return Int.count(clamping: real) }
+        return nil
     }
 }

@@ -17,7 +17,9 @@ import Planning
 /// - A series occurrence (`ID@date`) can only be moved or skipped: storage keeps a per-
 ///   occurrence place and state, not a per-occurrence title, so its title, note, category and
 ///   colour belong to the whole series (changed through the bare series id, which in turn
-///   cannot be moved or deleted as a whole — series are the student's to end).
+///   cannot be moved or deleted as a whole — series are the student's to end). A change
+///   through the series id applies from today on: the series is split, so the model can
+///   never rewrite completed history (see `updateSeries`).
 /// - At most `maxDeletes` deletions or skips per user run; deleting a session the model
 ///   itself created in this conversation only undoes that creation and is not counted.
 /// - Malformed arguments, unknown tools and unknown fields are error results, never a crash.
@@ -42,6 +44,8 @@ public struct ToolExecutor: Sendable {
     public private(set) var summary: String?
 
     private var createdTaskIDs: Set<String> = []
+    /// Series split by an update in this conversation: old id → the series continuing it.
+    private var continuedAs: [String: String] = [:]
     private let createdAt: Date
     private let makeTaskID: @Sendable () -> String
 
@@ -223,12 +227,7 @@ public struct ToolExecutor: Sendable {
             if changesTime || (newAllDay != nil && newAllDay != task.allDay) {
                 throw ToolFailure("'\(idText)' is a repeating series, which is not moved as a whole; move one session with \(idText)@YYYY-MM-DD")
             }
-            let changed = attributes.applied(to: task)
-            if changed != task {
-                plan.put(changed)
-                touched[id] = explanation
-            }
-            return idText
+            return try updateSeries(task, idText: idText, attributes: attributes, explanation: explanation)
         }
 
         guard let occurrence = plan.occurrence(id) else { throw PlacementError.unknownOccurrence(id) }
@@ -282,6 +281,42 @@ public struct ToolExecutor: Sendable {
             }
         }
         return idText
+    }
+
+    /// A change of a whole series applies from today on (issue 13, item 3): the series ends
+    /// before its first session from today that is not completed, and a new series carries
+    /// the change from there, so past sessions keep their titles, categories and statistics.
+    /// A series with no session before that date is changed in place. Returns the id the
+    /// series continues under (the model refers to it from then on); a second update of the
+    /// old id in the same conversation goes to the continuation.
+    private mutating func updateSeries(_ task: StudyTask, idText: String, attributes: Attributes,
+                                       explanation: String) throws -> String {
+        if let continued = continuedAs[task.id], let next = plan.tasks[continued] {
+            return try updateSeries(next, idText: continued, attributes: attributes, explanation: explanation)
+        }
+        let changed = attributes.applied(to: task)
+        guard changed != task else { return idText }
+        var from = plan.splitDate(ofSeries: task.id, from: now.date)
+        if let d = from, plan.occurrence(OccurrenceID(taskID: task.id, originalDate: d))?.state == .completed {
+            from = plan.splitDate(ofSeries: task.id, from: d.adding(days: 1))
+        }
+        guard let from else {
+            throw ToolFailure("'\(idText)' has no sessions left from today on; its past sessions are history and keep their titles and categories")
+        }
+        if from <= task.start.date {
+            plan.put(changed)
+            touched[OccurrenceID(taskID: task.id)] = explanation
+            return idText
+        }
+        let newID = newTaskID()
+        guard let continuation = plan.splitSeries(task.id, at: from, newID: newID, now: createdAt) else {
+            throw ToolFailure("'\(idText)' could not be changed from \(from) on")
+        }
+        plan.put(attributes.applied(to: continuation))
+        continuedAs[task.id] = newID
+        touched[OccurrenceID(taskID: task.id)] = explanation
+        touched[OccurrenceID(taskID: newID)] = explanation
+        return newID
     }
 
     // MARK: - deleteTask

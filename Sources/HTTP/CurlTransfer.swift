@@ -186,6 +186,7 @@ final class CurlTransfer {
     private static func milliseconds(_ seconds: Double) -> Int {
         // 0 would mean "no timeout" to curl; a non-positive request timeout is taken as 1 ms.
         guard seconds.isFinite else { return 0 }
-        return max(1, Int((seconds * 1000).rounded()))
+        // Clamped before the conversion, which traps beyond Int's range (issue 13, item 7).
+        return max(1, Int(min(max((seconds * 1000).rounded(), 0), Double(Int32.max))))
     }
 }

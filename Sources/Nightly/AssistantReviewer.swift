@@ -11,24 +11,51 @@ public struct AssistantReviewer: ModelReviewer {
     /// Cancelled on SIGINT/SIGTERM: ends an in-flight request at once.
     public let cancellation: CancellationToken?
     public let shutoff: ModelShutoff?
+    /// The model stage's time limits (nil: none).
+    public let deadline: ModelDeadline?
 
-    public init(conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil) {
+    public init(conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
+                deadline: ModelDeadline? = nil) {
         self.conversation = conversation
         self.cancellation = cancellation
         self.shutoff = shutoff
+        self.deadline = deadline
     }
 
     public func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        var watch: DeadlineWatch?
+        if let deadline {
+            let started = Date()
+            if let reason = deadline.runExpired(at: started) {
+                shutoff?.trip(reason)
+                return ModelReview(plan: working, ending: .failed, error: reason)
+            }
+            watch = DeadlineWatch(end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation)
+        }
         let outcome = conversation.run(plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-                                       cancellation: cancellation)
+                                       cancellation: watch?.token ?? cancellation)
+        watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
         }
-        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: outcome.ending,
+        var error = outcome.error
+        var ending = outcome.ending
+        if let watch, let deadline, outcome.failed, watch.deadlinePassed, cancellation?.isCancelled != true {
+            // Stopped by a deadline, not by the operator: a failure like any other (the local
+            // edits stand), named as such.
+            ending = .failed
+            if let reason = deadline.runExpired(at: Date()) {
+                shutoff?.trip(reason)
+                error = reason
+            } else {
+                error = "the model took longer than this student's limit (\(ModelDeadline.seconds(deadline.perStudent))); local edits only"
+            }
+        }
+        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: ending,
                            touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
                            usage: TokenCounts(prompt: outcome.usage.prompt, completion: outcome.usage.completion,
                                               reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
-                           error: outcome.error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
+                           error: error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
                            summary: outcome.summary)
     }
 }

@@ -56,11 +56,13 @@ public enum EditReport {
     }
 
     public static func flag(_ f: PlanFlag) -> JSONValue {
-        ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
+        var o: [String: JSONValue] = ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
+        if f.count != 1 { o["count"] = .int(f.count) }
+        return .object(o)
     }
 
     public static func summary(_ s: PlanSummary) -> JSONValue {
-        ["dropped": .int(s.dropped), "rescheduled": .int(s.rescheduled), "chained": .int(s.chained)]
+        ["dropped": .int(s.dropped), "skipped": .int(s.skipped), "rescheduled": .int(s.rescheduled), "chained": .int(s.chained)]
     }
 
     /// Reads an edit back from a stored report.

@@ -53,11 +53,12 @@ public struct TokenCounts: Hashable, Sendable {
         self.prompt = prompt; self.completion = completion; self.reasoning = reasoning; self.cached = cached
     }
 
-    public var total: Int { prompt + completion }
+    public var total: Int { .saturating(prompt, plus: completion) }
 
     public static func + (a: TokenCounts, b: TokenCounts) -> TokenCounts {
-        TokenCounts(prompt: a.prompt + b.prompt, completion: a.completion + b.completion,
-                    reasoning: a.reasoning + b.reasoning, cached: a.cached + b.cached)
+        // Saturating: these are a model server's numbers (issue 13, item 7).
+        TokenCounts(prompt: .saturating(a.prompt, plus: b.prompt), completion: .saturating(a.completion, plus: b.completion),
+                    reasoning: .saturating(a.reasoning, plus: b.reasoning), cached: .saturating(a.cached, plus: b.cached))
     }
 
     public var json: JSONValue {

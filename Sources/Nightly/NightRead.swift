@@ -6,15 +6,21 @@ import Store
 /// (`StatisticsRefresh.Source`). One snapshot for both, so the counts and the plan they are
 /// added to can not disagree, and no row is read twice:
 ///
-/// - no usable statistics base (the first night, or after an edit that reached back into
-///   settled days): the whole plan is read, once (as the rules see it:
-///   `PlanRepository.wholePlanAsTheRulesSeeIt`), and the window is cut from it
-///   (`PlanRepository.window(_:of:)` picks the rows `loadPlan(user:window:)` would);
+/// - no usable statistics base (the first night, after an edit that reached back into settled
+///   days, or after more than `windowHistoryDays` nights without a run): the whole plan is
+///   read, once (as the rules see it: `PlanRepository.wholePlanAsTheRulesSeeIt`), and the rules
+///   get all of it, so every stale session of its history is dropped (planning.md §2);
 /// - a base a few days old (normally yesterday's): the window, and the one-off tasks that
 ///   start in the days between the base and the window; the window's series rows already
 ///   cover those days (see `StatisticsRefresh.Source.gapOneOffs`);
-/// - an older base: the window; the recount reads the days in between itself.
+/// - a base up to `windowHistoryDays` older: the window; the recount reads the days in between
+///   itself.
 struct NightRead {
+    /// How many settled days a window read may lag behind the last night's base: the window
+    /// holds every series override from about a week before its start
+    /// (`PlanRepository.overrideMarginDays`), so stale sessions of those days are still seen.
+    static let windowHistoryDays = 7
+
     let plan: UserPlan
     let statistics: StatisticsRefresh.Source
 
@@ -23,10 +29,14 @@ struct NightRead {
             let stored = try StatisticsBaseRepository(db).base(userID: user.id)
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
-            guard let through = stored.through, through <= settled else {
+            // The window's history reaches about a week behind its start; a base older than that
+            // means nights were missed (downtime, auto-update off) or deleteAfterDays was
+            // shortened, and the stale sessions of those days are only found in the whole plan
+            // (planning.md §2: every one is dropped).
+            guard let through = stored.through, through <= settled,
+                  through >= settled.adding(days: -NightRead.windowHistoryDays) else {
                 let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)
-                return NightRead(plan: PlanRepository.window(window, of: whole),
-                                 statistics: StatisticsRefresh.Source(stored: stored, whole: whole))
+                return NightRead(plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole))
             }
             let plan = try plans.loadPlan(user: user, window: window)
             var source = StatisticsRefresh.Source(stored: stored)

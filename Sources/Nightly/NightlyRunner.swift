@@ -15,7 +15,7 @@ public final class NightlyRunner: @unchecked Sendable {
 
         public var description: String {
             switch self {
-            case .locked(let path): return "another replan run holds \(path).lock; try again later"
+            case .locked(let path): return "another replan run holds the lock on \(path); try again later"
             case .store(let e): return e.description
             }
         }

@@ -19,11 +19,14 @@ public struct PlanCommitter: Sendable {
     ///   - reasons: reasons known for particular occurrences (from the local rules or the
     ///     model); others get `defaultReason`.
     ///   - through: last date whose slid occurrences are listed as edits.
-    ///   - report: extra report keys (flags, model, summary) stored with the changeset.
+    ///   - summary: the changeset's summary; nil counts the listed edits (planning.md §8, G5:
+    ///     the summary of a night counts exactly the edits it lists) and puts the counts in the
+    ///     report's "summary" too.
+    ///   - report: extra report keys (flags, model) stored with the changeset.
     /// - Returns: nil when the working copy equals the original (nothing to commit).
     public func prepare(original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
                         reasons: [OccurrenceID: PlanEdit.Reason], details: [OccurrenceID: String] = [:],
-                        defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue = [:],
+                        defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue? = [:],
                         report: [String: JSONValue] = [:]) -> Prepared? {
         let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in
             switch entity {
@@ -38,8 +41,11 @@ public struct PlanCommitter: Sendable {
         }
         for i in edits.indices { if let d = details[edits[i].id] { edits[i].detail = d } }
         let outbox = PlanCommitter.outbox(for: edits, plan: working, now: now)
+        var report = report
+        let counted = summary ?? EditReport.summary(PlanSummary(edits: edits))
+        if summary == nil { report["summary"] = counted }
         var changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
-                                     summary: summary, report: .object(report), outbox: outbox)
+                                     summary: counted, report: .object(report), outbox: outbox)
         // The report's "edits" (cli.md's edit objects), written as text directly.
         changeset.reportMember = ("edits", EditReport.editsText(edits))
         changeset.renderText()

@@ -32,7 +32,8 @@ public struct UserPipeline: Sendable {
     public func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         let started = Date()
         let window = UserPipeline.window(of: user, now: now)
-        let original = try PlanRepository(db).loadPlan(user: user, window: window)
+        // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
+        let original = try NightRead.read(user: user, window: window, db: db).plan
         var (night, review) = prepare(original: original, now: now, started: started)
         night.windowStart = window.lowerBound
         return (night, review)
@@ -51,8 +52,13 @@ public struct UserPipeline: Sendable {
         let planDate = original.zone.civil(now).date
         var working = local.plan
         var reasons: [OccurrenceID: PlanEdit.Reason] = [:]
-        for e in local.edits { reasons[e.id] = e.reason }
         var details: [OccurrenceID: String] = [:]
+        // The rules' own details travel with their edits ("split into 3 sessions", "placed once
+        // other moves made room"): the changeset says what the rules did and why.
+        for e in local.edits {
+            reasons[e.id] = e.reason
+            if !e.detail.isEmpty { details[e.id] = e.detail }
+        }
         var model = ModelSummary()
         var transcript: JSONValue = []
         var review: ModelReview?
@@ -94,12 +100,15 @@ public struct UserPipeline: Sendable {
         if status == nil {
             prepared = PlanCommitter().prepare(
                 original: original, working: working, origin: .nightly, planDate: planDate, now: now, reasons: reasons,
-                details: details, defaultReason: .model, through: window.through, summary: EditReport.summary(local.summary),
+                details: details, defaultReason: .model, through: window.through, summary: nil,
                 report: report)
             status = prepared == nil ? .unchanged : .changed
         }
+        // What the night lists is what it counts (G5): the local rules' edits as the changeset
+        // finally reads them, the model's among them under its own reason.
+        let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
         var night = UserNight(userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
-                              flags: local.flags, summary: local.summary, model: model, transcript: transcript, error: error,
+                              flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
         return (night, review)

@@ -1,4 +1,5 @@
-/// A run of daily sessions with at least one missed, postponed as a whole (planning.md §3).
+/// A linked run of one-off sessions of one course with at least one missed, re-laid as a
+/// whole (planning.md §5).
 public struct Chain: Hashable, Sendable {
     public var key: ChainKey
     /// The whole linked run in start order, including completed (and kept stale) occurrences
@@ -6,20 +7,14 @@ public struct Chain: Hashable, Sendable {
     public var run: [Occurrence]
     /// s1…sn: the open occurrences from the first overdue one onward, in order.
     public var members: [Occurrence]
+    /// The key's open one-off occurrences after the run, in start order: the next runs of the
+    /// same course, which join the re-lay when a member's new date reaches them (§5.5).
+    public var later: [Occurrence]
 
-    public init(key: ChainKey, run: [Occurrence], members: [Occurrence]) {
-        self.key = key; self.run = run; self.members = members
+    public init(key: ChainKey, run: [Occurrence], members: [Occurrence], later: [Occurrence] = []) {
+        self.key = key; self.run = run; self.members = members; self.later = later
     }
 
     public var first: Occurrence { members[0] }
     public var memberIDs: Set<OccurrenceID> { Set(members.map(\.id)) }
-
-    /// The series every member belongs to, when there is exactly one: such a chain slides the
-    /// series instead of re-laying occurrences. A run mixing one-off tasks and series, or two
-    /// series that share a title, is re-laid like a task chain.
-    public var seriesID: String? {
-        guard let firstID = members.first?.id, firstID.originalDate != nil,
-              members.allSatisfy({ $0.id.taskID == firstID.taskID && $0.id.originalDate != nil }) else { return nil }
-        return firstID.taskID
-    }
 }

@@ -23,19 +23,59 @@ public struct ChainKey: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(category)/\(title)" }
 
+    /// The number a title's trailing part marker carries (planning.md §1): 2 for "Math [2/4]",
+    /// "Part 2", "#2", "(2)", "ch.2", "Day 2", "第2課" and "第二章"; nil without a marker.
+    public static func partNumber(_ title: String) -> Int? {
+        NormalizedTitleCache.shared.entry(for: title).part
+    }
+
+    /// The number at the start of a part marker: the first run of ASCII digits or CJK numerals.
+    static func number(inMarker marker: ArraySlice<Character>) -> Int? {
+        guard let first = marker.firstIndex(where: { $0.isASCIIDigitLike || PartMarker.cjkNumerals.contains($0) }) else {
+            return nil
+        }
+        if marker[first].isASCIIDigitLike {
+            var value = 0
+            for c in marker[first...] {
+                guard c.isASCIIDigitLike, let d = c.wholeNumberValue else { break }
+                value = value &* 10 &+ d
+                if value > 1_000_000 { return nil } // not a part number
+            }
+            return value
+        }
+        // CJK numerals: units (十 百 千) multiply what stands before them (一 when nothing
+        // does), digits written one after another read positionally (二〇 = 20).
+        var total = 0, current = 0
+        for c in marker[first...] {
+            if let d = PartMarker.cjkDigits[c] {
+                current = current * 10 + d
+            } else if let u = PartMarker.cjkUnits[c] {
+                total += (current == 0 ? 1 : current) * u
+                current = 0
+            } else {
+                break
+            }
+        }
+        return total + current
+    }
+
     /// Trims, folds width and case, collapses white space and strips one trailing part marker
     /// (`[2/3]`, `(2)`, `#2`, `Part 2`, `第2課`, `第二章`, or a trailing number).
     ///
     /// A title that would be empty without its marker ("2", "第3課") keeps it, so such titles
     /// still only chain with themselves.
-    public static func normalizedTitle(_ title: String) -> String {
+    public static func normalizedTitle(_ title: String) -> String { normalized(title).title }
+
+    /// The normalised title and the part number its marker carries.
+    static func normalized(_ title: String) -> (title: String, part: Int?) {
         let folded = collapseWhiteSpace(foldWidth(title).lowercased())
         let chars = Array(folded)
-        guard let cut = PartMarker.start(in: chars) else { return folded }
+        guard let cut = PartMarker.start(in: chars) else { return (folded, nil) }
+        let part = number(inMarker: chars[cut...])
         var end = cut
         // "Physics - Part 2" and "Physics: 2" chain with "Physics".
         while end > 0, chars[end - 1].isWhitespace || separators.contains(chars[end - 1]) { end -= 1 }
-        return end == 0 ? folded : String(chars[..<end])
+        return end == 0 ? (folded, nil) : (String(chars[..<end]), part)
     }
 
     private static let separators: Set<Character> = ["-", "–", "—", ":", "：", "·", ",", "，", "、", "_", "/"]
@@ -142,10 +182,14 @@ enum PartMarker {
         return isNumber(s[..<slash]) && isNumber(s[(slash + 1)...])
     }
 
-    private static let cjkNumerals: Set<Character> = Set("〇零一二三四五六七八九十百千兩两")
+    static let cjkNumerals: Set<Character> = Set("〇零一二三四五六七八九十百千兩两")
+    static let cjkDigits: [Character: Int] = [
+        "〇": 0, "零": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+    ]
+    static let cjkUnits: [Character: Int] = ["十": 10, "百": 100, "千": 1000]
 }
 
-private extension Character {
+extension Character {
     var isASCIIDigitLike: Bool { isASCII && isNumber }
 }
 
@@ -155,11 +199,13 @@ private extension Character {
 final class NormalizedTitleCache: @unchecked Sendable {
     static let shared = NormalizedTitleCache()
     private let lock = NSLock()
-    private var titles: [String: String] = [:]
+    private var titles: [String: (title: String, part: Int?)] = [:]
 
-    func title(for raw: String) -> String {
+    func title(for raw: String) -> String { entry(for: raw).title }
+
+    func entry(for raw: String) -> (title: String, part: Int?) {
         if let hit = lock.withLock({ titles[raw] }) { return hit }
-        let normalized = ChainKey.normalizedTitle(raw)
+        let normalized = ChainKey.normalized(raw)
         lock.withLock {
             if titles.count >= 4096 { titles.removeAll(keepingCapacity: true) }
             titles[raw] = normalized

@@ -87,6 +87,11 @@ public struct PlacementValidator: Sendable {
         if let skipped = zone?.skippedMinutes(on: start.date), skipped.contains(start.minuteNumber) {
             return .nonexistentTime(start: start, zone: zone?.identifier ?? "UTC")
         }
+        // The end too (planning.md §1, G7): a session ending inside a spring-forward gap would
+        // show an end the clock never reads.
+        if let skipped = zone?.skippedMinutes(on: end.date), skipped.contains(end.minuteNumber) {
+            return .nonexistentTime(start: end, zone: zone?.identifier ?? "UTC")
+        }
         if let error = windowError(start: start, end: end, windows: windows, rule: rule) { return error }
         if let e = busy.timedConflict(start: start.minuteNumber, end: end.minuteNumber, ignoring: ignoring) {
             return .overlaps(title: e.title, start: e.start, end: e.end)

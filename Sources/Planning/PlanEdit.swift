@@ -8,6 +8,10 @@ public struct PlanEdit: Hashable, Sendable {
         case makeUp = "make-up"
         case chainShift = "chain-shift"
         case rescheduled
+        /// A missed session of a course appended after the series' end (planning.md §4 `shift`).
+        case seriesShift = "series-shift"
+        /// A missed session of a habit, skipped (planning.md §4 `skip`).
+        case missed
         case droppedStale = "dropped-stale"
         case model
         case manual
@@ -47,17 +51,23 @@ public struct PlanFlag: Hashable, Sendable {
 
     public var id: OccurrenceID
     public var kind: Kind
+    /// How many occurrences the flag stands for: a kept category's stale sessions are flagged
+    /// once per task with their number (planning.md §2); 1 otherwise.
+    public var count: Int
 
-    public init(id: OccurrenceID, kind: Kind) { self.id = id; self.kind = kind }
+    public init(id: OccurrenceID, kind: Kind, count: Int = 1) { self.id = id; self.kind = kind; self.count = count }
 }
 
-/// Summary counts of one night's local rules: dropped X, rescheduled Y, of which chained Z.
+/// Summary counts of one night's local rules (planning.md §8): dropped (stale deletes and
+/// skips), skipped (a habit's missed sessions), rescheduled (every move), of which chained
+/// (moves with reason make-up, chain-shift or series-shift).
 public struct PlanSummary: Hashable, Sendable {
     public var dropped = 0
+    public var skipped = 0
     public var rescheduled = 0
     public var chained = 0
 
-    public init(dropped: Int = 0, rescheduled: Int = 0, chained: Int = 0) {
-        self.dropped = dropped; self.rescheduled = rescheduled; self.chained = chained
+    public init(dropped: Int = 0, skipped: Int = 0, rescheduled: Int = 0, chained: Int = 0) {
+        self.dropped = dropped; self.skipped = skipped; self.rescheduled = rescheduled; self.chained = chained
     }
 }

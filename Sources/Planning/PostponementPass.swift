@@ -1,71 +1,61 @@
 import Foundation
 
-/// One pass of the night's rules over a working copy (see `Postponer`): classify, drop the
-/// stale, find the chains, then work through the chains and the remaining missed sessions by
-/// original start, each placement immediately busy for the items after it (planning.md §5).
+/// One pass of the night's rules (planning.md version 2) over a working copy (see `Postponer`):
+/// drop every stale session (§2), then work through the chains (§5), the series' missed
+/// sessions (§4) and the other missed sessions (§6) by original start, each placement busy for
+/// the items after it at once (§7).
 ///
-/// The busy index is kept in step with the working copy: every move updates both. It starts
-/// at today and grows on demand, because a long chain can push its last members (and their
-/// searches) further out than any fixed range.
+/// The busy view has no horizon: it starts at today and grows on demand to whatever day a
+/// placement or a check touches (`ensureCovered`), from the working copy itself, so a day
+/// seven weeks out is known as well as tomorrow (G1). That stays cheap because the loaded plan
+/// holds every one-off task that lies ahead (they are few) and series are expanded only for
+/// the days asked about.
 struct PostponementPass {
     let now: CivilDateTime
     let createdAt: Date
     let settings: UserSettings
     let zone: UserZone
     let windows: WeeklyWindows
-    let range: PlanningRange
     let classifier: OverdueClassifier
     var plan: UserPlan
     var busy: BusyIndex
-    /// How far the pass looks: the busy view's reach, which also bounds how far a series
-    /// slide re-places (and reports) its tail. It grows by at least 31 days at a time.
-    var coveredThrough: CivilDate
-    /// How far the busy index actually holds every occurrence (never beyond `coveredThrough`).
-    /// Filling it lags the reach: a query extends it only as far as it looks, a week at a
-    /// time, because most of a 31-day step is never searched and indexing it was a fifth of
-    /// a heavy night. Every query of the index asks `ensureCovered` first.
+    /// How far the busy index holds every occurrence.
     private var indexedThrough: CivilDate
-    /// Slid occurrences not yet placed (see `slide`): they are being moved, so they are not
-    /// busy (planning.md §1), and filling the index must not put them in at their slid place.
-    var awaitingPlacement: Set<OccurrenceID> = []
     var edits: [PlanEdit] = []
     var flags: [PlanFlag] = []
-    /// The open occurrences this pass found overdue (the postponer retries while one of them
-    /// is left without a slot).
+    /// The open occurrences this pass found overdue (the postponer runs another pass while one
+    /// of them is left without a place).
     var overdueIDs: Set<OccurrenceID> = []
-    /// What the rules look at, as the pass found it (`occurrencesInView`).
-    private let universe: [Occurrence]
+    /// Occurrences a work item of this pass has placed or decided on (chain members and the
+    /// runs a cascade took in): no later item touches them again.
+    private var handled: Set<OccurrenceID> = []
+    /// The plan as the night found it (before any pass): a course's order is its sessions'
+    /// order there, however earlier passes of the night have moved them (G2).
+    private let nightStart: UserPlan
+    /// Task ids by chain key, built the first time a search needs the open sessions of a course.
+    private var keyIndex: [ChainKey: [String]]?
     /// Each timed series' own time of day, by task id (series never change time in a pass).
     private let seriesTimes: [String: TimeOfDay]
-    /// Chains (by their first member) that must take the no-shift path: an earlier attempt of
-    /// this pass found that shifting them would leave a session on top of another.
-    let unshiftable: Set<OccurrenceID>
-    /// Set when a chain's shift would leave a session on top of another. The pass stops there:
-    /// its state is spoilt, and the postponer runs it again with the chain in `unshiftable`.
-    private(set) var rejectedShift: OccurrenceID?
 
     var today: CivilDate { now.date }
 
-    init(plan: UserPlan, now: CivilDateTime, createdAt: Date, unshiftable: Set<OccurrenceID> = []) {
+    /// - Parameter nightStart: the plan before the night's first pass (the same as `plan` for it).
+    init(plan: UserPlan, now: CivilDateTime, createdAt: Date, nightStart: UserPlan? = nil) {
         self.now = now
-        self.unshiftable = unshiftable
-        var seriesTimes: [String: TimeOfDay] = [:]
-        for task in plan.tasks.values where task.isSeries && !task.allDay { seriesTimes[task.id] = task.start.time }
-        self.seriesTimes = seriesTimes
+        self.nightStart = nightStart ?? plan
         self.createdAt = createdAt
         self.plan = plan
         self.settings = plan.settings
         self.zone = plan.zone
         self.windows = plan.settings.effectiveWindows
-        self.range = PlanningRange(today: now.date, settings: plan.settings)
         self.classifier = OverdueClassifier(now: now, settings: plan.settings)
-        // One expansion serves both: the busy index starts with the part of the view that
-        // touches today … through, exactly what expanding that range would give.
-        let universe = PostponementPass.occurrencesInView(of: plan, range: range)
-        self.universe = universe
-        let through = range.through
-        self.busy = BusyIndex(universe.filter { $0.lastDate >= now.date && $0.start.date <= through })
-        self.coveredThrough = through
+        var seriesTimes: [String: TimeOfDay] = [:]
+        for task in plan.tasks.values where task.isSeries && !task.allDay { seriesTimes[task.id] = task.start.time }
+        self.seriesTimes = seriesTimes
+        let through = now.date.adding(days: 2 * max(plan.settings.horizonDays, 1))
+        // Yesterday too: an overnight session that started then still blocks this morning.
+        self.busy = BusyIndex(plan.unsortedOccurrences(from: now.date.adding(days: -1), through: through)
+            .filter { $0.lastDate >= now.date })
         self.indexedThrough = through
     }
 
@@ -73,204 +63,102 @@ struct PostponementPass {
 
     // MARK: - The pass
 
-    /// A unit of work of planning.md §5.
+    /// A unit of work of planning.md §7.
     private enum WorkItem {
         case chain(Chain)
+        case series(Occurrence)
         case single(Occurrence)
 
         var start: (CivilDateTime, OccurrenceID) {
             switch self {
             case .chain(let c): return (c.first.start, c.first.id)
-            case .single(let o): return (o.start, o.id)
+            case .series(let o), .single(let o): return (o.start, o.id)
             }
         }
     }
 
     mutating func run() {
-        let classification = classifier.classify(universe)
-        overdueIDs = Set(classification.overdue.map(\.id))
+        dropStale()
 
-        for o in classification.stale { drop(o) }
-        for o in classification.kept { flag(o.id, .needsDecision) }
-
-        let dropped = Set(classification.stale.map(\.id))
-        let remaining = universe.filter { !dropped.contains($0.id) }
-        let chains = ChainDetector().chains(in: remaining, classes: classification.classes, timeOfDay: plannedTime)
+        // One-off sessions: all of them are in the plan (the loaded plan holds every open one
+        // and everything ahead), so runs link across any distance.
+        var oneOffs: [Occurrence] = []
+        var classes: [OccurrenceID: OverdueClass] = [:]
+        for task in plan.tasks.values where !task.isSeries {
+            let o = OccurrenceExpander.oneOff(task)
+            oneOffs.append(o)
+            if let c = classifier.classify(o) { classes[o.id] = c }
+        }
+        let chains = ChainDetector().chains(in: oneOffs, classes: classes)
         let chained = Set(chains.flatMap { $0.members.map(\.id) })
 
         var items = chains.map(WorkItem.chain)
-        items += classification.overdue.filter { !chained.contains($0.id) }.map(WorkItem.single)
+        for o in oneOffs where classes[o.id] == .overdue {
+            overdueIDs.insert(o.id)
+            if !chained.contains(o.id) { items.append(.single(o)) }
+        }
+        let deleteAfter = max(settings.deleteAfterDays, 0)
+        for o in plan.unsortedOccurrences(from: today.adding(days: -deleteAfter), through: today)
+        where o.isSeriesOccurrence && classifier.classify(o) == .overdue {
+            overdueIDs.insert(o.id)
+            items.append(.series(o))
+        }
         items.sort { $0.start < $1.start }
         for item in items {
             switch item {
-            case .chain(let c): process(c)
-            case .single(let o): _ = searchAndPlace(o, from: today, reason: .rescheduled)
-            }
-            if rejectedShift != nil { return }
-        }
-    }
-
-    /// Every occurrence the rules may act on or link through: the planning range, plus every
-    /// one-off task outside it (few, and an old one may be stale, a later one may extend a run).
-    private static func occurrencesInView(of plan: UserPlan, range: PlanningRange) -> [Occurrence] {
-        let inRange = plan.occurrences(from: range.lookback, through: range.through).filter { $0.state != .skipped }
-        // A one-off task is in the expansion exactly when it touches the range (the expander's
-        // own test), so that test finds the others without collecting the ids of the range.
-        let outside = plan.tasks.values.filter {
-            !$0.isSeries && !($0.start.date <= range.through && $0.lastDate >= range.lookback)
-        }
-        // The expander's lists are sorted by (start, id) already; most nights nothing lies
-        // outside the range, and then there is nothing to merge.
-        guard !outside.isEmpty else { return inRange }
-        let extra = OccurrenceExpander(zone: plan.zone).occurrences(of: Array(outside), overrides: [], slides: [],
-                                                               from: CivilDate(dayNumber: 0), through: CivilDate(year: 9999, month: 12, day: 31)!)
-        let list = inRange + extra.filter { $0.state != .skipped }
-        let minutes = list.map(\.start.minuteNumber)
-        return list.indices.sorted { a, b in
-            minutes[a] != minutes[b] ? minutes[a] < minutes[b] : list[a].id < list[b].id
-        }.map { list[$0] }
-    }
-
-    // MARK: - Chains (planning.md §3.4)
-
-    private mutating func process(_ chain: Chain) {
-        let s1 = chain.first
-        let k = s1.start.date.days(until: today)
-        let target = todaySlot(for: s1)
-        let rule: PlacementValidator.WindowRule = chain.seriesID == nil ? windowRule(for: s1) : .ignored
-        ensureCovered(through: target.end.date.adding(days: 1))
-        let blocked = PlacementValidator.check(start: target.start, end: target.end, allDay: s1.allDay, key: chain.key,
-                                               ignoring: chain.memberIDs, busy: busy, windows: windows, rule: rule,
-                                               now: now, zone: zone)
-        guard blocked == nil, k > 0, !unshiftable.contains(s1.id) else { placeMissedMembers(of: chain); return }
-        // A member (or slid occurrence) that finds no slot stays where it is, and if that
-        // place now overlaps another session (typically one the shift itself moved in), the
-        // rules would have caused an overlap. Decision: such a chain does not shift at all and
-        // takes the no-shift path, which never overlaps. Rather than trying every shift on a
-        // copy of the whole pass (copying and dropping the plan and the busy index for every
-        // chain was a tenth of a night), the shift is made in place; in the rare case it is
-        // rejected, the pass stops and is run again from the start with the chain marked
-        // unshiftable. The pass is deterministic, so the rerun reaches this chain in the same
-        // state, and the result is the one a copy would have given.
-        let flagged = flags.count
-        if let seriesID = chain.seriesID {
-            slide(chain, series: seriesID, by: k)
-        } else {
-            relay(chain, firstAt: target)
-        }
-        if leftSessionOnTopOfAnother(flaggedAfter: flagged) { rejectedShift = s1.id }
-    }
-
-    /// Whether an occurrence flagged `could-not-fit` since `flaggedAfter` now overlaps
-    /// something busy (it stayed where it was while others moved in).
-    private func leftSessionOnTopOfAnother(flaggedAfter count: Int) -> Bool {
-        flags[count...].contains { f in
-            guard f.kind == .couldNotFit, let o = plan.occurrence(f.id) else { return false }
-            if o.allDay {
-                return busy.allDayConflict(key: ChainKey(o), first: o.start.date, last: o.end.date, ignoring: [o.id]) != nil
-            }
-            return busy.timedConflict(start: o.start.minuteNumber, end: o.end.minuteNumber, ignoring: [o.id]) != nil
-        }
-    }
-
-    /// When today's slot cannot take s1, the chain does not shift: its missed members get the
-    /// general search one by one and its current members stay. Decision: each missed member
-    /// searches from the day after the previous one's new day, so the run keeps its order and
-    /// its pace of one session a day instead of piling onto today.
-    private mutating func placeMissedMembers(of chain: Chain) {
-        var from = today
-        for m in chain.members where classifier.classify(m) == .overdue {
-            if let last = searchAndPlace(m, from: from, reason: reason(for: m, in: chain)) {
-                from = last.adding(days: 1)
+            case .chain(let c): relay(c)
+            case .series(let o): applyMissedPolicy(o)
+            case .single(let o): placeSingle(o)
             }
         }
     }
 
-    /// T of planning.md §3.4: today at s1's time of day with s1's length.
-    func todaySlot(for o: Occurrence) -> TimeRange { slot(for: o, on: today) }
+    // MARK: - Stale sessions (planning.md §2)
 
-    /// `o` moved to `day` at its own time of day and length (a time the DST jump skips moves
-    /// forward by the gap, as a series' would).
-    func slot(for o: Occurrence, on day: CivilDate) -> TimeRange {
-        if o.allDay {
-            let span = o.start.date.days(until: o.end.date)
-            return TimeRange(start: CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
-                             end: CivilDateTime(date: day.adding(days: span), time: TimeOfDay(minutes: 0)))
-        }
-        let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
-        return TimeRange(start: start, end: start.adding(minutes: o.lengthMinutes))
-    }
-
-    /// Members the student placed outside the windows may keep that time on any day that has
-    /// a window (planning.md §3.4); the others must fit inside one.
-    func windowRule(for o: Occurrence) -> PlacementValidator.WindowRule {
-        if o.allDay { return .ignored }
-        return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows) ? .required : .anyDayWithWindow
-    }
-
-    func reason(for m: Occurrence, in chain: Chain) -> PlanEdit.Reason {
-        m.id == chain.first.id ? .makeUp : .chainShift
-    }
-
-    /// The time of day an occurrence is planned at: a series' own time for an occurrence the
-    /// series places (its actual start differs only on a DST night), else its start.
-    func plannedTime(_ o: Occurrence) -> TimeOfDay {
-        // Where the occurrence sits at its series' time, that time is the answer either way,
-        // so only an occurrence off its series' time needs its override looked up (this runs
-        // for every occurrence the chain search links).
-        guard o.id.originalDate != nil, let own = seriesTimes[o.id.taskID], own != o.start.time,
-              plan.overrides[o.id]?.isMove != true else { return o.start.time }
-        return own
-    }
-
-    // MARK: - General search (planning.md §4)
-
-    /// Places `o` with the general search from `from` (or splits it when allowed). Returns the
-    /// last day it now uses, or nil when nothing fits: it then stays and is flagged.
-    ///
-    /// - Parameter before: where the edit says it came from, when that is not where it sits now
-    ///   (a slid series occurrence that collided).
-    @discardableResult
-    /// - Parameter alsoMoving: other occurrences that are about to move (the rest of a chain
-    ///   being re-laid): they are not busy (planning.md §1, "busy").
-    mutating func searchAndPlace(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason,
-                                 before: TimeRange? = nil, notBefore: CivilDateTime? = nil,
-                                 alsoMoving: Set<OccurrenceID> = []) -> CivilDate? {
-        let span = o.start.date.days(until: o.lastDate) + 1
-        ensureCovered(through: from.adding(days: settings.horizonDays + span))
-        if o.allDay {
-            if let day = finder.allDaySlot(days: span, key: ChainKey(o), from: from, busy: busy, ignoring: [o.id]) {
-                let r = slot(for: o, on: day)
-                move(o, to: r, reason: reason, before: before)
-                return r.end.date
+    /// Drops every stale open occurrence the plan knows of, however old: a one-off task is
+    /// deleted, a series occurrence skipped. A kept category's stale sessions stay and are
+    /// flagged `needs-decision` once per task, with their number.
+    private mutating func dropStale() {
+        let cutoff = today.adding(days: -max(settings.deleteAfterDays, 0))
+        var stale: [Occurrence] = []
+        var moved: [String: [OccurrenceOverride]] = [:]
+        for o in plan.overrides.values where o.isMove && o.state == .open { moved[o.taskID, default: []].append(o) }
+        for task in plan.tasks.values {
+            guard task.isSeries else {
+                if !task.completed, task.start.date < cutoff {
+                    let o = OccurrenceExpander.oneOff(task)
+                    if classifier.classify(o) == .stale { stale.append(o) }
+                }
+                continue
             }
-        } else if let r = finder.slot(length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
-                                      notBefore: notBefore, busy: busy, ignoring: alsoMoving.union([o.id])) {
-            move(o, to: r, reason: reason, before: before)
-            return r.end.adding(minutes: -1).date
-        } else if settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,
-                  let last = split(o, from: from, reason: reason, before: before, notBefore: notBefore) {
-            return last
+            // Series: every recurrence date the plan knows of before the cutoff that has no
+            // mark (a history settled by earlier nights is a lookup per date), and the moved
+            // ones that sit before it.
+            let from = max(task.start.date, plan.historyFrom ?? task.start.date)
+            var last = cutoff.adding(days: -1)
+            if let until = task.repeatRule?.until, until < last { last = until }
+            if from <= last {
+                var n = OccurrenceExpander.firstIndex(onOrAfter: from, of: task)
+                while true {
+                    let date = OccurrenceExpander.recurrenceDate(of: task, index: n)
+                    n += 1
+                    guard date <= last else { break }
+                    let id = OccurrenceID(taskID: task.id, originalDate: date)
+                    if let mark = plan.overrides[id], mark.state != .open || mark.isMove { continue }
+                    if let o = plan.occurrence(id), classifier.classify(o) == .stale { stale.append(o) }
+                }
+            }
+            for mark in moved[task.id] ?? [] where (mark.start?.date ?? cutoff) < cutoff {
+                if let o = plan.occurrence(mark.occurrenceID), classifier.classify(o) == .stale { stale.append(o) }
+            }
         }
-        flag(o.id, .couldNotFit)
-        if let before, before != TimeRange(o) {
-            // It did move (its series slid) even though no better slot was found.
-            edits.append(PlanEdit(op: .move, id: o.id, title: o.title, before: before, after: TimeRange(o), reason: reason))
+        stale.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        var kept: [String: Int] = [:]
+        for o in stale {
+            if classifier.keeps(category: o.category) { kept[o.taskID, default: 0] += 1 } else { drop(o) }
         }
-        return nil
-    }
-
-    // MARK: - Edits on the working copy
-
-    /// Moves an occurrence in the working copy and the busy index, and records the edit.
-    mutating func move(_ o: Occurrence, to r: TimeRange, reason: PlanEdit.Reason, before: TimeRange? = nil) {
-        let from = before ?? TimeRange(o)
-        if r != TimeRange(o) { plan.move(o.id, start: r.start, end: r.end) }
-        var moved = o
-        moved.start = r.start; moved.end = r.end
-        busy.insert(moved)
-        if r != from {
-            edits.append(PlanEdit(op: .move, id: o.id, title: o.title, before: from, after: r, reason: reason))
+        for taskID in kept.keys.sorted() {
+            flags.append(PlanFlag(id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: kept[taskID]!))
         }
     }
 
@@ -283,21 +171,370 @@ struct PostponementPass {
         edits.append(PlanEdit(op: op, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .droppedStale))
     }
 
+    // MARK: - Missed sessions of a series (planning.md §4)
+
+    private mutating func applyMissedPolicy(_ o: Occurrence) {
+        guard let task = plan.tasks[o.taskID], let rule = task.repeatRule else { return }
+        switch rule.effectiveMissed {
+        case .skip:
+            plan.skip(o.id)
+            busy.remove(o.id)
+            edits.append(PlanEdit(op: .skip, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .missed))
+        case .shift:
+            if !appendAfterEnd(o, of: task) { flag(o.id, .couldNotFit) }
+        case .makeUp:
+            if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
+        }
+    }
+
+    /// `shift`: the first date of the series' cadence after its last occurrence (sessions
+    /// appended by earlier nights included) and after today whose slot at the series' own time
+    /// and length is free (G1), holds no other session of the course (G2) and was not skipped
+    /// by the student (G3). Windows are not checked: the series defines its own days and time.
+    private mutating func appendAfterEnd(_ o: Occurrence, of task: StudyTask) -> Bool {
+        guard let until = task.repeatRule?.until else { return false }
+        let lastIndex = OccurrenceExpander.firstIndex(onOrAfter: until.adding(days: 1), of: task) - 1
+        let lastDate = OccurrenceExpander.recurrenceDate(of: task, index: max(lastIndex, 0))
+        // Where the last session sits (a version-1 slide may have put it a day or more later).
+        var last = plan.occurrence(OccurrenceID(taskID: task.id, originalDate: lastDate)).map {
+            task.allDay ? $0.end.date : $0.start.date
+        } ?? lastDate
+        var skipped: Set<CivilDate> = []
+        for mark in plan.overrides.values where mark.taskID == task.id {
+            if mark.state == .skipped {
+                skipped.insert(mark.originalDate)
+                if let start = mark.start { skipped.insert(start.date) }
+            } else if let start = mark.start, mark.occurrenceID != o.id, start.date > last {
+                last = task.allDay ? (mark.end ?? start).date : start.date
+            }
+        }
+        let key = ChainKey(o)
+        var n = OccurrenceExpander.firstIndex(onOrAfter: max(last, today).adding(days: 1), of: task)
+        // A year of the cadence at most (a daily course blocked for a year is not shifted).
+        for _ in 0..<370 {
+            let day = OccurrenceExpander.recurrenceDate(of: task, index: n)
+            n += 1
+            if skipped.contains(day) { continue }
+            let target = slot(for: o, on: day)
+            ensureCovered(through: target.end.date.adding(days: 1))
+            guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
+            if openSessions(of: key, on: day).contains(where: { $0.id != o.id }) { continue }
+            move(o, to: target, reason: .seriesShift)
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Other missed sessions (planning.md §6)
+
+    private mutating func placeSingle(_ original: Occurrence) {
+        guard !handled.contains(original.id), let o = plan.occurrence(original.id),
+              classifier.classify(o) == .overdue else { return }
+        if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
+    }
+
+    /// Where a course keeps its order and pace around `o` (G2): after the last day held by a
+    /// session of the course that came before `o` when the night began and now lies ahead (one
+    /// the night has already placed), before the first day held by one that came after it, and
+    /// never on a day that holds another session of the key. Sessions in `pending` move along
+    /// with `o` and bound nothing. A course is the one-off sessions of a key, or one series.
+    ///
+    /// A session with `o`'s own title does not hold it back: identical titles are
+    /// interchangeable (G2), and a course appended after its end (`shift`) must not keep a
+    /// same-titled lesson from being made up before its next session.
+    mutating func orderBounds(of o: Occurrence, key: ChainKey, pending: Set<OccurrenceID> = [])
+        -> (from: CivilDate, before: CivilDate?, held: Set<CivilDate>) {
+        let rank = nightRank(o)
+        var from = today
+        var before: CivilDate?
+        var held = Set<CivilDate>()
+        for x in openSessionsAhead(of: key) where x.id != o.id && !pending.contains(x.id) {
+            held.insert(x.start.date)
+            // The order is kept within a course: the one-off sessions of the key, or one series
+            // (a habit named like a course does not hold the course back, nor the reverse).
+            guard o.isSeriesOccurrence ? x.taskID == o.taskID : !x.isSeriesOccurrence else { continue }
+            if nightRank(x) < rank {
+                if x.title != o.title { from = max(from, x.lastDate.adding(days: 1)) }
+            } else if before.map({ x.start.date < $0 }) ?? true {
+                before = x.start.date
+            }
+        }
+        return (from, before, held)
+    }
+
+    /// An occurrence's place in its course's order when the night began.
+    private func nightRank(_ o: Occurrence) -> (CivilDateTime, OccurrenceID) {
+        (nightStart.occurrence(o.id)?.start ?? o.start, o.id)
+    }
+
+    /// Places `o` with the general search (or splits it when allowed), between the sessions of
+    /// its course that come before and after it (`orderBounds`). Returns the last day it now
+    /// uses, or nil when nothing fits: it then stays where it is.
+    @discardableResult
+    mutating func searchAndPlace(_ o: Occurrence, reason: PlanEdit.Reason, allowSplit: Bool) -> CivilDate? {
+        let key = ChainKey(o)
+        let bounds = orderBounds(of: o, key: key)
+        // G3: a day the student skipped in the series never gets a session of it.
+        let skipped = o.isSeriesOccurrence ? skippedDates(of: o.taskID) : []
+        let allowed = { (day: CivilDate) in
+            !bounds.held.contains(day) && !skipped.contains(day) && (bounds.before.map { day < $0 } ?? true)
+        }
+        return search(o, from: bounds.from, reason: reason, pending: [], allowed: allowed, allowSplit: allowSplit)
+    }
+
+    /// The general search of §6 from `from`, on the days `allowed` lets it use.
+    ///
+    /// - Parameter pending: other sessions about to move with `o` (the rest of a chain): they
+    ///   are not busy.
+    private mutating func search(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, pending: Set<OccurrenceID>,
+                                 allowed: @escaping (CivilDate) -> Bool, allowSplit: Bool) -> CivilDate? {
+        let span = o.start.date.days(until: o.lastDate) + 1
+        ensureCovered(through: from.adding(days: settings.horizonDays + span))
+        var moving = pending
+        moving.insert(o.id)
+        if o.allDay {
+            if let day = finder.allDaySlot(days: span, key: ChainKey(o), from: from, busy: busy, ignoring: moving,
+                                           allowed: allowed) {
+                let r = slot(for: o, on: day)
+                move(o, to: r, reason: reason)
+                return r.end.date
+            }
+        } else if let r = finder.slot(length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
+                                      busy: busy, ignoring: moving, allowed: allowed) {
+            move(o, to: r, reason: reason)
+            return r.end.adding(minutes: -1).date
+        } else if allowSplit, settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,
+                  let last = split(o, from: from, reason: reason, allowed: allowed) {
+            return last
+        }
+        return nil
+    }
+
+    /// The dates a series' student skipped (original dates, and where a skipped one had been moved).
+    private func skippedDates(of taskID: String) -> Set<CivilDate> {
+        var dates = Set<CivilDate>()
+        for mark in plan.overrides.values where mark.taskID == taskID && mark.state == .skipped {
+            dates.insert(mark.originalDate)
+            if let start = mark.start { dates.insert(start.date) }
+        }
+        return dates
+    }
+
+    // MARK: - Chains of one-off sessions (planning.md §5)
+
+    /// Re-lays a chain: s1 goes to the first day from today (k from k0) whose slot at s1's own
+    /// time of day and length is usable; each next member to the day after the day its
+    /// predecessor now holds, at its own time and length, or by the general search from that
+    /// day when that is not usable. A member whose new day reaches the course's next run takes
+    /// that run along (cascade). All or nothing: when one member finds no place, every member
+    /// stays where it was and the missed ones are flagged.
+    private mutating func relay(_ chain: Chain) {
+        // Where they are now, as a new night would take them (so the result is one the rules
+        // leave alone, G8), unless an earlier pass of this night has moved one past another
+        // with a different title: a course's order is the one it had when the night began (G2;
+        // identical titles are interchangeable).
+        var members = chain.members.filter { !handled.contains($0.id) }.compactMap { plan.occurrence($0.id) }
+        let inverted = members.indices.contains { i in
+            members[(i + 1)...].contains { $0.title != members[i].title && nightRank($0) < nightRank(members[i]) }
+        }
+        if inverted { members.sort { nightRank($0) < nightRank($1) } }
+        guard members.count >= 2, members.contains(where: { classifier.classify($0) == .overdue }) else {
+            // What is left of it (an earlier cascade took the rest) is placed as single sessions.
+            for m in members where classifier.classify(m) == .overdue { placeSingle(m) }
+            return
+        }
+        var later = chain.later.filter { !handled.contains($0.id) }.compactMap { plan.occurrence($0.id) }
+        var pending = Set(members.map(\.id))
+        let key = chain.key
+        let s1 = members[0]
+        let start = orderBounds(of: s1, key: key, pending: pending).from
+        let k0 = s1.start.date.days(until: start)
+        // G2: no member goes to a day that holds another session of the course (the chain's
+        // own sessions, and the next runs it takes along, excepted).
+        let ahead = openSessionsAhead(of: key)
+        func holdsAnother(_ day: CivilDate, _ moving: Set<OccurrenceID>) -> Bool {
+            ahead.contains { $0.start.date == day && !moving.contains($0.id) }
+        }
+
+        // §5.3: the smallest k whose slot is usable for s1.
+        var firstDay: CivilDate?
+        for k in k0...(k0 + max(settings.horizonDays, 0)) {
+            let day = s1.start.date.adding(days: k)
+            let target = slot(for: s1, on: day)
+            let joining = pending.union(later.prefix { $0.start.date <= day }.map(\.id))
+            if !holdsAnother(day, joining),
+               usable(target, of: s1, key: key, ignoring: joining, windows: windowRule(for: s1)) {
+                firstDay = day
+                break
+            }
+        }
+
+        let editCount = edits.count
+        var placed: [Occurrence] = []
+        var day = firstDay ?? start
+        var i = 0
+        while i < members.count {
+            let m = members[i]
+            // §5.5: the next run joins once a member's new day reaches it.
+            while let next = later.first, next.start.date <= day {
+                members.append(next)
+                pending.insert(next.id)
+                later.removeFirst()
+            }
+            pending.remove(m.id)
+            let reason: PlanEdit.Reason = i == 0 ? .makeUp : .chainShift
+            let target = slot(for: m, on: day)
+            var lastDay: CivilDate?
+            let moving = Set(members.map(\.id))
+            if (i == 0 && firstDay != nil)
+                || (i > 0 && !holdsAnother(day, moving) && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m))) {
+                move(m, to: target, reason: reason)
+                lastDay = m.allDay ? target.end.date : target.end.adding(minutes: -1).date
+            } else {
+                // Inside a re-lay the search is not bounded by the next run (the cascade takes
+                // it along), but a day holding another session of the course is no candidate.
+                let held = Set(openSessionsAhead(of: key).filter { $0.id != m.id && !pending.contains($0.id) }.map(\.start.date))
+                lastDay = search(m, from: day, reason: reason, pending: pending, allowed: { !held.contains($0) }, allowSplit: false)
+            }
+            guard let lastDay else {
+                undo(placed, editsFrom: editCount)
+                for member in members where classifier.classify(member) == .overdue { flag(member.id, .couldNotFit) }
+                handled.formUnion(members.map(\.id))
+                return
+            }
+            placed.append(m)
+            day = lastDay.adding(days: 1)
+            i += 1
+            // A member the search put past the next run: the run joins and follows it.
+            if i == members.count, let next = later.first, next.start.date < day {
+                members.append(next)
+                pending.insert(next.id)
+                later.removeFirst()
+            }
+        }
+        handled.formUnion(members.map(\.id))
+    }
+
+    /// Puts the members a failed re-lay had placed back where they were.
+    private mutating func undo(_ placed: [Occurrence], editsFrom count: Int) {
+        for o in placed.reversed() {
+            plan.move(o.id, start: o.start, end: o.end)
+            busy.insert(o)
+        }
+        edits.removeSubrange(count...)
+    }
+
+    // MARK: - Places
+
+    /// `o` on `day` at its own time of day and length. A start inside a spring-forward gap moves
+    /// forward by the gap, and so does an end: a session's end is its start plus its length in
+    /// elapsed minutes (planning.md §1).
+    func slot(for o: Occurrence, on day: CivilDate) -> TimeRange {
+        if o.allDay {
+            let span = o.start.date.days(until: o.end.date)
+            return TimeRange(start: CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
+                             end: CivilDateTime(date: day.adding(days: span), time: TimeOfDay(minutes: 0)))
+        }
+        let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
+        return TimeRange(start: start, end: zone.existing(start.adding(minutes: o.lengthMinutes)))
+    }
+
+    /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
+    /// `rule` says, and not taken by anything busy but `ignoring` (planning.md §5.3).
+    private mutating func usable(_ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
+                                 windows rule: PlacementValidator.WindowRule) -> Bool {
+        ensureCovered(through: target.end.date.adding(days: 1))
+        return PlacementValidator.check(start: target.start, end: target.end, allDay: o.allDay, key: key,
+                                        ignoring: ignoring, busy: busy, windows: windows, rule: rule,
+                                        now: now, zone: zone) == nil
+    }
+
+    /// A member the student placed outside the windows may keep its time of day on any day that
+    /// has a window (planning.md §5.3); the others must fit inside one.
+    func windowRule(for o: Occurrence) -> PlacementValidator.WindowRule {
+        if o.allDay { return .ignored }
+        return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows) ? .required : .anyDayWithWindow
+    }
+
+    /// The time of day an occurrence is planned at: a series' own time for an occurrence the
+    /// series places (its actual start differs only on a DST night), else its start.
+    func plannedTime(_ o: Occurrence) -> TimeOfDay {
+        guard o.id.originalDate != nil, let own = seriesTimes[o.id.taskID], own != o.start.time,
+              plan.overrides[o.id]?.isMove != true else { return o.start.time }
+        return own
+    }
+
+    /// The open sessions of a course (`key`) that start on `day`, however far ahead.
+    private mutating func openSessions(of key: ChainKey, on day: CivilDate) -> [Occurrence] {
+        buildKeyIndex()
+        var result: [Occurrence] = []
+        for id in keyIndex?[key] ?? [] {
+            guard let task = plan.tasks[id] else { continue }
+            if task.isSeries {
+                for o in plan.unsortedOccurrences(ofSeries: task, from: day, through: day)
+                where o.state == .open && o.start.date == day {
+                    result.append(o)
+                }
+            } else if !task.completed, task.start.date == day {
+                result.append(OccurrenceExpander.oneOff(task))
+            }
+        }
+        return result
+    }
+
+    private mutating func buildKeyIndex() {
+        guard keyIndex == nil else { return }
+        var index: [ChainKey: [String]] = [:]
+        for task in plan.tasks.values where task.isSeries || !task.completed {
+            index[ChainKey(title: task.title, category: task.category), default: []].append(task.id)
+        }
+        keyIndex = index
+    }
+
+    /// The open sessions of a course (`key`) that start today or later, where they sit now: every
+    /// one-off session, and a series' sessions as far as a search can reach.
+    private mutating func openSessionsAhead(of key: ChainKey) -> [Occurrence] {
+        buildKeyIndex()
+        var result: [Occurrence] = []
+        let through = today.adding(days: 2 * max(settings.horizonDays, 1) + 62)
+        for id in keyIndex?[key] ?? [] {
+            guard let task = plan.tasks[id] else { continue }
+            if task.isSeries {
+                for o in plan.unsortedOccurrences(ofSeries: task, from: today, through: through)
+                where o.state == .open && o.start.date >= today {
+                    result.append(o)
+                }
+            } else if !task.completed, task.start.date >= today {
+                result.append(OccurrenceExpander.oneOff(task))
+            }
+        }
+        return result
+    }
+
+    // MARK: - Edits on the working copy
+
+    /// Moves an occurrence in the working copy and the busy index, and records the edit.
+    mutating func move(_ o: Occurrence, to r: TimeRange, reason: PlanEdit.Reason) {
+        guard r != TimeRange(o) else { return }
+        plan.move(o.id, start: r.start, end: r.end)
+        var moved = o
+        moved.start = r.start; moved.end = r.end
+        busy.insert(moved)
+        edits.append(PlanEdit(op: .move, id: o.id, title: o.title, before: TimeRange(o), after: r, reason: reason))
+    }
+
     mutating func flag(_ id: OccurrenceID, _ kind: PlanFlag.Kind) {
         let f = PlanFlag(id: id, kind: kind)
         if !flags.contains(f) { flags.append(f) }
     }
 
-    /// Makes sure the busy index knows every occurrence touching the days up to `day`.
+    /// Makes sure the busy index knows every occurrence touching the days up to `day`. It grows
+    /// a week past what was asked at a time: most searches look at the next few days.
     mutating func ensureCovered(through day: CivilDate) {
-        if day > coveredThrough { coveredThrough = max(day, coveredThrough.adding(days: 31)) }
         guard day > indexedThrough else { return }
-        let end = min(coveredThrough, max(day, indexedThrough.adding(days: 7)))
+        let end = max(day, indexedThrough.adding(days: 7))
         // The busy index does not care about order, so the expansion need not sort.
-        for o in plan.unsortedOccurrences(from: indexedThrough.adding(days: 1), through: end)
-        where awaitingPlacement.isEmpty || !awaitingPlacement.contains(o.id) {
-            busy.insertIfAbsent(o)
-        }
+        for o in plan.unsortedOccurrences(from: indexedThrough.adding(days: 1), through: end) { busy.insertIfAbsent(o) }
         indexedThrough = end
     }
 }

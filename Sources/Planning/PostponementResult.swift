@@ -26,19 +26,18 @@ public struct PostponementResult: Hashable, Sendable {
 }
 
 extension PlanSummary {
-    /// The counts of planning.md §6 read off the edits: dropped X (dropped-stale), rescheduled
-    /// Y (every occurrence that moved or was replaced by split parts), of which chained Z (the
-    /// ones moved as chain members, reason make-up or chain-shift). Created split parts are
-    /// not counted again.
+    /// The counts of planning.md §8 read off the edits, so they count exactly the listed edits:
+    /// dropped (reason dropped-stale), skipped (reason missed), rescheduled (every move of the
+    /// rules, and an occurrence replaced by split parts), of which chained (reason make-up,
+    /// chain-shift or series-shift). Created split parts are not counted again.
     public init(edits: [PlanEdit]) {
         self.init()
-        for e in edits {
+        for e in edits where e.op != .create {
             switch e.reason {
             case .droppedStale: dropped += 1
-            case .makeUp, .chainShift:
-                if e.op != .create { rescheduled += 1; chained += 1 }
-            case .rescheduled:
-                if e.op != .create { rescheduled += 1 }
+            case .missed: skipped += 1
+            case .makeUp, .chainShift, .seriesShift: rescheduled += 1; chained += 1
+            case .rescheduled: rescheduled += 1
             case .model, .manual: break
             }
         }

@@ -55,6 +55,8 @@ public struct ReplanDocument: Hashable, Sendable {
             if let r = t.repeatRule {
                 var rep: [String: JSONValue] = ["every": .string(r.every.rawValue)]
                 if let u = r.until { rep["until"] = .string(u.description) }
+                // Only when it differs from the kind's default (data.md).
+                if let m = r.explicitMissed { rep["missed"] = .string(m.rawValue) }
                 o["repeat"] = .object(rep)
                 // Only what the decoder reads back: a skipped occurrence has no new time (where it
                 // had been moved to no longer matters), and an open one that was not moved is no

@@ -134,13 +134,20 @@ public struct ReplanDocumentDecoder: Sendable {
         }
         var rule: RepeatRule?
         if let rr = try r.optionalObject("repeat") {
-            try rr.rejectUnknownKeys(["every", "until"])
+            try rr.rejectUnknownKeys(["every", "until", "missed"])
             let every = try rr.string("every")
             if every != "none" {
                 guard let f = RepeatRule.Frequency(rawValue: every) else {
                     throw DataError(path: rr.child("every"), message: "'\(every)' is not none, daily, weekly or monthly")
                 }
-                rule = RepeatRule(every: f, until: try rr.optionalDate("until"))
+                var missed: RepeatRule.MissedPolicy?
+                if let m = try rr.optionalString("missed") {
+                    guard let policy = RepeatRule.MissedPolicy(rawValue: m) else {
+                        throw DataError(path: rr.child("missed"), message: "'\(m)' is not shift, skip or make-up")
+                    }
+                    missed = policy
+                }
+                rule = RepeatRule(every: f, until: try rr.optionalDate("until"), missed: missed)
             }
         }
         // An id-less task gets an id derived from its place and content, so importing the same

@@ -7,7 +7,10 @@ public enum RowImage {
     public static func task(_ t: StudyTask) -> JSONValue {
         var repeatValue: JSONValue = .null
         if let r = t.repeatRule {
-            repeatValue = ["every": .string(r.every.rawValue), "until": r.until.map { .string($0.description) } ?? .null]
+            var rep: [String: JSONValue] = ["every": .string(r.every.rawValue), "until": r.until.map { .string($0.description) } ?? .null]
+            // Written only when set, so images of tasks without a chosen policy stay as before.
+            if let m = r.missed { rep["missed"] = .string(m.rawValue) }
+            repeatValue = .object(rep)
         }
         return [
             "id": .string(t.id), "user": .string(t.userID), "title": .string(t.title), "note": .string(t.note),
@@ -33,7 +36,12 @@ public enum RowImage {
                 guard let date = u.stringValue.flatMap({ CivilDate($0) }) else { throw r.bad("repeat.until") }
                 until = date
             }
-            rule = RepeatRule(every: every, until: until)
+            var missed: RepeatRule.MissedPolicy?
+            if let m = rep["missed"], m != .null {
+                guard let policy = m.stringValue.flatMap(RepeatRule.MissedPolicy.init(rawValue:)) else { throw r.bad("repeat.missed") }
+                missed = policy
+            }
+            rule = RepeatRule(every: every, until: until, missed: missed)
         }
         guard let subtaskImages = image["subtasks"]?.arrayValue else { throw r.bad("subtasks") }
         let subtasks = try subtaskImages.map { (s: JSONValue) throws(DataError) -> Subtask in

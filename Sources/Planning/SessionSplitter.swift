@@ -12,8 +12,8 @@ extension PostponementPass {
     /// first part only, so a checklist is not ticked off three times.
     ///
     /// Returns the last day a part uses, or nil.
-    mutating func split(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, before: TimeRange?,
-                        notBefore: CivilDateTime? = nil) -> CivilDate? {
+    mutating func split(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason,
+                        allowed: (CivilDate) -> Bool) -> CivilDate? {
         let size = settings.sessionMinutes
         guard size > 0, !o.allDay else { return nil }
         let total = o.lengthMinutes
@@ -28,7 +28,8 @@ extension PostponementPass {
             search.horizonDays = dayFrom.days(until: lastDay)
             let preferred = TimeOfDay(minutes: (plannedTime(o).minutes + i * size) % 1440)
             guard let r = search.slot(length: length, preferredTime: preferred, from: dayFrom,
-                                      notBefore: parts.last?.end ?? notBefore, busy: scratch, ignoring: [o.id]) else { return nil }
+                                      notBefore: parts.last?.end, busy: scratch, ignoring: [o.id],
+                                      allowed: allowed) else { return nil }
             parts.append(r)
             scratch.insert(Occurrence(id: OccurrenceID(taskID: "\u{0}part\(i)"), title: o.title, category: o.category,
                                       start: r.start, end: r.end))
@@ -38,7 +39,7 @@ extension PostponementPass {
         if o.isSeriesOccurrence { plan.skip(o.id) } else { plan.deleteTask(o.taskID) }
         busy.remove(o.id)
         edits.append(PlanEdit(op: o.isSeriesOccurrence ? .skip : .delete, id: o.id, title: o.title,
-                              before: before ?? TimeRange(o), after: nil, reason: reason,
+                              before: TimeRange(o), after: nil, reason: reason,
                               detail: "split into \(count) sessions"))
         for (i, r) in parts.enumerated() {
             let suffix = " [\(i + 1)/\(count)]"

@@ -28,12 +28,16 @@ public struct SlotFinder: Sendable {
     ///   - notBefore: an extra lower bound on the start (used to keep the parts of a split
     ///     session in order); the start is never before `now` either way.
     ///   - ignoring: occurrences that do not block, typically the one being placed.
+    ///   - allowed: days the search may use (planning.md §6: a day holding another open session
+    ///     of the same course, or on or after the course's next session, is not a candidate).
     public func slot(length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
-                     busy: BusyIndex, ignoring: Set<OccurrenceID> = []) -> TimeRange? {
+                     busy: BusyIndex, ignoring: Set<OccurrenceID> = [],
+                     allowed: (CivilDate) -> Bool = { _ in true }) -> TimeRange? {
         guard length > 0, horizonDays >= 0 else { return nil }
         let floor = max(now.minuteNumber, notBefore?.minuteNumber ?? Int.min)
         for offset in 0...horizonDays {
             let day = from.adding(days: offset)
+            guard allowed(day) else { continue }
             let preferred = day.dayNumber * 1440 + preferredTime.minutes
             // (|start − preferred|, gap length, start): smaller is better.
             var best: (Int, Int, Int)?
@@ -53,11 +57,11 @@ public struct SlotFinder: Sendable {
     /// The first date from `from` (never before today) within the horizon on which an all-day
     /// occurrence of `days` days meets no other all-day occurrence of the same chain key.
     public func allDaySlot(days: Int, key: ChainKey, from: CivilDate, busy: BusyIndex,
-                           ignoring: Set<OccurrenceID> = []) -> CivilDate? {
+                           ignoring: Set<OccurrenceID> = [], allowed: (CivilDate) -> Bool = { _ in true }) -> CivilDate? {
         guard horizonDays >= 0 else { return nil }
         for offset in 0...horizonDays {
             let day = from.adding(days: offset)
-            guard day >= now.date else { continue }
+            guard day >= now.date, allowed(day) else { continue }
             if busy.allDayConflict(key: key, first: day, last: day.adding(days: max(days, 1) - 1), ignoring: ignoring) == nil {
                 return day
             }
@@ -75,7 +79,10 @@ public struct SlotFinder: Sendable {
         // index's intervals need no ordering by id first.
         var blockers = busy.timedIntervals(on: day, ignoring: ignoring)
         if notBefore > base { blockers.append(base..<min(notBefore, base + 1440)) }
-        if let skipped = zone?.skippedMinutes(on: day) { blockers.append(skipped) }
+        // The skipped minutes, and the minute before them: a session may neither start nor end
+        // at a wall time the clock skips (planning.md §1), and an end at the gap's first minute
+        // names one.
+        if let skipped = zone?.skippedMinutes(on: day) { blockers.append((skipped.lowerBound - 1)..<skipped.upperBound) }
         blockers.sort { $0.lowerBound < $1.lowerBound }
         var result: [Range<Int>] = []
         for w in dayWindows {

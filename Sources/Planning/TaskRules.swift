@@ -12,7 +12,19 @@ public enum TaskRules {
         }
     }
 
+    /// Refuses C0 control characters other than tab, newline and carriage return (issue 13):
+    /// a title or note with terminal escapes would otherwise reach every terminal and journal
+    /// that shows it. Decision: carriage return is kept, because notes written on Windows
+    /// end their lines with CR LF and must round-trip; output escapes a lone CR (and every
+    /// other control character) anyway, also for data stored before this rule.
+    public static func rejectControlCharacters(_ text: String, path: String) throws(DataError) {
+        guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return }
+        let byte = text.utf8[index]
+        throw DataError(path: path, message: "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab, newline and carriage return are allowed")
+    }
+
     public static func validateTitle(_ title: String) throws(DataError) {
+        try rejectControlCharacters(title, path: "title")
         let trimmed = title.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "title", message: "must not be empty") }
         guard trimmed.count <= 200 else {
@@ -21,12 +33,14 @@ public enum TaskRules {
     }
 
     public static func validateNote(_ note: String) throws(DataError) {
+        try rejectControlCharacters(note, path: "note")
         guard note.count <= 4000 else {
             throw DataError(path: "note", message: "must be at most 4000 characters, got \(note.count)")
         }
     }
 
     public static func validateCategory(_ category: String) throws(DataError) {
+        try rejectControlCharacters(category, path: "category")
         let trimmed = category.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "category", message: "must not be empty") }
         guard !placeholderCategories.contains(where: { $0.lowercased() == trimmed.lowercased() }) else {
@@ -71,4 +85,8 @@ extension String {
         while let l = s.last, l.isWhitespace { s.removeLast() }
         return String(s)
     }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

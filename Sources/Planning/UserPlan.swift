@@ -1,3 +1,5 @@
+import Foundation
+
 /// One user's plan in memory: the working copy that local rules and the model's tool calls
 /// edit. Nothing here touches the database; the nightly job diffs the working copy against
 /// the plan it loaded and commits the difference as one changeset.
@@ -6,9 +8,16 @@ public struct UserPlan: Hashable, Sendable {
     public private(set) var tasks: [String: StudyTask]
     public private(set) var overrides: [OccurrenceID: OccurrenceOverride]
     public private(set) var slides: [String: [SeriesSlide]]
+    /// How far back the plan knows its series' overrides: every override whose original date is
+    /// on or after this date was loaded (a window read, `PlanRepository.loadPlan(user:window:)`);
+    /// nil when the whole history is here. The rules look for stale series sessions only
+    /// where the plan knows what happened (planning.md §2).
+    public var historyFrom: CivilDate?
 
-    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []) {
+    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+                historyFrom: CivilDate? = nil) {
         self.user = user
+        self.historyFrom = historyFrom
         self.tasks = UserPlan.firstByKey(tasks, \.id)
         self.overrides = UserPlan.firstByKey(overrides, \.occurrenceID)
         self.slides = Dictionary(grouping: slides, by: \.taskID).mapValues { $0.sorted { $0.from < $1.from } }
@@ -233,5 +242,74 @@ public struct UserPlan: Hashable, Sendable {
             list.sort { $0.from < $1.from }
         }
         slides[taskID] = list.isEmpty ? nil : list
+    }
+}
+
+// MARK: - "This and following" (issue 13, item 3)
+
+extension UserPlan {
+    /// Where a change of a series "from `date` on" begins: its first original recurrence
+    /// date on or after `date`, or nil when the series has none left. A monthly series on day
+    /// 29–31 continues from a date on its anchor day, so the new series keeps that anchor
+    /// (a split on Feb 28 would re-anchor every later month on the 28th).
+    public func splitDate(ofSeries taskID: String, from date: CivilDate) -> CivilDate? {
+        guard let task = tasks[taskID], let rule = task.repeatRule else { return nil }
+        var n = OccurrenceExpander.firstIndex(onOrAfter: date, of: task)
+        for _ in 0..<48 {
+            let d = OccurrenceExpander.recurrenceDate(of: task, index: n)
+            if let until = rule.until, d > until { return nil }
+            if rule.every != .monthly || d.day == task.start.date.day { return d }
+            n += 1
+        }
+        return nil
+    }
+
+    /// Ends series `taskID` the day before `date` and continues it from `date` as a new
+    /// series `newID` with the same times, rule, end date and subtasks; the overrides (and
+    /// version-1 slides) of `date` and later move to the new series, and slides from earlier
+    /// dates that still reach those sessions are carried over, so every session stays where it
+    /// was. The past keeps its titles, categories and statistics when the caller then edits
+    /// the new series only: this is how a change "from today on" is made, as calendar apps
+    /// split "this and following events".
+    ///
+    /// - Parameter date: an original recurrence date after the series' first (see
+    ///   `splitDate(ofSeries:from:)`); anything else changes nothing.
+    /// - Returns: the new series, or nil when nothing was split.
+    @discardableResult
+    public mutating func splitSeries(_ taskID: String, at date: CivilDate, newID: String, now: Date) -> StudyTask? {
+        guard var old = tasks[taskID], old.repeatRule != nil, date > old.start.date, tasks[newID] == nil,
+              OccurrenceExpander.isRecurrenceDate(date, of: old) else { return nil }
+        var new = old
+        new.id = newID
+        new.start = CivilDateTime(date: date, time: old.start.time)
+        new.end = old.allDay ? CivilDateTime(date: date.adding(days: old.start.date.days(until: old.end.date)), time: old.end.time)
+                             : new.start.adding(minutes: old.lengthMinutes)
+        new.createdAt = now
+        new.updatedAt = now
+        // The part that ends keeps the missed policy it had: an end date would otherwise turn
+        // a habit (skip) into a course (shift) by default (planning.md §4).
+        let policy = old.repeatRule?.effectiveMissed
+        old.repeatRule?.missed = policy
+        old.repeatRule?.until = date.adding(days: -1)
+        old.updatedAt = now
+        for (key, o) in overrides where key.taskID == taskID && o.originalDate >= date {
+            overrides[key] = nil
+            var moved = o
+            moved.taskID = newID
+            overrides[moved.occurrenceID] = moved
+        }
+        let oldSlides = slides[taskID] ?? []
+        let carried = oldSlides.filter { $0.from < date }.reduce(0) { $0 + $1.days }
+        var newSlides = oldSlides.filter { $0.from >= date }.map { s -> SeriesSlide in var t = s; t.taskID = newID; return t }
+        if carried != 0 {
+            if let i = newSlides.firstIndex(where: { $0.from == date }) { newSlides[i].days += carried }
+            else { newSlides.insert(SeriesSlide(taskID: newID, from: date, days: carried, version: 0), at: 0) }
+        }
+        let kept = oldSlides.filter { $0.from < date }
+        slides[taskID] = kept.isEmpty ? nil : kept
+        slides[newID] = newSlides.isEmpty ? nil : newSlides
+        tasks[taskID] = old
+        tasks[newID] = new
+        return new
     }
 }

@@ -35,6 +35,8 @@ public struct UserSettings: Hashable, Sendable {
         guard (1...90).contains(horizonDays) else {
             throw DataError(path: "horizonDays", message: "must be between 1 and 90, got \(horizonDays)")
         }
+        try TaskRules.rejectControlCharacters(tone, path: "tone")
+        try TaskRules.rejectControlCharacters(instruction, path: "instruction")
         guard tone.count <= 500 else { throw DataError(path: "tone", message: "must be at most 500 characters") }
         guard instruction.count <= 4000 else { throw DataError(path: "instruction", message: "must be at most 4000 characters") }
         for (i, c) in keepCategories.enumerated() {

@@ -46,8 +46,8 @@ public final class Console: @unchecked Sendable {
                 noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
                 journal: Console.stderrIsJournal(environment["JOURNAL_STREAM"]),
                 dumbTerminal: environment["TERM"] == "dumb",
-                writeOut: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                writeErr: { FileHandle.standardError.write(Data($0.utf8)) },
+                writeOut: { stdoutStream.write($0) },
+                writeErr: { stderrStream.write($0) },
                 readLine: { Swift.readLine() })
     }
 
@@ -65,15 +65,63 @@ public final class Console: @unchecked Sendable {
     /// Applies `--color`; called once, before the command runs.
     public func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
 
-    /// Data written exactly as given: iCalendar ends with CRLF, and `out`'s check for a final
-    /// newline does not see one there ("\r\n" is one Character), which left a stray LF.
-    public func write(_ text: String) { lock.withLock { writeOut(text) } }
+    public func out(_ text: String) {
+        let safe = Console.escapingControls(text, keepingColors: colorAllowed)
+        lock.withLock { writeOut(safe.hasSuffix("\n") ? safe : safe + "\n") }
+    }
 
-    public func out(_ text: String) { lock.withLock { writeOut(text.hasSuffix("\n") ? text : text + "\n") } }
+    /// A document written byte for byte (iCalendar needs its CRLF line ends); its writer has
+    /// escaped the text fields in it already.
+    public func outDocument(_ text: String) { lock.withLock { writeOut(text) } }
 
     /// A log line on stderr, with a journald priority prefix under systemd.
     public func log(_ text: String, priority: LogPriority = .info) {
-        lock.withLock { writeErr((journal ? "<\(priority.rawValue)>" : "") + text + "\n") }
+        let safe = Console.escapingControls(text, keepingColors: colorAllowed)
+        lock.withLock { writeErr((journal ? "<\(priority.rawValue)>" : "") + safe + "\n") }
+    }
+
+    /// `text` with every control character except newline and tab shown as `\u{XX}`.
+    ///
+    /// Titles, notes, categories and a model server's error text are other people's text: a
+    /// terminal escape in one of them reached the terminal and the journal as is (issue 13).
+    /// With `keepingColors`, the colour sequences `paint` writes (`ESC [ digits m`) stay:
+    /// they can only colour text. JSON output has no raw control characters to begin with.
+    static func escapingControls(_ text: String, keepingColors: Bool) -> String {
+        func isControl(_ v: UInt32) -> Bool { (v < 0x20 && v != 0x09 && v != 0x0A) || (0x7F...0x9F).contains(v) }
+        // The usual line has none: one pass over its bytes (C1 controls are two bytes from 0xC2 0x80).
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let v = scalars[i].value
+            if v == 0x1B && keepingColors, let end = Console.colorSequenceEnd(scalars, from: i) {
+                result.append(contentsOf: scalars[i...end])
+                i = end + 1
+                continue
+            }
+            if isControl(v) {
+                result.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                result.append(scalars[i])
+            }
+            i += 1
+        }
+        return String(result)
+    }
+
+    /// The index of the `m` closing a colour sequence `ESC [ [0-9;]* m` that starts at `start`.
+    private static func colorSequenceEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var j = start + 1
+        guard j < scalars.count, scalars[j] == "[" else { return nil }
+        j += 1
+        while j < scalars.count, j - start < 16 {
+            let c = scalars[j]
+            if c == "m" { return j }
+            guard ("0"..."9").contains(c) || c == ";" else { return nil }
+            j += 1
+        }
+        return nil
     }
 
     /// Raw stderr output (progress bars redraw in place).
@@ -84,6 +132,41 @@ public final class Console: @unchecked Sendable {
     /// Colours text when colour is allowed.
     public func paint(_ text: String, _ color: TerminalColor) -> String {
         colorAllowed ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+}
+
+private let stdoutStream = OutputStream(descriptor: 1)
+private let stderrStream = OutputStream(descriptor: 2)
+
+/// One of the process's output streams, written with write(2).
+///
+/// FileHandle.write traps (`try!`) when the reader has gone away (`replan run | head`), which
+/// killed a nightly run after some students were planned (issue 13, item 8). Here a failed
+/// write (EPIPE, EBADF, EIO…) marks the stream closed and later output is dropped: the run
+/// goes on, commits every student and exits with the code that says how the run went.
+final class OutputStream: @unchecked Sendable {
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var closed = false
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    /// Whether a write has failed (nobody reads this stream any more).
+    var isClosed: Bool { lock.withLock { closed } }
+
+    func write(_ text: String) {
+        lock.withLock {
+            guard !closed else { return }
+            var bytes = Array(text.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if n > 0 { offset += n; continue }
+                if n < 0 && errno == EINTR { continue }
+                closed = true
+                return
+            }
+        }
     }
 }
 

@@ -6,6 +6,25 @@ extension CommandContext {
     /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
     func openDatabase() throws(CLIError) -> Database { try openDatabaseAt(databasePath) }
 
+    /// Opens the database for a command that only reads (`log`, `show`, `stats`, `user list`,
+    /// `task list`, `export`): a missing or empty file is an error naming the path looked for,
+    /// never a new database (a mistyped `--db` used to create one, directories included).
+    func openExistingDatabase() throws(CLIError) -> Database {
+        var info = stat()
+        guard stat(databasePath, &info) == 0 else {
+            throw CLIError(.cannotOpenDatabase, "no database at \(databasePath) (\(String(cString: strerror(errno)))); looked there because of \(databasePathSource); nothing was created")
+        }
+        guard info.st_size > 0 else {
+            throw CLIError(.cannotOpenDatabase, "\(databasePath) is empty, not a replan database yet (looked there because of \(databasePathSource))")
+        }
+        return try openDatabaseAt(databasePath)
+    }
+
+    /// Where the database path came from, for messages about a missing database.
+    /// (`--db`, `$REPLAN_DB`, the configuration file and line, `$STATE_DIRECTORY`, or the
+    /// default location: resolved once, in `CommandContext.databaseLocation`.)
+    var databasePathSource: String { databaseSource }
+
     func openDatabaseAt(_ databasePath: String) throws(CLIError) -> Database {
         let dir = (databasePath as NSString).deletingLastPathComponent
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
@@ -34,7 +53,7 @@ extension CLIError {
     /// The exit code and message of a store failure.
     init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .schemaTooNew: self.init(.cannotOpenDatabase, error.description)
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew: self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow: self.init(.badInput, error.description)
         case .alreadyUndone, .notUndone: self.init(.badInput, error.description)
         case .conflict: self.init(.conflicts, error.description)

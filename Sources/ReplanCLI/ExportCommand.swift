@@ -16,14 +16,14 @@ enum ExportCommand {
         let userID = try a.required("--user")
         let format = a.value("--format") ?? "json"
         guard format == "json" || format == "ics" else { throw CLIError.usage("--format must be json or ics, got '\(format)'") }
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
         if format == "ics" {
             let today = plan.zone.civil(ctx.now).date
             let from = try a.date("--from") ?? today.adding(days: -30)
             let to = try a.date("--to") ?? today.adding(days: 90)
             guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
-            ctx.console.write(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
+            ctx.console.outDocument(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
             return .success
         }
         let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }

@@ -33,7 +33,7 @@ enum FeedsCommand {
         let ahead = try a.int("--days-ahead", in: 0...3650) ?? 60
         let started = Date()
         try prepare(directory: out)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let workers = try a.int("--concurrency", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let only = a.values("--user")
         var fixed: [User]?

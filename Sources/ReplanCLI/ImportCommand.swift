@@ -5,6 +5,31 @@ import Store
 
 /// `replan import FILE`: a `replan/1` document, all or nothing.
 enum ImportCommand {
+    /// The largest document accepted, from a file or standard input (256 MiB): a 100,000-
+    /// student export is well below it, and an endless stream must not exhaust memory.
+    static let maxDocumentBytes = 256 << 20
+
+    /// The document's bytes; more than `maxDocumentBytes` is bad input (exit 65), read no
+    /// further than one byte past the limit.
+    static func readBounded(_ path: String) throws(CLIError) -> Data {
+        let limit = maxDocumentBytes
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: path) else { throw CLIError.badInput("cannot read \(path)") }
+            handle = h
+        }
+        var data = Data()
+        while data.count <= limit {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw CLIError.badInput("cannot read \(path): \(error)") }
+            guard let chunk, !chunk.isEmpty else { return data }
+            data.append(chunk)
+        }
+        throw CLIError.badInput("\(path == "-" ? "standard input" : path) is larger than \(limit >> 20) MiB, the most replan imports at once; split the document by users")
+    }
+
     static let descriptor = CommandDescriptor(
         path: ["import"], synopsis: "import FILE", summary: "import a replan/1 JSON document (all or nothing; - reads stdin)",
         details: """
@@ -17,13 +42,7 @@ enum ImportCommand {
     ) { ctx in
         let path = try ctx.arguments.positional(0, "FILE")
         try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let d = FileManager.default.contents(atPath: path) else { throw CLIError.badInput("cannot read \(path)") }
-            data = d
-        }
+        let data = try readBounded(path)
         let document: ReplanDocument
         do { document = try ReplanDocumentDecoder(now: ctx.now).decode(data) }
         catch { throw CLIError.badInput("\(path): \(error)") }

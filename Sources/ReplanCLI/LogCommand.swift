@@ -58,7 +58,7 @@ enum LogCommand {
         let filter = try statusFilter(a.value("--status"))
         let since = try sinceDate(a.value("--since"))
         let prices = try Prices(context: ctx)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = a.value("--user")
         if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
         let store = RunStore(db)
@@ -183,13 +183,13 @@ enum LogCommand {
             duration = "unfinished"
         }
         return [String(t.run.id), Timestamp.text(t.run.startedAt), String(t.users), String(t.changed), String(t.unchanged),
-                String(t.skipped), String(t.failed), String(t.modelErrors), compact(t.promptTokens + t.completionTokens), cost, duration]
+                String(t.skipped), String(t.failed), String(t.modelErrors), compact(Int.saturating(t.promptTokens, plus: t.completionTokens)), cost, duration]
     }
 
     static func studentLine(_ x: UserRun, prices: Prices?) -> String {
         var line = "\(x.userID) \(x.planDate) \(x.status.rawValue)"
         if let cs = x.changesetID { line += " \(cs)" }
-        line += "  turns \(x.turns), tokens \(x.promptTokens + x.completionTokens)"
+        line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
         if let prices { line += ", " + dollars(prices.cost(prompt: x.promptTokens, completion: x.completionTokens, cached: x.cachedTokens)) }
         line += ", \(seconds(Double(x.durationMilliseconds) / 1000))"
         if let e = x.error { line += "  error: \(e)" }

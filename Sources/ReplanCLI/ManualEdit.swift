@@ -39,9 +39,22 @@ struct ManualEdit {
         try ctx.arguments.rejectExtraPositionals(beyond: 1)
         guard let oid = OccurrenceID(target) else { throw .badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
         let db = try ctx.openDatabase()
-        let edit = ManualEdit(context: ctx, db: db, userID: try owner(of: oid.taskID, db: db))
+        let owner = try owner(of: oid.taskID, db: db)
+        try requireUser(ctx, owns: target, owner: owner)
+        let edit = ManualEdit(context: ctx, db: db, userID: owner)
         return (target, oid, edit, try edit.loadPlan())
     }
+
+    /// `--user`, when given next to an id, must name the id's owner: a script that means one
+    /// student must never act on another's data (exit 65, nothing done).
+    static func requireUser(_ ctx: CommandContext, owns target: String, owner: String) throws(CLIError) {
+        if let named = ctx.arguments.value("--user"), named != owner {
+            throw .badInput("\(target) belongs to \(owner), not to --user \(named); nothing done")
+        }
+    }
+
+    /// The `--user` option of commands that take an id: a guard, checked against the owner.
+    static let userGuard = OptionSpec.value("--user", "refuse (exit 65) unless the id belongs to this student")
 
     /// The user who owns a task id (task ids are unique across users).
     static func owner(of taskID: String, db: Database) throws(CLIError) -> String {

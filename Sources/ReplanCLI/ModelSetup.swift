@@ -39,6 +39,7 @@ struct ModelSetup {
         // Prices only feed the cost estimate, but a typo should show on the first run, not
         // weeks later in `log`.
         for price in [SettingSpec.priceInput, .priceCachedInput, .priceOutput] { _ = try ctx.decimalSetting(price) }
+        _ = try ModelSetup.deadline(context: ctx)
         if a.flag("--no-model") {
             pipeline = UserPipeline(reviewer: nil, onModelError: policy)
             disabledReason = "--no-model"
@@ -60,7 +61,7 @@ struct ModelSetup {
         let gate = RateLimitGate(maxInFlight: try ctx.intSetting(.concurrency, in: 1...256) ?? 8)
         let reviewer = AssistantReviewer(
             conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
-            cancellation: ctx.interruption.cancellation, shutoff: shutoff)
+            cancellation: ctx.interruption.cancellation, shutoff: shutoff, deadline: try ModelSetup.deadline(context: ctx))
         let shutoff = self.shutoff
         pipeline = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
         disabledReason = nil
@@ -105,21 +106,57 @@ struct ModelSetup {
         return "none configured: the model stage is skipped"
     }
 
+    /// `--model-deadline` (the run's model stage, default 2 h) and `--student-deadline` (one
+    /// student's conversation, default 300 s), in seconds, counted from now (wall time, not
+    /// `--now`). 0 turns the model stage off in effect; checked even with `--no-model`.
+    static func deadline(context ctx: CommandContext) throws(CLIError) -> ModelDeadline {
+        func seconds(_ option: String, _ fallback: TimeInterval) throws(CLIError) -> TimeInterval {
+            guard let text = ctx.arguments.value(option) else { return fallback }
+            guard let value = Double(text), value.isFinite, value >= 0, value <= 7 * 86_400 else {
+                throw .badInput("\(option) must be a number of seconds from 0 to 604800, got '\(text)'")
+            }
+            return value
+        }
+        return ModelDeadline(perRun: try seconds("--model-deadline", ModelDeadline.defaultPerRun),
+                             perStudent: try seconds("--student-deadline", ModelDeadline.defaultPerStudent), startedAt: Date())
+    }
+
     /// The API key, or nil when none is configured. An empty file means "no key".
+    ///
+    /// A key file holds the key on its first line (issue 13): a second line used to be sent
+    /// on as an HTTP header of its own. Later lines are ignored with a warning, a key with
+    /// control characters is refused (exit 64; the key itself is never printed), and a file
+    /// that group or others may read gets a warning.
     static func apiKey(context ctx: CommandContext) throws(CLIError) -> String? {
         func read(_ path: String, _ source: String) throws(CLIError) -> String? {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw CLIError.usage("cannot read the API key file \(path) (\(source))")
             }
-            let key = String(decoding: data, as: UTF8.self).trimmingWhitespace()
-            return key.isEmpty ? nil : key
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & 0o044 != 0 {
+                ctx.console.log("warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
+                                priority: .warning)
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.dropFirst().contains(where: { !String($0).trimmingWhitespace().isEmpty }) {
+                ctx.console.log("warning: only the first line of the API key file \(path) is used", priority: .warning)
+            }
+            return try checked(String(lines.first ?? "").trimmingWhitespace(), source: "the API key file \(path)")
+        }
+        func checked(_ key: String, source: String) throws(CLIError) -> String? {
+            guard !key.isEmpty else { return nil }
+            guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw CLIError.usage("\(source) holds control characters; an API key is one line of printable text")
+            }
+            return key
         }
         if let path = ctx.arguments.value("--api-key-file") { return try read(path, "--api-key-file") }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
            FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
             return try read(dir + "/openai-api-key", "systemd credential")
         }
-        if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return key }
+        if let key = ctx.environment["OPENAI_API_KEY"] { return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY") }
         if let file = ctx.setting(.apiKeyFile) { return try read(file.value, file.label) }
         return nil
     }

@@ -39,7 +39,7 @@ enum NightText {
     }
 
     static func summary(_ s: PlanSummary) -> String {
-        "dropped \(s.dropped), rescheduled \(s.rescheduled) (of which chained \(s.chained))"
+        "dropped \(s.dropped), skipped \(s.skipped), rescheduled \(s.rescheduled) (of which chained \(s.chained))"
     }
 
     static func model(_ m: ModelSummary) -> String {

@@ -15,6 +15,8 @@ enum NightlyCommands {
         .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
         .value("--request-timeout", "seconds per model request (default 120)"),
         .value("--max-completion-tokens", "token cap per model response (default 8000)"),
+        .value("--model-deadline", "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
+        .value("--student-deadline", "seconds one student's model conversation may take; then local edits only (default 300)"),
     ]
 
     static let run = CommandDescriptor(
@@ -136,7 +138,7 @@ enum NightlyCommands {
     static let undo = CommandDescriptor(
         path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
         summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [.value("--user", "student id (with --last)"), .flag("--last", "the student's most recent applied changeset"),
+        options: [.value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"), .flag("--last", "the student's most recent applied changeset"),
                   .flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
                   .flag("--json", "print JSON")]
     ) { ctx in
@@ -147,7 +149,7 @@ enum NightlyCommands {
         path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
         summary: "re-apply an undone changeset, with the same conflict check",
         options: [.flag("--force", "overwrite rows changed since"), .flag("--yes", "do not ask (needed when not on a terminal)"),
-                  .flag("--json", "print JSON")]
+                  .flag("--json", "print JSON"), ManualEdit.userGuard]
     ) { ctx in
         try reversal(ctx, undo: false)
     }
@@ -172,6 +174,7 @@ enum NightlyCommands {
         do { record = try store.changeset(id) } catch .unknownChangeset {
             throw CLIError.badInput("no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)")
         } catch { throw CLIError(store: error) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         let verb = undo ? "undo" : "redo"
         // Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
         if let days = try PruneCommand.retentionDays(ctx), record.header.createdAt < PruneCommand.cutoff(days: days, now: ctx.now) {
@@ -228,13 +231,15 @@ enum NightlyCommands {
         path: ["show"], synopsis: "show CHANGESET [--transcript] [--week] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
         options: [.flag("--transcript", "include the model transcript"),
-                  .flag("--week", "also the student's week around the changeset, its edits marked"), .flag("--json", "print JSON")]
+                  .flag("--week", "also the student's week around the changeset, its edits marked"), .flag("--json", "print JSON"),
+                  ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
         if a.flag("--transcript") {
             if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {
@@ -265,7 +270,8 @@ enum NightlyCommands {
             ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
         }
         if let s = record.report["summary"], let d = s["dropped"]?.intValue, let r = s["rescheduled"]?.intValue, let c = s["chained"]?.intValue {
-            ctx.console.out(NightText.summary(PlanSummary(dropped: d, rescheduled: r, chained: c)))
+            // `skipped` is absent from reports written before the version-2 rules.
+            ctx.console.out(NightText.summary(PlanSummary(dropped: d, skipped: s["skipped"]?.intValue ?? 0, rescheduled: r, chained: c)))
         }
         if let m = record.report["model"], m["called"]?.boolValue == true {
             ctx.console.out("model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")")

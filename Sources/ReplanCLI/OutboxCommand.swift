@@ -24,7 +24,7 @@ enum OutboxCommand {
         try a.rejectExtraPositionals(beyond: 0)
         let since = try a.int("--since", in: 0...Int.max) ?? 0
         let limit = try a.int("--limit", in: 1...10_000) ?? 100
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let rows = try storeCall { () throws(StoreError) in try OutboxRepository(db).entries(after: since, limit: limit) }
         let next = rows.last?.id ?? since
         if a.flag("--json") {
@@ -56,7 +56,7 @@ enum OutboxCommand {
         let text = try a.positional(0, "CURSOR (the \"next\" of 'replan outbox')")
         try a.rejectExtraPositionals(beyond: 1)
         guard let cursor = Int(text), cursor >= 0 else { throw CLIError.badInput("CURSOR must be a row id (a whole number), got '\(text)'") }
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let removed = try storeCall { () throws(StoreError) in try OutboxRepository(db).acknowledge(through: cursor) }
         if a.flag("--json") {
             ctx.console.out(JSONValue.object(["schema": "replan.outbox-ack/1", "cursor": .int(cursor), "removed": .int(removed)]).prettyText)

@@ -27,7 +27,9 @@ enum Pager {
         // A reader who quits the pager early closes the pipe: that is the end of the output,
         // not a reason to die of SIGPIPE with exit 141.
         signal(SIGPIPE, SIG_IGN)
-        try? pipe.fileHandleForWriting.write(contentsOf: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        // The pager gets what `out` would have written: control characters escaped.
+        let safe = Console.escapingControls(text, keepingColors: console.colorAllowed)
+        try? pipe.fileHandleForWriting.write(contentsOf: Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
         try? pipe.fileHandleForWriting.close()
         process.waitUntilExit()
     }

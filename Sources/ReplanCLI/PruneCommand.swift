@@ -32,7 +32,7 @@ enum PruneCommand {
             return .success
         }
         let cutoff = cutoff(days: days, now: ctx.now)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let pruner = RetentionPruner(db)
         let dry = a.flag("--dry-run")
         let started = Date()
@@ -62,7 +62,7 @@ enum PruneCommand {
         do {
             guard let days = try retentionDays(ctx) else { return }
             let cutoff = cutoff(days: days, now: ctx.now)
-            let db = try ctx.openDatabase()
+            let db = try ctx.openExistingDatabase()
             let started = Date()
             let report = try storeCall { () throws(StoreError) in
                 try RetentionPruner(db).prune(olderThan: cutoff, shouldStop: {

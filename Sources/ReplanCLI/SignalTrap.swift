@@ -6,6 +6,11 @@ enum SignalTrap {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     static func install() -> Interruption {
+        // A closed stdout or stderr (`replan run | head`) must not end a run half-way: without
+        // this the first write after the reader went away killed the process (exit 141), and
+        // libcurl with NOSIGNAL can raise SIGPIPE on a dropped connection too. Writes then
+        // fail with EPIPE, which `Console` treats as "nobody is listening" (issue 13, item 8).
+        signal(SIGPIPE, SIG_IGN)
         let interruption = Interruption()
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)

@@ -13,7 +13,7 @@ enum StatsCommand {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
         let userID = try a.required("--user")
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
         let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }
             .map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) }

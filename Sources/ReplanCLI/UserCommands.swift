@@ -30,7 +30,7 @@ enum UserCommands {
         options: [.flag("--json", "print JSON")]
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let users = try storeCall { () throws(StoreError) in try UserRepository(db).list() }
         if ctx.arguments.flag("--json") {
             ctx.console.out(JSONValue.object(["schema": "replan.users/1", "users": .array(users.map { u in
@@ -48,14 +48,66 @@ enum UserCommands {
     }
 
     static let remove = CommandDescriptor(
-        path: ["user", "rm"], synopsis: "user rm ID", summary: "remove a student and all of their data",
-        options: []
+        path: ["user", "rm"], synopsis: "user rm ID [--keep-export FILE] [--yes]", summary: "remove a student and all of their data",
+        details: """
+        Removes the student with every task, run, changeset and transcript: this cannot be undone with
+        `replan undo`. --keep-export FILE first writes the student's data as replan/1 JSON (mode 0600;
+        an existing file is refused), so `replan import FILE` brings the plan back. Asks on a terminal;
+        otherwise --yes is required (exit 64).
+        """,
+        options: [.value("--keep-export", "write the student's replan/1 export to FILE first"),
+                  .flag("--yes", "do not ask (needed when not on a terminal)")]
     ) { ctx in
-        let id = try ctx.arguments.positional(0, "user ID")
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        let db = try ctx.openDatabase()
+        let a = ctx.arguments
+        let id = try a.positional(0, "user ID")
+        try a.rejectExtraPositionals(beyond: 1)
+        if !a.flag("--yes") && !ctx.console.stdinIsTTY {
+            throw CLIError.usage("user rm deletes \(id) and all of their history for good: pass --yes (and --keep-export FILE to keep a copy)")
+        }
+        let db = try ctx.openExistingDatabase()
+        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(id) }
+        if !a.flag("--yes") {
+            let tasks = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: id, window: nil) }.tasks.count
+            ctx.console.err("remove \(user.id) with \(tasks) task(s) and their whole history\(a.value("--keep-export").map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] ")
+            guard let answer = ctx.console.readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                ctx.console.out("nothing done")
+                return .success
+            }
+        }
+        if let path = a.value("--keep-export") {
+            let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: id, window: nil) }
+            let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: id) }
+            let entry = ReplanDocument.Entry(user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides, slides: plan.allSlides,
+                                             focusSessions: focus.map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) })
+            try writeNewPrivateFile(path, ReplanDocument(entries: [entry]).json.prettyText + "\n")
+        }
         try storeCall { () throws(StoreError) in try UserRepository(db).remove(id) }
-        ctx.console.out("removed user \(id) and all of their tasks, runs and changesets")
+        ctx.console.out("removed user \(id) and all of their tasks, runs and changesets\(a.value("--keep-export").map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")")
         return .success
+    }
+
+    /// Creates `path` (refusing an existing file) with mode 0600 and writes `text` to it,
+    /// synced, so the copy exists on disk before the student is removed.
+    static func writeNewPrivateFile(_ path: String, _ text: String) throws(CLIError) {
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw CLIError.badInput("cannot create \(path) for --keep-export: \(String(cString: strerror(errno))); nothing removed")
+        }
+        defer { close(fd) }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                unlink(path)
+                throw CLIError.badInput("cannot write \(path): \(String(cString: strerror(errno))); nothing removed")
+            }
+            offset += n
+        }
+        guard fsync(fd) == 0 else {
+            unlink(path)
+            throw CLIError.badInput("cannot write \(path): \(String(cString: strerror(errno))); nothing removed")
+        }
     }
 }

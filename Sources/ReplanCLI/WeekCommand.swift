@@ -21,7 +21,7 @@ enum WeekCommand {
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
         let userID = try a.required("--user")
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
         let store = ChangesetStore(db)
         var header: ChangesetHeader?

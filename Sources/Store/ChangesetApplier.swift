@@ -133,11 +133,11 @@ struct ChangesetApplier {
 
     // MARK: Writing
 
-    /// Sets the row to `image`, or deletes it when `image` is nil. With `versionAbove` (a
-    /// forced overwrite of a conflicting row) the written version is raised above the one
-    /// found, so versions stay monotonic for every later check. `stored`: the conflict check
+    /// Sets the row to `image`, or deletes it when `image` is nil. With `version` (a forced
+    /// overwrite of a conflicting row) the row is written with that fresh version instead of
+    /// the image's, so every later check sees it changed. `stored`: the conflict check
     /// found the row, so it is updated rather than upserted (see `TaskTable.write`).
-    func apply(_ entity: EditEntity, key: String, image: JSONValue?, versionAbove: Int? = nil, stored: Bool = false) throws(StoreError) {
+    func apply(_ entity: EditEntity, key: String, image: JSONValue?, version: Int? = nil, stored: Bool = false) throws(StoreError) {
         switch entity {
         case .task:
             guard let image else {
@@ -147,7 +147,7 @@ struct ChangesetApplier {
             var task = try decode(entity, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
             guard task.id == key else { throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key") }
             guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
-            if let v = versionAbove { task.version = max(task.version, v + 1) }
+            if let version { task.version = version }
             try TaskTable.write(task, stored: stored, in: db)
             tasks.wrote(task)
         case .override:
@@ -158,7 +158,7 @@ struct ChangesetApplier {
                 throw StoreError.malformedRow(entity: "override", key: key, problem: "image differs from key")
             }
             try requireTask(taskID, entity: entity, key: key)
-            if let v = versionAbove { o.version = max(o.version, v + 1) }
+            if let version { o.version = version }
             try OverrideTable.write(o, stored: stored, in: db)
         case .slide:
             let (taskID, date) = try childKey(entity, key)
@@ -168,7 +168,7 @@ struct ChangesetApplier {
                 throw StoreError.malformedRow(entity: "slide", key: key, problem: "image differs from key")
             }
             try requireTask(taskID, entity: entity, key: key)
-            if let v = versionAbove { s.version = max(s.version, v + 1) }
+            if let version { s.version = version }
             try SlideTable.upsert(s, in: db)
         case .statistic:
             if image != nil {

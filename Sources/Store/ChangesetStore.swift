@@ -8,7 +8,8 @@ import Planning
 /// a commit expects each touched row to still have its `before` version (or to be absent),
 /// an undo expects the `after` versions, a redo the `before` versions again. Any difference
 /// throws `ChangesetConflict` listing every such row, and nothing is written; so a student's
-/// own edit made meanwhile is never silently overwritten.
+/// own edit made meanwhile is never silently overwritten. Versions never repeat with other
+/// content (`VersionClock`), so an equal version means an unchanged row.
 public struct ChangesetStore {
     let db: Database
 
@@ -61,8 +62,18 @@ public struct ChangesetStore {
             // reverse) then removes them last, after the tasks that kept them alive are gone.
             let statisticEdits = try applier.statisticEdits(for: steps)
             var edits = statisticEdits + steps
-            let editText = Array(repeating: nil, count: statisticEdits.count) + stepText
+            var editText = Array(repeating: nil, count: statisticEdits.count) + stepText
             for i in edits.indices { edits[i].seq = i + 1 }
+            // Every row this changeset writes gets one fresh version (see `VersionClock`),
+            // whatever version the caller computed for its after image.
+            let fresh = try VersionClock.next(db)
+            for i in edits.indices where edits[i].entity != .statistic {
+                guard let stamped = VersionClock.stamp(edits[i].after, fresh) else { continue }
+                edits[i].after = stamped
+                if let written = editText[i], let afterText = written.after {
+                    editText[i] = (written.before, VersionClock.stamp(text: afterText, fresh) ?? stamped.text)
+                }
+            }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
             for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil) }
@@ -105,8 +116,8 @@ public struct ChangesetStore {
     /// marks the changeset `undone`.
     ///
     /// - Parameters:
-    ///   - force: overwrite conflicting rows with the restored image (its version raised above
-    ///     the one found); rows whose task is gone are skipped. Rows of other users are never
+    ///   - force: overwrite conflicting rows with the restored image (with a fresh version, see
+    ///     `VersionClock`); rows whose task is gone are skipped. Rows of other users are never
     ///     touched.
     ///   - outbox: notification rows to write in the same transaction (built by the caller from
     ///     the report).
@@ -142,6 +153,9 @@ public struct ChangesetStore {
                                      uniquingKeysWith: { a, _ in a })
             let orphaned = Set(conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
             let earliestAffected = try earliestAffectedDate(of: steps, tasks: applier.tasks)
+            // A forced overwrite writes content the row does not have now: a fresh version,
+            // so every changeset that read the row before knows it changed.
+            let fresh = changed.isEmpty ? nil : try VersionClock.next(db)
             var applied: [ChangesetEdit] = []
             for step in steps {
                 let identity = ChangesetApplier.identity(step.entity, step.key)
@@ -149,7 +163,7 @@ public struct ChangesetStore {
                 if orphaned.contains(identity) { continue }
                 // A row the check found changed (forced) is stored as found; any other looks as its before image says.
                 let stored = changed[identity].map { $0.foundVersion != nil } ?? (step.before != nil)
-                try applier.apply(step.entity, key: step.key, image: step.after, versionAbove: changed[identity]?.foundVersion,
+                try applier.apply(step.entity, key: step.key, image: step.after, version: changed[identity] == nil ? nil : fresh,
                                   stored: stored)
                 applied.append(step)
             }

@@ -46,9 +46,12 @@ public final class Database {
                             migrations: [Migration] = Schema.migrations, now: Date = Date()) throws(StoreError) -> Database {
         _ = Database.libraryConfigured
         let inMemory = path == ":memory:"
-        if !inMemory { try DatabaseFile.prepare(path) }
+        let created = inMemory ? true : try DatabaseFile.prepare(path)
         var raw: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        // The file exists now (created 0600 above); SQLite only opens it, and reads a
+        // `file:` path as the file of that name, never as a URI naming another file.
+        let flags = SQLITE_OPEN_READWRITE | (inMemory ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(inMemory ? path : DatabaseFile.literal(path), &raw, flags, nil)
         guard rc == SQLITE_OK, let raw else {
             let reason = raw.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(raw)
@@ -57,6 +60,14 @@ public final class Database {
         let db = Database(path: path, connection: raw)
         do throws(StoreError) {
             sqlite3_busy_timeout(raw, Int32(clamping: busyTimeoutMilliseconds))
+            // Another application's database is refused before anything is written to it:
+            // no WAL switch, no tables, no mode change (issue 13, item 5).
+            if !created {
+                let objects = try db.queryFirst("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0
+                let ours = try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } ?? false
+                if objects > 0 && !ours { throw StoreError.notReplanDatabase(path: path) }
+                try DatabaseFile.tighten(path)
+            }
             // Every pragma runs before any transaction: journal_mode and foreign_keys are
             // no-ops inside one. WAL lets the nightly job write while `log` reads; NORMAL
             // sync is durable in WAL except for the last commits on power loss, never corrupt.

@@ -26,10 +26,11 @@ public struct PlanRepository {
     ///   for the window (its start moved back by the series' span and its forward slides) or
     ///   whose moved place ends at or after the window's start, each moved back by
     ///   `overrideMarginDays`, however far in the future they lie (see `seriesOverrides`); and
-    ///   the one-off tasks whose dates touch the window (an end at midnight does not touch its
-    ///   day), plus every open one-off task before it: the nightly rules look at all of those,
-    ///   however old, so a forgotten session is dropped rather than kept forever. Callers pass
-    ///   a window that already includes their own slack (overdue days back, horizon ahead).
+    ///   the one-off tasks that end in the window or later, however far ahead (the rules check
+    ///   a placement against whatever is busy on its day, planning.md G1; one-off tasks are
+    ///   few), plus every open one-off task before it: the nightly rules look at all of those,
+    ///   however old, so a forgotten session is dropped rather than kept forever. The plan's
+    ///   `historyFrom` says from which original date on the series' overrides are all there.
     ///
     /// Decision: the queries ask for no order. `UserPlan` keeps rows in dictionaries (and sorts
     /// each series' slides itself), so the order rows arrive in changes nothing, and an
@@ -54,11 +55,12 @@ public struct PlanRepository {
             let overrides = try seriesOverrides(userID: userID, series: series, selection: selection)
             let oneOffs = try db.query("""
                 SELECT \(TaskTable.columns) FROM tasks
-                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0) AND start < ?
-                """, [.text(userID), .text(window.lowerBound.description), .text(window.upperBound.adding(days: 1).description)]) {
+                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0)
+                """, [.text(userID), .text(window.lowerBound.description)]) {
                     (s) throws(StoreError) in try TaskTable.decode(s)
                 }.filter(selection.keeps)
-            return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides)
+            return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides,
+                            historyFrom: selection.overridesFrom)
         }
     }
 
@@ -73,7 +75,8 @@ public struct PlanRepository {
         let seriesIDs = Set(series.map(\.id))
         let overrides = whole.overrides.values.filter { seriesIDs.contains($0.taskID) && selection.keeps($0) }
         let oneOffs = whole.tasks.values.filter { $0.repeatRule == nil && selection.keeps($0) }
-        return UserPlan(user: whole.user, tasks: series + oneOffs, overrides: overrides, slides: slides)
+        return UserPlan(user: whole.user, tasks: series + oneOffs, overrides: overrides, slides: slides,
+                        historyFrom: selection.overridesFrom)
     }
 
     /// The one-off tasks of a user whose sessions start in `days` (the nightly statistics count

@@ -3,46 +3,99 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
-/// At most one nightly run per database at a time: an exclusive, non-blocking `flock` on
-/// `<database path>.lock`.
+/// At most one nightly run per database at a time: an exclusive, non-blocking `flock` on the
+/// database file itself.
 ///
-/// flock belongs to the open file, so the kernel releases it when the holder exits in any
-/// way, SIGKILL included; a stale lock file is harmless and never needs cleaning up. The lock
-/// is held for as long as the value lives.
+/// Why the database file and not a `<path>.lock` beside it (issue 13, item 9):
+/// - the lock is keyed on what the file *is* (its device and inode), not on how its path is
+///   spelled: two runs reaching one database through a symlink, a relative path or `file:`
+///   meet on the same lock;
+/// - there is no lock file to go wrong: a `replan run` as root used to leave a root-owned
+///   `.lock` that the service user could not open, and every later night exited 73.
+///
+/// flock locks and SQLite's own (fcntl byte-range) locks are independent on Linux's local
+/// file systems, so readers (`log`, `preview`) are not blocked. (On NFS the kernel emulates
+/// flock with fcntl locks and a run would block readers; SQLite is not meant for NFS anyway.)
+///
+/// A descriptor opened here is never closed: closing any descriptor of the database file
+/// drops every POSIX lock this process holds on it, including those of its open SQLite
+/// connections (see `DatabaseFile`). Released and refused descriptors are kept per file and
+/// reused, so a process holds at most a few. The kernel releases the flock when the process
+/// exits in any way, SIGKILL included.
 public final class RunLock: Sendable {
-    /// The lock file's path.
+    /// The database file's path as given.
     public let path: String
+    private let key: FileKey
     private let descriptor: Int32
 
-    private init(path: String, descriptor: Int32) {
-        self.path = path; self.descriptor = descriptor
+    /// What a file is: its device and inode.
+    struct FileKey: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private init(path: String, key: FileKey, descriptor: Int32) {
+        self.path = path; self.key = key; self.descriptor = descriptor
     }
 
     deinit {
         flock(descriptor, LOCK_UN)
-        close(descriptor)
+        RunLock.idle.park(descriptor, for: key)
     }
 
-    /// Takes the lock for an open database (`<its path>.lock`).
+    /// Takes the lock for an open database.
     public static func tryAcquire(for database: Database) throws(StoreError) -> RunLock? {
         try tryAcquire(databasePath: database.path)
     }
 
-    /// Takes the lock for the database at `databasePath`.
+    /// Takes the lock for the database at `databasePath` (which must exist).
     /// - Returns: the held lock, or nil when another process (or another holder in this one)
     ///   has it.
-    /// - Throws: `.cannotOpen` when the lock file cannot be created.
+    /// - Throws: `.cannotOpen` when the database file cannot be opened.
     public static func tryAcquire(databasePath: String) throws(StoreError) -> RunLock? {
-        let path = databasePath + ".lock"
-        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: DatabaseFile.lastSystemError()) }
+        var info = stat()
+        guard stat(DatabaseFile.literal(databasePath), &info) == 0 else {
+            throw StoreError.cannotOpen(path: databasePath, reason: DatabaseFile.lastSystemError())
+        }
+        let key = FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let fd: Int32
+        if let parked = idle.take(for: key) {
+            fd = parked
+        } else {
+            // Read-only is enough for flock, and never creates or changes anything.
+            fd = open(DatabaseFile.literal(databasePath), O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw StoreError.cannotOpen(path: databasePath, reason: DatabaseFile.lastSystemError()) }
+            // The path may have been replaced between stat and open: key on what was opened.
+            var opened = stat()
+            if fstat(fd, &opened) == 0, UInt64(opened.st_dev) != key.device || UInt64(opened.st_ino) != key.inode {
+                idle.park(fd, for: FileKey(device: UInt64(opened.st_dev), inode: UInt64(opened.st_ino)))
+                throw StoreError.cannotOpen(path: databasePath, reason: "the file was replaced while it was being locked")
+            }
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let error = errno
-            close(fd)
+            idle.park(fd, for: key)
             if error == EWOULDBLOCK || error == EAGAIN { return nil }
-            throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(error)))
+            throw StoreError.cannotOpen(path: databasePath, reason: String(cString: strerror(error)))
         }
-        return RunLock(path: path, descriptor: fd)
+        return RunLock(path: databasePath, key: key, descriptor: fd)
+    }
+
+    /// Descriptors not holding a lock, by file, for reuse.
+    private static let idle = IdleDescriptors()
+
+    private final class IdleDescriptors: @unchecked Sendable {
+        private let lock = NSLock()
+        private var byKey: [FileKey: [Int32]] = [:]
+
+        func take(for key: FileKey) -> Int32? {
+            lock.withLock { byKey[key]?.popLast() }
+        }
+
+        func park(_ fd: Int32, for key: FileKey) {
+            lock.withLock { byKey[key, default: []].append(fd) }
+        }
     }
 }

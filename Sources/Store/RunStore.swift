@@ -51,14 +51,38 @@ public struct RunStore {
             .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
     }
 
-    /// Stores (or replaces) the model exchange of a user run.
+    /// The most transcript text stored for one user run (16 MiB). A conversation may hold 15
+    /// responses of up to 8 MiB each; one student's log must not grow the database by that
+    /// much every night.
+    public static let transcriptLimitBytes = 16 << 20
+
+    /// Stores (or replaces) the model exchange of a user run. Beyond `transcriptLimitBytes`
+    /// the first messages that fit are kept, followed by a note saying how many were left out.
     public func storeTranscript(userRunID: Int, messages: JSONValue) throws(StoreError) {
+        let text = RunStore.boundedTranscript(messages, limit: RunStore.transcriptLimitBytes)
         try db.write { (db) throws(StoreError) in
             try db.execute("""
                 INSERT INTO transcripts (user_run_id, messages) VALUES (?, ?)
                 ON CONFLICT (user_run_id) DO UPDATE SET messages = excluded.messages
-                """, [.integer(userRunID), .text(messages.text)])
+                """, [.integer(userRunID), .text(text)])
         }
+    }
+
+    /// The transcript's JSON text, cut to at most about `limit` bytes at a message boundary.
+    static func boundedTranscript(_ messages: JSONValue, limit: Int) -> String {
+        let whole = messages.text
+        guard whole.utf8.count > limit, let list = messages.arrayValue else { return whole }
+        var kept: [JSONValue] = []
+        var size = 2
+        for message in list {
+            let n = message.text.utf8.count + 1
+            if size + n > limit - 512 { break }
+            kept.append(message)
+            size += n
+        }
+        kept.append(["role": "replan", "content": .string(
+            "transcript truncated: \(kept.count) of \(list.count) messages kept (limit \(limit >> 20) MiB per user run)")])
+        return JSONValue.array(kept).text
     }
 
     public func transcript(userRunID: Int) throws(StoreError) -> JSONValue? {

@@ -19,7 +19,18 @@ public enum Schema {
         .sql(version: 1, name: "initial schema", initial),
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,
+        .sql(version: 4, name: "series missed policy", seriesMissedPolicy),
+        VersionClock.migration,
     ]
+
+    /// Migration 4 (planning rules version 2): what a series does with a missed session
+    /// (planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
+    /// version-1 rules stay valid data: they are read and honoured as before, and the rules
+    /// write no new ones.
+    static let seriesMissedPolicy = """
+        ALTER TABLE tasks ADD COLUMN repeat_missed TEXT
+            CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
+        """
 
     /// The CHECK constraints of migration 1 that test a column against a list of three or more
     /// values. SQLite evaluates `x IN (a, b, c)` by building a temporary b-tree of the list on

@@ -12,6 +12,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not an SQLite database.
     case notADatabase(path: String)
+    /// An SQLite database with tables but without replan's migration table: another
+    /// application's file, left exactly as it was (exit 73).
+    case notReplanDatabase(path: String)
     /// The database was migrated by a newer replan; this binary must not touch it.
     case schemaTooNew(path: String, found: Int, known: Int)
     /// An SQLite call failed.
@@ -42,6 +45,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open database \(path): \(reason)"
         case .notADatabase(let path): return "\(path) is not a replan database (not an SQLite file)"
+        case .notReplanDatabase(let path):
+            return "\(path) is an SQLite database of another application (it has tables but no schema_migrations); replan leaves it untouched"
         case .schemaTooNew(let path, let found, let known):
             return "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
         case .sqlite(let f): return f.description

@@ -4,7 +4,7 @@ import Planning
 /// the changeset applier so both read and write tasks identically.
 enum TaskTable {
     static let names = ["id", "user_id", "title", "note", "category", "color", "start", #""end""#, "all_day", "completed",
-                        "subtasks", "repeat_every", "repeat_until", "created_at", "updated_at", "version"]
+                        "subtasks", "repeat_every", "repeat_until", "created_at", "updated_at", "version", "repeat_missed"]
     static let columns = names.joined(separator: ", ")
     /// The same columns prefixed with a table alias `t.`.
     static let aliasedColumns = names.map { "t." + $0 }.joined(separator: ", ")
@@ -16,6 +16,7 @@ enum TaskTable {
             .text(t.start.description), .text(t.end.description), SQLValue(t.allDay), SQLValue(t.completed),
             .text(subtasks), SQLValue(t.repeatRule?.every.rawValue), SQLValue(t.repeatRule?.until?.description),
             .text(Timestamp.text(t.createdAt)), .text(Timestamp.text(t.updatedAt)), .integer(t.version),
+            SQLValue(t.repeatRule?.missed?.rawValue),
         ]
     }
 
@@ -33,7 +34,12 @@ enum TaskTable {
                 guard let date = s.civilDate(12) else { throw bad("bad repeat_until") }
                 until = date
             }
-            rule = RepeatRule(every: frequency, until: until)
+            var missed: RepeatRule.MissedPolicy?
+            if !s.isNull(16) {
+                guard let policy = RepeatRule.MissedPolicy(rawValue: s.text(16)) else { throw bad("unknown repeat_missed") }
+                missed = policy
+            }
+            rule = RepeatRule(every: frequency, until: until, missed: missed)
         }
         var subtasks: [Subtask] = []
         // Most tasks have none: skip the JSON parser for the stored empty list, and read the

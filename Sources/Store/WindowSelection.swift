@@ -11,9 +11,10 @@ import Planning
 ///   `PlanRepository.overrideMarginDays` more), or a move whose new place ends on or after
 ///   `movedEndingFrom` (the window's start, moved back by the margin), however far in the
 ///   future either lies (see `PlanRepository.seriesOverrides` for why there is no upper bound);
-/// - a one-off task that starts on or before the window's last day and either touches the
-///   window (an end at midnight does not touch its day) or is still open, however old: the
-///   nightly rules drop a forgotten session rather than keep it forever.
+/// - a one-off task that touches the window or lies after it (an end at midnight does not
+///   touch its day), however far ahead: a placement is checked against everything busy on its
+///   day (planning.md G1); or that is still open, however old: the nightly rules drop a
+///   forgotten session rather than keep it forever.
 struct WindowSelection {
     let window: ClosedRange<CivilDate>
     let overridesFrom: CivilDate
@@ -44,6 +45,6 @@ struct WindowSelection {
 
     /// A one-off task.
     func keeps(_ t: StudyTask) -> Bool {
-        t.start.date <= window.upperBound && (t.lastDate >= window.lowerBound || !t.completed)
+        t.lastDate >= window.lowerBound || !t.completed
     }
 }

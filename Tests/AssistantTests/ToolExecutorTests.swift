@@ -246,12 +246,31 @@ import Planning
         #expect(executor.plan == F.standard)
     }
 
-    @Test func aWholeSeriesIsRetitledButNotMoved() {
+    /// Issue 13, item 3: the model changes a series from today on; the series is split, so
+    /// the sessions before today (the completed one of 01-06 among them) keep their title.
+    @Test func aWholeSeriesIsRetitledFromTodayOnAndNotMoved() {
         #expect(Self.onlyError(run("updateTask", ["tasks": [["taskId": "vocab", "start": "2025-01-08T16:00", "end": "2025-01-08T16:30"]]]))
             == "'vocab' is a repeating series, which is not moved as a whole; move one session with vocab@YYYY-MM-DD")
-        #expect(run("updateTask", ["tasks": [["taskId": "vocab", "title": "Vocabulary (Unit 4)"]]]) == [["ok": true, "id": "vocab"]])
-        #expect(executor.plan.tasks["vocab"]?.title == "Vocabulary (Unit 4)")
-        #expect(executor.touched.keys.contains(F.id("vocab")))
+        #expect(run("updateTask", ["tasks": [["taskId": "vocab", "title": "Vocabulary (Unit 4)"]]]) == [["ok": true, "id": "m-1"]])
+        let plan = executor.plan
+        #expect(plan.tasks["vocab"]?.title == "Vocabulary")
+        #expect(plan.tasks["vocab"]?.repeatRule?.until == F.d("2025-01-06"), "the old series ends before today")
+        #expect(plan.occurrence(F.id("vocab@2025-01-06"))?.state == .completed)
+        #expect(plan.occurrence(F.id("vocab@2025-01-06"))?.title == "Vocabulary", "history keeps its title")
+        #expect(plan.occurrence(F.id("vocab@2025-01-05"))?.state == .skipped)
+        let continued = plan.tasks["m-1"]
+        #expect(continued?.title == "Vocabulary (Unit 4)" && continued?.category == "English")
+        #expect(continued?.start == F.t("2025-01-07T20:00") && continued?.end == F.t("2025-01-07T20:30"))
+        #expect(continued?.repeatRule == RepeatRule(every: .daily))
+        // Every session from today on is where it was.
+        for day in ["2025-01-07", "2025-01-08", "2025-01-09"] {
+            #expect(plan.occurrence(F.id("m-1@\(day)"))?.start == F.standard.occurrence(F.id("vocab@\(day)"))?.start, "\(day)")
+        }
+        #expect(executor.touched.keys.contains(F.id("vocab")) && executor.touched.keys.contains(F.id("m-1")))
+        // A second change through the old id goes to the continuation, not a third series.
+        #expect(run("updateTask", ["tasks": [["taskId": "vocab", "category": "Vocabulary"]]]) == [["ok": true, "id": "m-1"]])
+        #expect(executor.plan.tasks["m-1"]?.category == "Vocabulary" && executor.plan.tasks["vocab"]?.category == "English")
+        #expect(executor.plan.tasks.count == F.standard.tasks.count + 1)
     }
 
     @Test func skippedOccurrencesCannotBeMoved() {

@@ -72,10 +72,14 @@ struct NightlyRunnerTests {
         // A scripted model that adds one session per student, as a real one would per turn.
         _ = try run(a, concurrency: 1, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
         _ = try run(b, concurrency: 8, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
-        #expect(try a.taskRows() == b.taskRows())
+        // Versions come from one database-wide counter, so they follow the order in which the
+        // students committed, which concurrency changes; everything else is the same.
+        let withoutVersions = { (rows: [String]) in rows.map { $0.split(separator: " ").dropLast().joined(separator: " ") } }
+        #expect(try withoutVersions(a.taskRows()) == withoutVersions(b.taskRows()))
         let edits = { (f: NightlyFixture) in
             try f.open().query("""
-                SELECT c.user_id, e.seq, e.entity, e.entity_key, e.before, e.after, e.reason
+                SELECT c.user_id, e.seq, e.entity, e.entity_key, e.before,
+                       CASE WHEN e.after IS NULL OR e.entity = 'statistic' THEN e.after ELSE json_remove(e.after, '$.version') END, e.reason
                 FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id WHERE c.origin = 'nightly'
                 ORDER BY c.user_id, e.seq
                 """, []) { s in (0..<7).map { s.optionalText($0) ?? "null" }.joined(separator: "|") }

@@ -1,7 +1,7 @@
 import Testing
 @testable import Planning
 
-/// planning.md §3.2–3.3: links, runs, chains and members.
+/// planning.md §5.1–5.2: links, runs, chains and members.
 @Suite struct ChainDetectorTests {
     let today = Fx.d("2025-01-08")
     let detector = ChainDetector()
@@ -22,9 +22,16 @@ import Testing
         #expect(detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:00")))
     }
 
-    @Test func thirtyMinutesApartStillLinkThirtyOneDoNot() {
-        #expect(detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:30")))
-        #expect(!detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:31")))
+    @Test func timesOfDayDoNotMatter() {
+        #expect(detector.linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T21:30")))
+    }
+
+    @Test func consecutivePartNumbersLinkUpToSevenDaysApart() {
+        #expect(detector.linked(occ("a", "2025-01-06T10:00", title: "Math [1/5]"), occ("b", "2025-01-09T10:00", title: "Math [2/5]")))
+        #expect(detector.linked(occ("a", "2025-01-06T10:00", title: "Math Part 1"), occ("b", "2025-01-13T10:00", title: "Math Part 2")))
+        #expect(!detector.linked(occ("a", "2025-01-06T10:00", title: "Math Part 1"), occ("b", "2025-01-14T10:00", title: "Math Part 2")))
+        #expect(!detector.linked(occ("a", "2025-01-06T10:00", title: "Math [1/5]"), occ("b", "2025-01-09T10:00", title: "Math [3/5]")))
+        #expect(detector.linked(occ("a", "2025-01-06T10:00", title: "數學 第一課"), occ("b", "2025-01-09T10:00", title: "數學 第二課")))
     }
 
     @Test func aGapDayOrTheSameDayBreaksTheLink() {
@@ -43,7 +50,6 @@ import Testing
         #expect(found.count == 1)
         #expect(found[0].members.map(\.id.description) == ["a", "b", "c", "d"])
         #expect(found[0].first.id == Fx.id("a"))
-        #expect(found[0].seriesID == nil)
     }
 
     @Test func aRunWithoutAMissedSessionIsNoChain() {
@@ -81,10 +87,19 @@ import Testing
         #expect(found.count == 1)
     }
 
-    @Test func oneSeriesMakesASeriesChain_mixedRunsDoNot() {
+    @Test func seriesNeverChain_theirPolicyDecides() {
         let s1 = occ("s@2025-01-07", "2025-01-07T10:00"), s2 = occ("s@2025-01-08", "2025-01-08T10:00")
-        #expect(chains([s1, s2]).first?.seriesID == "s")
-        #expect(chains([s1, occ("oneoff", "2025-01-08T10:00")]).first?.seriesID == nil)
+        #expect(chains([s1, s2]).isEmpty)
+        #expect(chains([s1, occ("oneoff", "2025-01-08T10:00")]).isEmpty)
+    }
+
+    @Test func theOpenSessionsAfterTheRunAreItsNextRuns() {
+        let found = chains([occ("a", "2025-01-06T10:00"), occ("b", "2025-01-07T10:00"),
+                            occ("c", "2025-01-09T10:00"), occ("d", "2025-01-10T10:00", state: .completed),
+                            occ("e", "2025-01-11T10:00")])
+        #expect(found.count == 1)
+        #expect(found[0].members.map(\.id.description) == ["a", "b"])
+        #expect(found[0].later.map(\.id.description) == ["c", "e"])
     }
 
     @Test func chainsAreOrderedByTheirFirstMember() {
@@ -93,14 +108,8 @@ import Testing
         #expect(found.map(\.first.id.description) == ["m1", "p1"])
     }
 
-    @Test func theTimeOfDayUsedForLinkingCanComeFromTheSeries() {
-        // A 02:30 series shows at 03:30 on the spring-forward night; it must still link.
-        let a = occ("s@2025-03-08", "2025-03-08T02:30"), b = occ("s@2025-03-09", "2025-03-09T03:30")
-        #expect(!detector.linked(a, b))
-        #expect(detector.linked(a, b, timeOfDay: { _ in Fx.tod("02:30") }))
-    }
-
-    @Test func aWiderDayGapCanBeConfigured() {
-        #expect(ChainDetector(maxDayGap: 2).linked(occ("a", "2025-01-06T10:00"), occ("b", "2025-01-08T10:00")))
+    @Test func aWiderPartGapCanBeConfigured() {
+        #expect(ChainDetector(maxPartGap: 9).linked(occ("a", "2025-01-06T10:00", title: "Math #1"),
+                                                    occ("b", "2025-01-15T10:00", title: "Math #2")))
     }
 }

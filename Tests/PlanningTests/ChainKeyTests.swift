@@ -65,4 +65,15 @@ import Testing
         #expect(list.count == 5)
         #expect(Set(list.map(ChainKey.init)).count == 1)
     }
+
+    /// planning.md §1: the number a part marker carries.
+    @Test func partNumbersOfEveryMarkerSpelling() {
+        let cases: [(String, Int?)] = [
+            ("Math [2/4]", 2), ("Math (3/4)", 3), ("Math (2)", 2), ("Math #12", 12), ("Math Part 2", 2),
+            ("Math - part 3", 3), ("Math pt. 4", 4), ("數學 第2課", 2), ("數學 第二章", 2), ("數學 第十二回", 12),
+            ("數學 第二十三課", 23), ("Math: 5", 5), ("ch.1", 1), ("Day 3", 3), ("MATH101", nil), ("CS50", nil),
+            ("Math", nil), ("2", nil), ("ＭＡＴＨ　［２/４］", 2),
+        ]
+        for (title, part) in cases { #expect(ChainKey.partNumber(title) == part, "\(title)") }
+    }
 }

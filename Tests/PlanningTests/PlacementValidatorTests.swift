@@ -1,5 +1,6 @@
 import Testing
 @testable import Planning
+import ReplanTestSupport
 
 /// The placement rules the postponer, the model's tools and undo share, and their messages.
 @Suite struct PlacementValidatorTests {
@@ -109,9 +110,9 @@ import Testing
     }
 
     @Test func everySlotTheSearchFindsPassesTheValidator() {
-        var generator = PlanGenerator(seed: 7)
-        for _ in 0..<40 {
-            let (p, instant) = generator.makeUser()
+        for seed in 0..<40 {
+            var generator = StudentGenerator(seed: UInt64(seed))
+            let (_, p, instant) = generator.makeStudent()
             let now = Postponer(now: instant).civilNow(in: p.zone)
             let v = PlacementValidator(plan: p, now: now)
             let finder = SlotFinder(settings: p.settings, now: now, zone: p.zone)

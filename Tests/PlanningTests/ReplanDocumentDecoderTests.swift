@@ -118,6 +118,8 @@ private let refusedDocuments: [RefusedReplanDocument] = [
     // Format
     .init("bad format string", #"{"format": "replan/2", "users": []}"#, "format", "unsupported format 'replan/2'"),
     .init("missing format", #"{"users": []}"#, "format", "is required"),
+    .init("unknown missed policy", document(tasks: [series(["repeat": #"{"every": "daily", "until": "2025-01-31", "missed": "later"}"#])]),
+          "users[0].tasks[0].repeat.missed", "'later' is not shift, skip or make-up"),
     .init("format of the wrong type", #"{"format": 1}"#, "format", "expected a string, got a number"),
     .init("document that is not an object", #"["replan/1"]"#, "", "expected an object, got an array"),
     // User
@@ -325,6 +327,21 @@ struct ReplanDocumentDecoderTests {
         let error = failure(c.json)
         #expect(error?.path == c.path, "\(error.map(String.init(describing:)) ?? "decoded without error")")
         #expect(error?.message.contains(c.says) == true, "\(error.map(String.init(describing:)) ?? "decoded without error")")
+    }
+
+    @Test("repeat.missed sets a series' policy; omitted, the series takes its kind's default (planning.md §4)")
+    func missedPolicy() throws {
+        let explicit = try decode(document(tasks: [series(["repeat": #"{"every": "daily", "until": "2025-01-31", "missed": "skip"}"#])]))
+        #expect(explicit.entries[0].tasks[0].repeatRule?.missed == .skip)
+        #expect(explicit.entries[0].tasks[0].repeatRule?.effectiveMissed == .skip)
+        let omitted = try decode(document(tasks: [series()]))
+        #expect(omitted.entries[0].tasks[0].repeatRule?.missed == nil)
+        #expect(omitted.entries[0].tasks[0].repeatRule?.effectiveMissed == .shift)
+        // Written back only when it differs from the default.
+        #expect(explicit.json.text.contains(#""missed":"skip""#))
+        #expect(!omitted.json.text.contains("missed"))
+        let defaultSpelledOut = try decode(document(tasks: [series(["repeat": #"{"every": "daily", "until": "2025-01-31", "missed": "shift"}"#])]))
+        #expect(!defaultSpelledOut.json.text.contains("missed"))
     }
 
     @Test("a document without users is empty, and one user without anything takes every default")

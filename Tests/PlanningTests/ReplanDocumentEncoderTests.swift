@@ -47,7 +47,7 @@ private func richDocument() throws -> ReplanDocument {
              repeat: RepeatRule(every: .monthly, until: date("2025-12-31"))),
         task("trip", "Field trip", category: "Geography", color: .yellow, "2025-01-11T00:00", "2025-01-12T00:00", allDay: true),
         task("essay", "Essay 📝 «論文» \\ \"draft\"", category: "寫作", color: .yellow, "2025-01-07T15:00", "2025-01-07T17:00",
-             note: "Outline:\n- intro\n- body\r\n- end\u{1}", completed: true,
+             note: "Outline:\n- intro\n- body\r\n- end\t", completed: true, // (C0 controls other than tab, LF, CR are refused on import: issue 13)
              subtasks: [Subtask(title: "outline", done: true), Subtask(title: "草稿", done: false)]),
         // Same start as the essay: ordered by id after it.
         task("essay-b", "Reading", "2025-01-07T15:00", "2025-01-07T16:00"),

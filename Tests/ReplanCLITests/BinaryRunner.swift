@@ -266,7 +266,7 @@ enum SQL {
     /// job and after undo/redo, so after an undo they hold the true counts, not the stale ones
     /// from before the run).
     static let bookkeeping: Set<String> = ["runs", "user_runs", "transcripts", "changesets", "changeset_edits",
-                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base"]
+                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base", "version_clock"]
 
     /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
     static func rows(_ db: String, _ sql: String) throws -> [String] {
@@ -293,15 +293,21 @@ enum SQL {
 
     /// Every table's rows, in a fixed order, except the bookkeeping tables (and the named
     /// columns): the plan as a student sees it, for "row for row" comparisons.
-    static func planDump(_ db: String, excluding: Set<String> = bookkeeping) throws -> [String: [String]] {
+    /// - Parameter ignoringVersions: leave out the `version` columns: their values come from
+    ///   one database-wide counter, so two databases that committed the same students in a
+    ///   different order hold the same rows with different versions.
+    static func planDump(_ db: String, excluding: Set<String> = bookkeeping, ignoringVersions: Bool = false) throws -> [String: [String]] {
         let tables = try rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
             .filter { !excluding.contains($0) }
         var dump: [String: [String]] = [:]
         for table in tables {
-            let columns = try int(db, "SELECT count(*) FROM pragma_table_info('\(table)')")
-            let order = (1...columns).map(String.init).joined(separator: ", ")
-            dump[table] = try rows(db, "SELECT * FROM \"\(table)\" ORDER BY \(order)")
+            let names = try rows(db, "SELECT name FROM pragma_table_info('\(table)') ORDER BY cid")
+                .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+                .filter { !(ignoringVersions && $0 == "version") }
+            let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let order = (1...names.count).map(String.init).joined(separator: ", ")
+            dump[table] = try rows(db, "SELECT \(columns) FROM \"\(table)\" ORDER BY \(order)")
         }
         return dump
     }

@@ -30,6 +30,7 @@ import Testing
 
     @Test func underJSONAFailureIsAJSONDocumentOnStdoutToo() async throws {
         let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "UTC"])
         for (args, code, kind) in [(["frob", "--json"], 64, "usage"), (["stats", "--user", "nobody", "--json"], 65, "bad-input"),
                                    (["log", "--json", "--limit", "0"], 65, "bad-input")] {
             let r = try await s.run(args)
@@ -62,9 +63,10 @@ import Testing
         return (code, captured.stdout.contains("\u{1B}["))
     }
 
-    @Test func colourFollowsTheFlagThenNO_COLORAndTERMDumbThenTheTerminal() throws {
+    @Test func colourFollowsTheFlagThenNO_COLORAndTERMDumbThenTheTerminal() async throws {
         let s = try Sandbox()
         let db = s.path("colour.db")
+        try await s.ok(["user", "add", "mei", "--time-zone", "UTC", "--db", db])
         #expect(coloured([], tty: true, db: db) == (.success, true))
         #expect(coloured([], tty: false, db: db) == (.success, false))
         #expect(coloured([], tty: true, noColor: true, db: db) == (.success, false))

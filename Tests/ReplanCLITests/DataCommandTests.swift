@@ -21,9 +21,11 @@ import Testing
         let again = try await s.run(["user", "add", "mei", "--time-zone", "UTC"])
         #expect(again.code == 65 && again.stderr.contains("already exists"), "\(again)")
 
-        #expect(try await s.ok(["user", "rm", "bob"]).contains("removed user bob"))
+        let unasked = try await s.run(["user", "rm", "bob"])
+        #expect(unasked.code == 64 && unasked.stderr.contains("--yes"), "off a terminal user rm needs --yes: \(unasked)")
+        #expect(try await s.ok(["user", "rm", "bob", "--yes"]).contains("removed user bob"))
         #expect(try await s.json(["user", "list", "--json"]).array("users").map { $0.string("id") } == ["mei"])
-        let gone = try await s.run(["user", "rm", "bob"])
+        let gone = try await s.run(["user", "rm", "bob", "--yes"])
         #expect(gone.code == 65 && gone.stderr.contains("bob"), "\(gone)")
     }
 
@@ -31,12 +33,20 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["import", s.writeJSON("doc.json", Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob")]))])
         try await s.ok(["run", "--no-model"])
-        try await s.ok(["user", "rm", "bob"])
+        let bobBefore = try SQL.rows(s.db, "SELECT id, title, start FROM tasks WHERE user_id = 'bob' ORDER BY id")
+        try await s.ok(["user", "rm", "bob", "--yes", "--keep-export", s.path("bob.json")])
+        #expect(mode(s.path("bob.json")) == 0o600)
         for table in ["tasks", "changesets", "user_runs", "settings"] {
             #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table) WHERE user_id = 'bob'") == 0, "\(table)")
             #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table) WHERE user_id = 'mei'") > 0, "\(table)")
         }
         #expect(try SQL.value(s.db, "PRAGMA foreign_key_check") == "")
+        // The kept export brings the plan back.
+        try await s.ok(["import", s.path("bob.json")])
+        #expect(try SQL.rows(s.db, "SELECT id, title, start FROM tasks WHERE user_id = 'bob' ORDER BY id") == bobBefore)
+        let existing = try await s.run(["user", "rm", "bob", "--yes", "--keep-export", s.path("bob.json")])
+        #expect(existing.code == 65 && existing.stderr.contains("nothing removed"), "an existing file is never overwritten: \(existing)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE user_id = 'bob'") == bobBefore.count)
     }
 
     @Test func userAddWithAnUnknownZoneExits65AndWritesNothing() async throws {
@@ -67,7 +77,10 @@ import Testing
         #expect(lang.code == 65, "\(lang)")
         let missing = try await s.run(["user", "add", "mei"])
         #expect(missing.code == 64 && missing.stderr.contains("--time-zone"), "\(missing)")
-        #expect(try await s.ok(["user", "list"]).contains("no users yet"))
+        // None of them created a database, and listing does not either (issue 13, item 5).
+        let list = try await s.run(["user", "list"])
+        #expect(list.code == 73 && list.stderr.contains(s.db), "\(list)")
+        #expect(!FileManager.default.fileExists(atPath: s.db))
     }
 
     // MARK: settings
@@ -168,6 +181,33 @@ import Testing
         #expect(oneDay.array("occurrences").map { $0.string("id") } == ["vocab@2025-01-08"])
     }
 
+    /// planning.md §4: a series' missed policy through `task add`, `task edit` and `task list`.
+    @Test func taskMissedPolicyIsSetShownChangedAndValidated() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "piano", "--title", "Piano", "--category", "Music",
+                        "--start", "2025-01-07T18:00", "--end", "2025-01-07T19:00", "--repeat", "daily", "--missed", "make-up"])
+        func policy() async throws -> String? {
+            try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-07", "--to", "2025-01-07", "--json"])
+                .array("occurrences").first?.object("repeat")?.string("missed")
+        }
+        #expect(try await policy() == "make-up")
+        #expect(try await s.ok(["task", "list", "--user", "mei", "--from", "2025-01-07", "--to", "2025-01-07"]).contains("daily, missed: make-up"))
+        try await s.ok(["task", "edit", "piano", "--missed", "default"])
+        #expect(try await policy() == "skip", "a daily series without an end is a habit")
+        try await s.ok(["task", "edit", "piano", "--missed", "shift", "--until", "2025-02-28"])
+        #expect(try await policy() == "shift")
+        #expect(try SQL.value(s.db, "SELECT repeat_missed FROM tasks WHERE id = 'piano'") == "shift")
+
+        let bad = try await s.run(["task", "edit", "piano", "--missed", "later"])
+        #expect(bad.code == 65 && bad.stderr.contains("--missed 'later' is not shift, skip or make-up"), "\(bad)")
+        let oneOff = try await s.run(["task", "add", "--user", "mei", "--title", "Essay", "--category", "English",
+                                      "--start", "2025-01-07T10:00", "--end", "2025-01-07T11:00", "--missed", "skip"])
+        #expect(oneOff.code == 64 && oneOff.stderr.contains("--missed needs --repeat"), "\(oneOff)")
+        let occurrence = try await s.run(["task", "edit", "piano@2025-01-08", "--missed", "skip"])
+        #expect(occurrence.code == 64, "\(occurrence)")
+    }
+
     @Test func taskEditRemoveAndDoneOnOneOffTasks() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
@@ -241,7 +281,7 @@ import Testing
         let title = try await s.run(["task", "edit", "vocab@2025-01-09", "--title", "Other"])
         #expect(title.code == 64 && title.stderr.contains("whole series"), "\(title)")
         // Editing the series moves every occurrence without its own time, not the moved one.
-        try await s.ok(["task", "edit", "vocab", "--start", "2025-01-06T21:00"])
+        try await s.ok(["task", "edit", "vocab", "--start", "2025-01-06T21:00", "--all"])
         let after = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-08", "--to", "2025-01-09", "--json"]).array("occurrences")
         #expect(after.compactMap { $0.string("start") } == ["2025-01-08T18:00", "2025-01-09T21:00"])
     }

@@ -83,6 +83,28 @@ import Testing
         #expect(try SQL.int(db, "SELECT count(*) FROM changesets WHERE state = 'undone'") == 0)
     }
 
+    /// planning.md version 2, G2: whatever the hour the demo is run (before the course's 10:00
+    /// slot, after it, late at night), "Linear algebra [1/5]…[5/5]" stays in order, one part a
+    /// day. Version 1 left it 3, 4, 1, 5, 2 after 10:00 Taipei time.
+    @Test(arguments: ["2026-12-01T03:00:00+08:00", "2026-12-01T09:59:00+08:00", "2026-12-01T10:30:00+08:00",
+                      "2026-12-01T15:00:00+08:00", "2026-12-01T23:30:00+08:00", "2026-12-05T23:59:00+08:00"])
+    func theDemoCourseStaysInOrderWhateverTheHour(now: String) async throws {
+        let s = try Sandbox(now: nil)
+        let db = s.path("demo.db")
+        let demo = try await s.run(["demo", "--db", db], environment: ["REPLAN_NOW": now])
+        #expect(demo.code == 0, "\(demo)")
+        let today = String(now.prefix(10))
+        let list = try await s.run(["task", "list", "--user", "mei", "--db", db, "--json", "--from", "2026-11-20", "--to", "2026-12-31"],
+                                   environment: ["REPLAN_NOW": now])
+        let parts = try list.json().array("occurrences").filter { $0.string("title")?.hasPrefix("Linear algebra") == true }
+        let open = parts.filter { $0.string("state") == "open" }
+        #expect(open.count == 5, "\(parts)")
+        #expect(open.map { $0.string("title") ?? "" } == (1...5).map { "Linear algebra [\($0)/5]" }, "in order: \(open)")
+        let days = open.compactMap { $0.string("start").map { String($0.prefix(10)) } }
+        #expect(Set(days).count == 5, "one part a day: \(days)")
+        #expect(days.allSatisfy { $0 >= today }, "nothing left in the past: \(days)")
+    }
+
     @Test func demoRefusesToReplaceADatabaseThatIsNotADemo() async throws {
         let s = try Sandbox()
         let dir = s.path("work")

@@ -21,7 +21,9 @@ import Testing
     }
 
     /// mei (notifications on, 15 minutes) with a daily series whose Monday was completed and
-    /// Tuesday skipped, a session with control characters in its title; bob with one session.
+    /// Tuesday skipped, a session with a tab in its title and line breaks in its note (other
+    /// control characters are refused on input; the export's own escaping of them is a
+    /// PlanningTests case); bob with one session.
     static func students() async throws -> Sandbox {
         let s = try Sandbox()
         let document: [String: Any] = ["format": "replan/1", "users": [
@@ -31,7 +33,7 @@ import Testing
                 ["id": "vocab", "title": "Vocabulary", "category": "English", "start": "2025-01-06T20:00", "end": "2025-01-06T20:30",
                  "repeat": ["every": "daily", "until": "2025-01-10"],
                  "occurrences": [["date": "2025-01-06", "state": "completed"], ["date": "2025-01-07", "state": "skipped"]]],
-                ["id": "bell", "title": "Bell\u{07} and\ttab", "note": "line 1\nline 2\r\nline 3", "category": "英文",
+                ["id": "bell", "title": "Bell and\ttab", "note": "line 1\nline 2\r\nline 3", "category": "英文",
                  "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"],
              ]],
             ["id": "bob", "timeZone": "Europe/Berlin",
@@ -55,7 +57,7 @@ import Testing
         #expect(byUID["vocab@2025-01-07@mei.replan"]?["status"] as? String == "CANCELLED")
         #expect(byUID["vocab@2025-01-08@mei.replan"]?["alarms"] as? [String] == ["-PT15M"])
         #expect(byUID["vocab@2025-01-06@mei.replan"]?["alarms"] as? [String] == [], "no alarm for a completed session")
-        #expect(byUID["bell@mei.replan"]?["summary"] as? String == "Bell␇ and\ttab")
+        #expect(byUID["bell@mei.replan"]?["summary"] as? String == "Bell and\ttab")
         #expect(events.allSatisfy { $0["sequence"] is Int && $0["lastModified"] is String }, "\(events)")
     }
 

@@ -34,12 +34,22 @@ import Testing
 
         let loaded = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         #expect(content(loaded) == content(working))
-        #expect(loaded.tasks["m1"]?.version == 2)
+        // Every row the changeset writes takes one fresh version from the database-wide
+        // counter, above every version the database has seen (issue 13).
+        let fresh = try #require(loaded.tasks["m1"]?.version)
+        #expect(fresh > 1)
         #expect(loaded.tasks["m1"]?.updatedAt == Fixture.later)
-        #expect(loaded.tasks["new"]?.version == 1)
-        #expect(loaded.overrides[OccurrenceID(taskID: "eng", originalDate: date("2025-01-06"))]?.version == 2)
+        #expect(loaded.tasks["new"]?.version == fresh)
+        #expect(loaded.overrides[OccurrenceID(taskID: "eng", originalDate: date("2025-01-06"))]?.version == fresh)
         let record = try f.changesets.changeset(id)
-        #expect(record.edits.compactMap(\.rowChange).map { RowChange(entity: $0.entity, key: $0.key, before: $0.before, after: $0.after, reason: "test") } == changes)
+        let stamped = changes.map { c in
+            RowChange(entity: c.entity, key: c.key, before: c.before, after: c.after.map { image -> JSONValue in
+                guard case .object(var o) = image else { return image }
+                o["version"] = .int(fresh)
+                return .object(o)
+            }, reason: c.reason)
+        }
+        #expect(record.edits.compactMap(\.rowChange).map { RowChange(entity: $0.entity, key: $0.key, before: $0.before, after: $0.after, reason: "test") } == stamped)
         #expect(record.edits.map(\.seq) == Array(1...record.edits.count))
         #expect(record.header.state == .applied)
         #expect(record.header.origin == .manual)
@@ -110,9 +120,10 @@ import Testing
         let found = conflict { () throws(StoreError) in _ = try f.commit(from: original, to: working, at: Fixture.later) }
 
         #expect(found?.changesetID == nil)
+        let theirVersion = try #require(try f.plans.task(id: "m1")?.version)
         #expect(Set(found?.rows ?? []) == [
-            ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: 2),
-            ChangesetConflict.Row(entity: .override, key: "eng@2025-01-08", expectedVersion: nil, foundVersion: 1),
+            ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: theirVersion),
+            ChangesetConflict.Row(entity: .override, key: "eng@2025-01-08", expectedVersion: nil, foundVersion: theirVersion),
         ])
         #expect(try f.plans.task(id: "new") == nil)
         #expect(try f.plans.task(id: "m1")?.completed == false)
@@ -223,11 +234,12 @@ import Testing
         var working = empty
         working.put(oneOff("m1", "2025-01-09T08:00", "2025-01-09T09:00"))
         try f.commit(from: empty, to: working)
+        let studentVersion = try #require(try f.plans.task(id: "m1")?.version)
         let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.later) }
-        #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: 1)])
+        #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: studentVersion)])
         try f.changesets.redo(changesetID: id, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "m1")?.start == time("2025-01-07T14:00"))
-        #expect(try f.plans.task(id: "m1")?.version == 2)
+        #expect(try f.plans.task(id: "m1")?.version ?? 0 > studentVersion, "a forced write takes a fresh version")
     }
 
     @Test func undoIsRefusedWhenATaskItDeletesGainedAnOverride() throws {
@@ -239,9 +251,10 @@ import Testing
         w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
         try f.commit(from: p, to: w)
 
+        let overrideVersion = try f.count("SELECT version FROM occurrence_overrides")
         let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: created, now: Fixture.later) }
         #expect(refused?.rows == [ChangesetConflict.Row(entity: .override, key: "eng@2025-01-06", expectedVersion: nil,
-                                                        foundVersion: 1, kind: .unrecordedChild)])
+                                                        foundVersion: overrideVersion, kind: .unrecordedChild)])
         try f.changesets.undo(changesetID: created, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "eng") == nil)
         #expect(try f.count("SELECT count(*) FROM occurrence_overrides") == 0)

@@ -15,9 +15,12 @@ import Testing
                                start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
         let monthly = StudyTask(id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
                                 start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
-        try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly]))
+        let habit = StudyTask(id: "stretch", userID: "mei", title: "Stretch", category: "Health", color: .blue,
+                              start: time("2025-01-01T07:00"), end: time("2025-01-01T07:15"),
+                              repeatRule: RepeatRule(every: .daily, missed: .makeUp))
+        try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly, habit]))
 
-        for original in [full, allDay, monthly] {
+        for original in [full, allDay, monthly, habit] {
             var expected = original
             expected.version = 1
             expected.createdAt = Fixture.now
@@ -27,6 +30,10 @@ import Testing
         }
         #expect(try f.plans.task(id: "nope") == nil)
         #expect(try f.plans.taskOwner(taskID: "nope") == nil)
+        // Migration 4's CHECK refuses what is not a policy.
+        #expect(throws: StoreError.self) {
+            try f.db.execute("UPDATE tasks SET repeat_missed = 'later' WHERE id = 'stretch'")
+        }
     }
 
     @Test func overridesAndSlidesRoundTrip() throws {
@@ -55,7 +62,7 @@ import Testing
 
     /// Open one-off tasks before the window are loaded too: the nightly rules drop them however
     /// old they are. Completed ones before the window and any after it are not.
-    @Test func windowLoadsEverySeriesTheOneOffsTouchingItAndOpenOnesBefore() throws {
+    @Test func windowLoadsEverySeriesEveryOneOffFromItOnAndOpenOnesBefore() throws {
         let f = try Fixture()
         let mei = try f.addUser()
         try f.addUser("other")
@@ -82,8 +89,11 @@ import Testing
         try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
+        // Every one-off task ahead is loaded too, however far (planning.md G1: a placement is
+        // checked against whatever is busy on its day).
         #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
-                                         "before", "endsAtMidnight"])
+                                         "before", "endsAtMidnight", "after"])
+        #expect(plan.historyFrom != nil)
         // The series' overrides after the window are loaded too (see windowLoadsEveryLaterOverrideOfASeries).
         #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07", "daily@2025-03-01"])
         #expect(plan.user.id == "mei")

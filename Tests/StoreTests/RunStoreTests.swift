@@ -161,12 +161,14 @@ import Testing
         let f = try Fixture()
         var first = try RunLock.tryAcquire(databasePath: f.path)
         #expect(first != nil)
-        #expect(first?.path == f.path + ".lock")
+        #expect(first?.path == f.path)
         #expect(try RunLock.tryAcquire(for: f.db) == nil)
         first = nil
         let second = try RunLock.tryAcquire(databasePath: f.path)
         #expect(second != nil)
-        #expect(DatabaseFile.mode(f.path + ".lock") == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: f.path + ".lock"), "no lock file to go wrong")
+        // The connection's own locks survived the refused attempt and the release: it still writes.
+        try f.addUser()
     }
 
     @Test func lockHeldByAnotherProcessIsSeen() throws {
@@ -175,7 +177,7 @@ import Testing
         flock.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         guard FileManager.default.isExecutableFile(atPath: flock.executableURL!.path) else { return }
         // flock(1) holds the lock while `sleep` runs, then the kernel drops it as it exits.
-        flock.arguments = ["--exclusive", f.path + ".lock", "sleep", "0.3"]
+        flock.arguments = ["--exclusive", f.path, "sleep", "0.3"]
         try flock.run()
         var sawHeld = false
         for _ in 0..<50 where !sawHeld {
@@ -183,6 +185,26 @@ import Testing
         }
         #expect(sawHeld)
         flock.waitUntilExit()
+        #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
+    }
+
+    /// Issue 13, item 9: the lock is what the file is, not how its path is spelled.
+    @Test func aSymlinkOrAnotherSpellingOfThePathMeetsTheSameLock() throws {
+        let f = try Fixture()
+        let link = f.file("link.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: f.path)
+        let held = try #require(try RunLock.tryAcquire(databasePath: f.path))
+        #expect(try RunLock.tryAcquire(databasePath: link) == nil)
+        let dotted = f.directory.path + "/./" + "replan.db"
+        #expect(try RunLock.tryAcquire(databasePath: dotted) == nil)
+        withExtendedLifetime(held) {}
+    }
+
+    /// A lock file of an older replan, owned by someone this process cannot open it as, is
+    /// no obstacle any more: nothing is opened but the database itself.
+    @Test func anUnopenableLockFileBesideTheDatabaseDoesNotStopARun() throws {
+        let f = try Fixture()
+        #expect(FileManager.default.createFile(atPath: f.path + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
         #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import HTTP
+
+/// How long the model stage may take: per run and per student (issue 13, item 10).
+///
+/// A server that answers 429 for ever made a run serial, about three minutes per student at
+/// the 60 s retry-after cap, so a night of many students never ended. A student whose
+/// conversation passes `perStudent` seconds gets their local edits only; once the run's
+/// model stage passes `perRun` seconds (counted from `startedAt`), the conversation in
+/// flight is stopped the same way and the remaining students are not asked at all (the
+/// run's `ModelShutoff` says why, and the run's summary shows it).
+public struct ModelDeadline: Sendable {
+    public var perRun: TimeInterval
+    public var perStudent: TimeInterval
+    public var startedAt: Date
+
+    public static let defaultPerRun: TimeInterval = 2 * 3600
+    public static let defaultPerStudent: TimeInterval = 300
+
+    public init(perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()) {
+        self.perRun = perRun; self.perStudent = perStudent; self.startedAt = startedAt
+    }
+
+    /// When the run's model stage ends.
+    public var runEnd: Date { startedAt.addingTimeInterval(perRun) }
+
+    /// Why the run's model stage is over at `now`, or nil while it is not.
+    public func runExpired(at now: Date) -> String? {
+        now >= runEnd ? "the model stage's deadline for this run (\(Self.seconds(perRun))) passed; the remaining students get their local edits only" : nil
+    }
+
+    static func seconds(_ value: TimeInterval) -> String {
+        value >= 60 && value.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(value / 60)) min" : "\(value) s"
+    }
+}
+
+/// A cancellation token for one student's conversation: cancelled when the run is
+/// interrupted (`parent`) or when `end` passes, whichever comes first. Checked every 50 ms
+/// on a timer of its own, which `finish()` stops.
+final class DeadlineWatch: @unchecked Sendable {
+    let token = CancellationToken()
+    private let timer: DispatchSourceTimer
+    private let lock = NSLock()
+    private var expired = false
+
+    init(end: Date, parent: CancellationToken?) {
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        if Date() >= end {
+            expired = true
+            token.cancel()
+        }
+        timer.schedule(deadline: .now(), repeating: .milliseconds(50))
+        timer.setEventHandler { [token, lock] in
+            if parent?.isCancelled == true { token.cancel(); return }
+            if Date() >= end {
+                lock.withLock { self.expired = true }
+                token.cancel()
+            }
+        }
+        timer.resume()
+    }
+
+    /// Whether the deadline (not the parent) cancelled the token.
+    var deadlinePassed: Bool { lock.withLock { expired } }
+
+    func finish() { timer.cancel() }
+}
