@@ -13,7 +13,7 @@ import Store
 /// memory), each plan read for the feed's window only.
 enum FeedsCommand {
     static let descriptor = CommandDescriptor(
-        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--json]",
+        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--remove-stale] [--json]",
         summary: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
         details: """
         Each feed holds the student's sessions from --days-back (14) days before their today to
@@ -24,7 +24,8 @@ enum FeedsCommand {
                   .value("--user", "only this student (repeatable)", repeatable: true),
                   .value("--days-back", "days before today in each feed (default 30)"),
                   .value("--days-ahead", "days after today in each feed (default 60)"),
-                  .value("--concurrency", "students written at once (default: the number of processors)"), .flag("--json", "print JSON")]
+                  .value("--concurrency", "students written at once (default: the number of processors)"),
+                  .flag("--remove-stale", "also delete DIR/*.ics of students that no longer exist"), .flag("--json", "print JSON")]
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
@@ -36,6 +37,9 @@ enum FeedsCommand {
         let db = try ctx.openExistingDatabase()
         let workers = try a.int("--concurrency", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let only = a.values("--user")
+        if a.flag("--remove-stale"), !only.isEmpty {
+            throw CLIError.usage("--remove-stale needs every student: it cannot be combined with --user")
+        }
         var fixed: [User]?
         if !only.isEmpty {
             let users = UserRepository(db)
@@ -75,14 +79,25 @@ enum FeedsCommand {
         }
         group.wait()
         let (written, failed) = tally.counts
+        // Feeds of students who no longer exist, only when asked (the directory may hold other
+        // .ics files) and only after a complete pass (an interrupted one saw too few students).
+        var removed = 0
+        if a.flag("--remove-stale"), !ctx.interruption.isRaised {
+            let seen = source.handedOut
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+            where name.hasSuffix(".ics") && !name.hasPrefix(".") && !seen.contains(String(name.dropLast(4))) {
+                if unlink((out as NSString).appendingPathComponent(name)) == 0 { removed += 1 }
+            }
+        }
         let seconds = Date().timeIntervalSince(started)
         if a.flag("--json") {
             ctx.console.out(JSONValue.object([
                 "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written), "failed": .int(failed),
+                "removed": .int(removed),
                 "seconds": .number((seconds * 1000).rounded() / 1000),
             ]).prettyText)
         }
-        ctx.console.log("feeds: \(written) written to \(out), \(failed) failed, \(String(format: "%.1f", seconds)) s",
+        ctx.console.log("feeds: \(written) written to \(out), \(failed) failed\(removed > 0 ? ", \(removed) stale removed" : ""), \(String(format: "%.1f", seconds)) s",
                         priority: failed > 0 ? .warning : .notice)
         if ctx.interruption.isRaised { return ctx.interruption.exitCode }
         return failed > 0 ? .someUsersFailed : .success
@@ -105,13 +120,22 @@ enum FeedsCommand {
 
         init(cursor: UserCursor?, users: [User]) { self.cursor = cursor; self.users = users.reversed() }
 
+        private var seen: Set<String> = []
+
         /// The next student, a student whose row could not be read, or nil at the end.
         func next() -> Result<User, StoreError>? {
             lock.withLock {
-                if cursor == nil { return users.popLast().map { .success($0) } }
-                do throws(StoreError) { return try cursor!.next().map { .success($0) } } catch { return .failure(error) }
+                var result: Result<User, StoreError>?
+                if cursor == nil { result = users.popLast().map { .success($0) } } else {
+                    do throws(StoreError) { result = try cursor!.next().map { .success($0) } } catch { result = .failure(error) }
+                }
+                if case .success(let user)? = result { seen.insert(user.id) }
+                return result
             }
         }
+
+        /// The ids of every student handed out (written or not: a failed write keeps the old feed).
+        var handedOut: Set<String> { lock.withLock { seen } }
     }
 
     /// The output directory, created (mode 0755: a web server reads it) when missing.

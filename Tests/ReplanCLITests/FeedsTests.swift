@@ -87,6 +87,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["bob.ics", "mei.ics"])
     }
 
+    @Test func removeStaleDeletesOnlyTheFeedsOfStudentsWhoAreGone() async throws {
+        let s = try await Self.students()
+        let out = s.path("feeds")
+        try await s.ok(["feeds", "--out", out])
+        try await s.ok(["user", "rm", "bob", "--yes"])
+        try "keep me".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
+        let kept = try await s.json(["feeds", "--out", out, "--json"])
+        #expect(kept["removed"] as? Int == 0)
+        #expect(FileManager.default.fileExists(atPath: out + "/bob.ics"), "without --remove-stale nothing is deleted")
+        let pruned = try await s.json(["feeds", "--out", out, "--remove-stale", "--json"])
+        #expect(pruned["removed"] as? Int == 1 && pruned["written"] as? Int == 1, "\(pruned)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["mei.ics", "notes.txt"])
+        let both = try await s.run(["feeds", "--out", out, "--remove-stale", "--user", "mei"])
+        #expect(both.code == 64 && both.stderr.contains("--remove-stale"), "\(both)")
+    }
+
     @Test func anUnusableOutputDirectoryOrUnknownStudentIsAClearError() async throws {
         let s = try await Self.students()
         let file = try s.write("not-a-directory", "x")
