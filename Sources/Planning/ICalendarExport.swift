@@ -11,8 +11,9 @@ import Foundation
 ///   (`REFRESH-INTERVAL`, RFC 7986, and `X-PUBLISHED-TTL`);
 /// - `SEQUENCE` and `LAST-MODIFIED`, so a moved session replaces the old copy: the sequence is
 ///   the task's version plus the occurrence override's, both bumped on every change;
-/// - skipped occurrences as `STATUS:CANCELLED` rather than left out, so a calendar that kept
-///   the event drops it;
+/// - skipped occurrences, and one-off sessions deleted by recent changesets (the rules drop
+///   stale ones), as `STATUS:CANCELLED` rather than left out, so a calendar that kept the
+///   event drops it;
 /// - completed sessions marked where people look (`✓ ` before the title) and in
 ///   `X-REPLAN-COMPLETED`;
 /// - a `VALARM` from the student's reminder setting, when notifications are on, for timed
@@ -22,7 +23,10 @@ public enum ICalendarExport {
     /// with the student's own edits.
     public static let refreshInterval = "PT6H"
 
-    public static func render(_ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date) -> String {
+    /// - Parameter dropped: one-off sessions deleted by recent changesets; those in the range
+    ///   (and not back in the plan) are listed as cancelled events.
+    public static func render(_ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
+                              dropped: [DroppedSession] = []) -> String {
         let shown = plan.user.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? plan.user.id
         let name = escape(shown + " — study plan")
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN",
@@ -57,6 +61,21 @@ public enum ICalendarExport {
                           "TRIGGER:-PT\(settings.reminderMinutes)M", "END:VALARM"]
             }
             lines.append("END:VEVENT")
+        }
+        var listed = Set<String>()
+        for d in dropped.sorted(by: { $0.droppedAt > $1.droppedAt })
+        where plan.tasks[d.id] == nil && d.start.date <= through && (d.allDay ? d.end.date : d.end.adding(minutes: -1).date) >= from {
+            // The newest deletion of an id wins (a task deleted, restored by undo, deleted again).
+            guard listed.insert(d.id).inserted else { continue }
+            lines += ["BEGIN:VEVENT", "UID:\(d.id)@\(plan.user.id).replan", "DTSTAMP:\(utc(stamp))",
+                      "LAST-MODIFIED:\(utc(min(d.droppedAt, stamp)))", "SEQUENCE:\(d.version + 1)"]
+            if d.allDay {
+                lines += ["DTSTART;VALUE=DATE:\(compact(d.start.date))", "DTEND;VALUE=DATE:\(compact(d.end.date.adding(days: 1)))"]
+            } else {
+                lines += ["DTSTART:\(utc(plan.zone.instant(d.start)))", "DTEND:\(utc(plan.zone.instant(d.end)))"]
+            }
+            lines += ["SUMMARY:\(escape(d.title))", "CATEGORIES:\(escape(d.category.isEmpty ? "Uncategorized" : d.category))",
+                      "STATUS:CANCELLED", "END:VEVENT"]
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"

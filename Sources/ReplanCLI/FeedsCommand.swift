@@ -54,8 +54,11 @@ enum FeedsCommand {
             // A thread per worker with its own connection: a SQLite handle belongs to one thread.
             Thread {
                 defer { group.leave() }
-                let plans: PlanRepository
-                do throws(StoreError) { plans = PlanRepository(try Database.open(path: path)) } catch {
+                let plans: PlanRepository, changesets: ChangesetStore
+                do throws(StoreError) {
+                    let connection = try Database.open(path: path)
+                    plans = PlanRepository(connection); changesets = ChangesetStore(connection)
+                } catch {
                     console.log("feeds: cannot open \(path): \(error)", priority: .error)
                     tally.failed()
                     return
@@ -67,7 +70,7 @@ enum FeedsCommand {
                         console.log("feeds: \(error)", priority: .error)
                     case .success(let user):
                         do {
-                            try feed(user, plans: plans, out: out, now: now, back: back, ahead: ahead)
+                            try feed(user, plans: plans, changesets: changesets, out: out, now: now, back: back, ahead: ahead)
                             tally.written()
                         } catch {
                             tally.failed()
@@ -103,11 +106,20 @@ enum FeedsCommand {
         return failed > 0 ? .someUsersFailed : .success
     }
 
-    static func feed(_ user: User, plans: PlanRepository, out: String, now: Date, back: Int, ahead: Int) throws {
+    /// Deletions from 30 days before the window's first day on are listed as cancelled: the
+    /// rules drop a stale session after it (a week later by default), a student may delete a
+    /// coming one earlier.
+    static func droppedSince(_ window: ClosedRange<CivilDate>, zone: UserZone) -> Date {
+        zone.instant(CivilDateTime(date: window.lowerBound.adding(days: -30), time: TimeOfDay(minutes: 0)))
+    }
+
+    static func feed(_ user: User, plans: PlanRepository, changesets: ChangesetStore, out: String, now: Date,
+                     back: Int, ahead: Int) throws {
         let today = user.zone.civil(now).date
         let window = today.adding(days: -back)...today.adding(days: ahead)
         let plan = try plans.loadPlan(user: user, window: window)
-        let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: now)
+        let dropped = try changesets.droppedSessions(userID: user.id, since: droppedSince(window, zone: user.zone))
+        let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped)
         try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
     }
 

@@ -139,6 +139,31 @@ struct ICalendarExportTests {
         #expect(values("LAST-MODIFIED", in: ics) == ["20250105T180000Z"])
     }
 
+    @Test("one-off sessions deleted by recent changesets are listed as cancelled, once, when not back in the plan")
+    func droppedSessions() {
+        let p = plan([task("kept", "Kept", "2025-01-08T10:00", "2025-01-08T11:00")])
+        func dropped(_ id: String, _ start: String, _ end: String, version: Int = 3, ago: Double = 0) -> DroppedSession {
+            DroppedSession(id: id, title: "Old \(id)", category: "Math", start: at(start), end: at(end), allDay: false,
+                           version: version, droppedAt: stamp.addingTimeInterval(-ago))
+        }
+        let ics = ICalendarExport.render(p, from: date("2025-01-06"), through: date("2025-01-12"), stamp: stamp, dropped: [
+            dropped("stale", "2025-01-06T09:00", "2025-01-06T10:00", version: 2, ago: 3600),
+            dropped("stale", "2025-01-06T09:00", "2025-01-06T10:00", version: 4, ago: 60),   // deleted again later
+            dropped("kept", "2025-01-08T10:00", "2025-01-08T11:00"),                        // restored since
+            dropped("gone", "2025-02-01T10:00", "2025-02-01T11:00"),                        // outside the range
+        ])
+        #expect(values("UID", in: ics) == ["kept@mei.replan", "stale@mei.replan"])
+        #expect(values("STATUS", in: ics) == ["CANCELLED"])
+        #expect(values("SEQUENCE", in: ics).last == "5", "one more than the newest deleted row's version")
+        // A task's before image, as changesets store it, reads back; a series' does not.
+        let image: JSONValue = ["id": "t1", "title": "Math drill", "category": "Math", "start": "2025-01-03T15:30",
+                                "end": "2025-01-03T16:30", "allDay": false, "repeat": .null, "version": 2]
+        #expect(DroppedSession(image: image, droppedAt: stamp)?.start == at("2025-01-03T15:30"))
+        var series = image
+        if case .object(var o) = series { o["repeat"] = ["every": "daily"]; series = .object(o) }
+        #expect(DroppedSession(image: series, droppedAt: stamp) == nil)
+    }
+
     @Test("the calendar is named after the student and asks to be refreshed")
     func calendarProperties() {
         var p = plan([])

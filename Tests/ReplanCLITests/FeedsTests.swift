@@ -87,6 +87,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["bob.ics", "mei.ics"])
     }
 
+    @Test func aDeletedSessionStaysInTheFeedAsCancelled() async throws {
+        let s = try await Self.students()
+        try await s.ok(["task", "rm", "bell"])
+        let ics = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10"])
+        let events = try #require(try Self.validate([try s.write("mei.ics", ics)]).first?["events"] as? [[String: Any]])
+        let bell = try #require(events.first { $0["uid"] as? String == "bell@mei.replan" }, "\(events)")
+        #expect(bell["status"] as? String == "CANCELLED" && bell["summary"] as? String == "Bell and\ttab", "\(bell)")
+        // Undone, it is an ordinary session again.
+        let cs = try SQL.value(s.db, "SELECT id FROM changesets WHERE origin = 'manual' ORDER BY created_at DESC, rowid DESC LIMIT 1")
+            .replacingOccurrences(of: "'", with: "")
+        try await s.ok(["undo", cs, "--yes"])
+        let again = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10"])
+        let restored = try #require(try Self.validate([try s.write("again.ics", again)]).first?["events"] as? [[String: Any]])
+        let back = try #require(restored.first { $0["uid"] as? String == "bell@mei.replan" })
+        #expect(back["status"] is NSNull || back["status"] == nil, "\(back)")
+    }
+
     @Test func removeStaleDeletesOnlyTheFeedsOfStudentsWhoAreGone() async throws {
         let s = try await Self.students()
         let out = s.path("feeds")
