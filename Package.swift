@@ -25,8 +25,8 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "ReplanTestSupport"]),
-        .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Store", "Planning"]),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP", "ReplanTestSupport"]),
+        .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Nightly", "Store", "Planning"]),
         // The model stage end to end: the built binary against the local mock model server.
         .testTarget(name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),
     ],

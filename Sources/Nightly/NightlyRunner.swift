@@ -39,11 +39,16 @@ public final class NightlyRunner: @unchecked Sendable {
         /// Users for whom the model was wanted, and how many of those got no answer.
         public var modelWanted = 0
         public var modelFailed = 0
+        /// Students whose model stage ended in an error, by `ModelErrorKind` (with
+        /// `--on-model-error=local` their local edits still committed, so they are not
+        /// `failed`; these counts are what makes such errors visible).
+        public var modelErrors: [String: Int] = [:]
         public var interrupted = false
         public var startedAt = Date()
         public var finishedAt = Date()
 
         public var done: Int { changed + unchanged + skipped + failed }
+        public var modelErrorCount: Int { modelErrors.values.reduce(0, +) }
         /// assistant.md / cli.md exit 69: the model was needed and unavailable for every user.
         public var modelUnavailableForAll: Bool { modelWanted > 0 && modelFailed == modelWanted }
     }
@@ -271,6 +276,7 @@ public final class NightlyRunner: @unchecked Sendable {
             report.costUSD += night.model.costUSD
             if let reason = night.model.decision?.reason { report.modelReasons[reason, default: 0] += 1 }
             if night.model.called { report.modelAsked += 1 }
+            if let error = night.model.error { report.modelErrors[ModelErrorKind.of(error), default: 0] += 1 }
             if night.model.called || night.model.error != nil {
                 report.modelWanted += 1
                 if review?.failed ?? true { report.modelFailed += 1 }

@@ -59,8 +59,10 @@ public struct PlanCommitter: Sendable {
         guard plan.settings.notificationsEnabled else { return [] }
         var entries: [OutboxEntry] = []
         for e in edits {
+            // A reminder already past has fired or never will: nothing to withdraw.
             if let before = e.before {
-                entries.append(OutboxEntry(occurrenceID: e.id, fireAt: fireTime(before.start, plan), action: .cancel))
+                let fire = fireTime(before.start, plan)
+                if fire > now { entries.append(OutboxEntry(occurrenceID: e.id, fireAt: fire, action: .cancel)) }
             }
             if let after = e.after, e.op != .skip, e.op != .delete {
                 let fire = fireTime(after.start, plan)

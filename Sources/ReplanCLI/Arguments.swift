@@ -44,7 +44,8 @@ public struct Arguments: Sendable {
             }
             if name == "-h" { name = "--help" }
             guard let spec = byName[name] else {
-                throw .usage("unknown option \(name) (see --help)")
+                let hint = Suggestion.closest(to: name, among: specs.map(\.name)).map { "; did you mean \($0)?" } ?? ""
+                throw .usage("unknown option \(name)\(hint) (see --help)")
             }
             if spec.takesValue {
                 let value: String

@@ -10,8 +10,13 @@ public struct CommandContext: Sendable {
     public var console: Console
     /// The run's instant: `--now`, else `REPLAN_NOW`, else the clock.
     public var now: Date
-    /// The database path (`--db`, `REPLAN_DB`, systemd's state directory, or the XDG default).
+    /// The database path (`--db`, `REPLAN_DB`, the configuration file's `database`, systemd's
+    /// state directory, or the XDG default).
     public var databasePath: String
+    /// Where `databasePath` came from, for `config show` and "no database at …" messages.
+    var databaseSource: String = "default"
+    /// The configuration file read for this command (`/etc/replan/replan.conf` by default).
+    var configuration: ConfigurationFile = .none
     /// Set by SIGINT/SIGTERM handlers; long-running commands check it between units of work.
     public var interruption: Interruption
 
@@ -24,16 +29,29 @@ public struct CommandContext: Sendable {
         return date
     }
 
-    /// cli.md's default database location.
-    static func defaultDatabasePath(environment env: [String: String]) -> String {
-        if let p = env["REPLAN_DB"], !p.isEmpty { return p }
+    /// The database: `--db`, else `$REPLAN_DB`, else the configuration file's `database`, else
+    /// `$STATE_DIRECTORY/replan.db` (systemd), else `$XDG_DATA_HOME/replan/replan.db`. The file
+    /// ranks above the systemd default so that an operator's `sudo -u replan replan …` (no
+    /// `STATE_DIRECTORY`) and the service open the same database.
+    static func databaseLocation(arguments: Arguments, environment env: [String: String],
+                                 configuration: ConfigurationFile) throws(CLIError) -> ResolvedSetting {
+        if let p = arguments.value("--db") { return ResolvedSetting(value: p, source: "--db") }
+        if let p = env["REPLAN_DB"], !p.isEmpty { return ResolvedSetting(value: p, source: "$REPLAN_DB") }
+        if let entry = configuration.entries[SettingSpec.database.key], !entry.value.isEmpty {
+            let origin = configuration.origin(of: SettingSpec.database.key) ?? "database"
+            // A relative path would depend on the directory each command happens to start in.
+            guard entry.value.hasPrefix("/") else {
+                throw .badInput("\(origin): database must be an absolute path, got '\(entry.value)'")
+            }
+            return ResolvedSetting(value: entry.value, source: origin)
+        }
         if let state = env["STATE_DIRECTORY"], !state.isEmpty {
             // systemd may list several directories separated by ':'; the first is ours.
-            return String(state.split(separator: ":").first!) + "/replan.db"
+            return ResolvedSetting(value: String(state.split(separator: ":").first!) + "/replan.db", source: "$STATE_DIRECTORY")
         }
-        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return dataHome + "/replan/replan.db"
+        let xdg = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome = xdg ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
+        return ResolvedSetting(value: dataHome + "/replan/replan.db", source: xdg == nil ? "default (~/.local/share)" : "$XDG_DATA_HOME")
     }
 }
 

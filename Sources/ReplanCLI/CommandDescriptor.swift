@@ -20,13 +20,14 @@ public struct CommandDescriptor: Sendable {
     public func helpText() -> String {
         var text = "usage: replan \(synopsis)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n\(details)\n" }
-        let all = options + GlobalOptions.specs
+        // A command's own option wins over a global one of the same name (`task add --color`).
+        let all = options + GlobalOptions.specs.filter { g in !options.contains { $0.name == g.name } }
         if !all.isEmpty {
             text += "\noptions:\n"
             let width = all.map { $0.name.count + ($0.takesValue ? 6 : 0) }.max() ?? 0
             for o in all {
                 let left = o.name + (o.takesValue ? " VALUE" : "")
-                text += "  \(left.padding(toLength: max(width, left.count), withPad: " ", startingAt: 0))  \(o.help)\n"
+                text += "  \(DisplayWidth.padded(left, to: width))  \(o.help)\n"
             }
         }
         return text
@@ -36,10 +37,13 @@ public struct CommandDescriptor: Sendable {
 /// Options every command accepts, before or after the command name.
 public enum GlobalOptions {
     public static let specs: [OptionSpec] = [
-        .value("--db", "database file (default: $REPLAN_DB, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value("--db", "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value("--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)"),
         .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
         .value("--api-key-file", "file holding the model API key"),
         .value("--prompts", "directory of system-prompt templates (default: the installed prompts/)"),
+        .value("--color", "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never"),
+        .flag("--version", "print the version"),
         .flag("--help", "show this help"),
     ]
 

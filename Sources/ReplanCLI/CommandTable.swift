@@ -1,8 +1,8 @@
 /// All commands of cli.md and how a command line finds one.
 enum CommandTable {
     static var all: [CommandDescriptor] {
-        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor,
-        StatsCommand.descriptor] + NightlyCommands.all + [DemoCommand.descriptor]
+        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor, OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
+        StatsCommand.descriptor] + NightlyCommands.all + [ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor]
     }
 
     /// The command named by the first non-option words, and the tokens without those words.
@@ -46,11 +46,21 @@ enum CommandTable {
                 if words.count == 1 {
                     throw .usage("'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
                 }
-                throw .usage("unknown command '\(words.joined(separator: " "))'; '\(first)' has: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
+                let subcommands = group.map { $0.path.dropFirst().joined(separator: " ") }
+                let hint = words.count > 1 ? Suggestion.closest(to: words[1], among: subcommands).map { " (did you mean '\(first) \($0)'?)" } ?? "" : ""
+                throw .usage("unknown command '\(words.joined(separator: " "))'\(hint); '\(first)' has: \(subcommands.joined(separator: ", "))")
             }
-            throw .usage("unknown command '\(first)'")
+            let hint = Suggestion.closest(to: first, among: topLevelWords).map { " (did you mean '\($0)'?)" } ?? ""
+            throw .usage("unknown command '\(first)'\(hint)")
         }
         return (nil, tokens)
+    }
+
+    /// The first words of all commands (`run`, `user`, `task`, …), in table order.
+    static var topLevelWords: [String] {
+        var seen: [String] = []
+        for d in all where !seen.contains(d.path[0]) { seen.append(d.path[0]) }
+        return seen
     }
 
     /// A help-only command for a group of subcommands (`replan user --help`).
@@ -75,9 +85,11 @@ enum CommandTable {
         """
         let width = all.map { $0.name.count }.max() ?? 0
         for d in all {
-            text += "  \(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(d.summary)\n"
+            text += "  \(DisplayWidth.padded(d.name, to: width))  \(d.summary)\n"
         }
-        text += "\nglobal options: --db PATH, --now INSTANT, --api-key-file FILE, --prompts DIR, --help\n"
+        text += "\nglobal options: --db PATH, --config FILE, --now INSTANT, --api-key-file FILE, --prompts DIR,\n"
+        text += "                --color auto|always|never, --version, --help\n"
+        text += "configuration: /etc/replan/replan.conf (or --config, $REPLAN_CONFIG); replan config show says what is used\n"
         text += "exit codes: 0 ok, 1 some users failed, 2 conflicts, 64 usage, 65 bad input, 69 model unavailable,\n"
         text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted\n"
         return text

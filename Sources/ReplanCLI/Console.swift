@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the command line writes: data to stdout, everything else to stderr (cli.md). Knows
-/// whether each is a terminal, and whether colour is allowed (a TTY and no `NO_COLOR`).
+/// whether each is a terminal, and whether colour is allowed: `--color=always|never`, else
+/// (`auto`) stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
 public final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: (String) -> Void
@@ -9,25 +10,42 @@ public final class Console: @unchecked Sendable {
     public let stdoutIsTTY: Bool
     public let stderrIsTTY: Bool
     public let stdinIsTTY: Bool
-    public let colorAllowed: Bool
+    /// What `auto` colour would be (a terminal, no `NO_COLOR`, a capable `TERM`).
+    private let colorByDefault: Bool
+    private var colorMode = ColorMode.auto
+    public var colorAllowed: Bool {
+        lock.withLock {
+            switch colorMode {
+            case .always: return true
+            case .never: return false
+            case .auto: return colorByDefault
+            }
+        }
+    }
+    /// Whether stderr can redraw a progress bar in place (a terminal that is not `TERM=dumb`).
+    public let stderrRedraws: Bool
     /// Set when stderr is the systemd journal: lines get `<N>` priority prefixes.
     public let journal: Bool
     private let readLineFromInput: () -> String?
 
     public init(stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
+                dumbTerminal: Bool = false,
                 writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
                 readLine: @escaping () -> String? = { nil }) {
         self.stdoutIsTTY = stdoutIsTTY; self.stderrIsTTY = stderrIsTTY; self.stdinIsTTY = stdinIsTTY
-        self.colorAllowed = stdoutIsTTY && !noColor
+        self.colorByDefault = stdoutIsTTY && !noColor && !dumbTerminal
+        self.stderrRedraws = stderrIsTTY && !dumbTerminal
         self.journal = journal
         self.writeOut = writeOut; self.writeErr = writeErr; self.readLineFromInput = readLine
     }
 
     /// The process's own streams.
     public static func standard(environment: [String: String]) -> Console {
+        // no-color.org: NO_COLOR "present and not an empty string" disables colour.
         Console(stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
-                noColor: environment["NO_COLOR"] != nil,
+                noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
                 journal: Console.stderrIsJournal(environment["JOURNAL_STREAM"]),
+                dumbTerminal: environment["TERM"] == "dumb",
                 writeOut: { stdoutStream.write($0) },
                 writeErr: { stderrStream.write($0) },
                 readLine: { Swift.readLine() })
@@ -43,6 +61,9 @@ public final class Console: @unchecked Sendable {
         guard fstat(2, &st) == 0 else { return false }
         return UInt64(st.st_dev) == dev && UInt64(st.st_ino) == ino
     }
+
+    /// Applies `--color`; called once, before the command runs.
+    public func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
 
     public func out(_ text: String) {
         let safe = Console.escapingControls(text, keepingColors: colorAllowed)
@@ -157,4 +178,9 @@ public enum LogPriority: Int, Sendable {
 /// ANSI colour codes used in human output.
 public enum TerminalColor: String, Sendable {
     case red = "31", green = "32", yellow = "33", blue = "34", dim = "2", bold = "1"
+}
+
+/// `--color=auto|always|never`.
+public enum ColorMode: String, Sendable, CaseIterable {
+    case auto, always, never
 }

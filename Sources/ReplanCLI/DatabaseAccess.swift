@@ -21,11 +21,9 @@ extension CommandContext {
     }
 
     /// Where the database path came from, for messages about a missing database.
-    var databasePathSource: String {
-        if arguments.value("--db") != nil { return "--db" }
-        if let env = environment["REPLAN_DB"], !env.isEmpty { return "$REPLAN_DB" }
-        return "the default location"
-    }
+    /// (`--db`, `$REPLAN_DB`, the configuration file and line, `$STATE_DIRECTORY`, or the
+    /// default location: resolved once, in `CommandContext.databaseLocation`.)
+    var databasePathSource: String { databaseSource }
 
     func openDatabaseAt(_ databasePath: String) throws(CLIError) -> Database {
         let dir = (databasePath as NSString).deletingLastPathComponent

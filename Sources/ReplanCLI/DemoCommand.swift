@@ -57,11 +57,18 @@ enum DemoCommand {
         try step("the changeset in full", ["show", last.id.description])
         try step("the plan afterwards", ["task", "list", "--user", DemoScenario.userID, "--from", today.description,
                                          "--to", today.adding(days: 7).description])
+        // Printed with the name this binary answers to in this shell, so the lines work as
+        // printed right after `swift build` (no `replan` on PATH yet).
+        let me = InvocationName.current(environment: ctx.environment)
         console.out("""
 
-        To undo tonight's changes:  replan --db \(path) undo \(last.id) --yes
-        To look again:              replan --db \(path) show \(last.id)
+        To undo tonight's changes:  \(me) --db \(path) undo \(last.id) --yes
+        To look again:              \(me) --db \(path) show \(last.id)
         """)
+        if me != "replan" {
+            let dir = (me as NSString).deletingLastPathComponent
+            console.out("To type just 'replan':      export PATH=\"\(me.hasPrefix("/") ? dir : "$PWD/" + dir):$PATH\"")
+        }
         return .success
     }
 

@@ -17,3 +17,22 @@ public enum ExitCode: Int32, Sendable {
     case interrupted = 130
     case terminated = 143
 }
+
+extension ExitCode {
+    /// A stable name for the code in JSON errors (`replan.error/1`).
+    var kind: String {
+        switch self {
+        case .success: "success"
+        case .someUsersFailed: "some-users-failed"
+        case .conflicts: "conflicts"
+        case .usage: "usage"
+        case .badInput: "bad-input"
+        case .modelUnavailable: "model-unavailable"
+        case .internalError: "internal-error"
+        case .cannotOpenDatabase: "cannot-open-database"
+        case .locked: "locked"
+        case .interrupted: "interrupted"
+        case .terminated: "terminated"
+        }
+    }
+}

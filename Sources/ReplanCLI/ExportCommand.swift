@@ -23,7 +23,10 @@ enum ExportCommand {
             let from = try a.date("--from") ?? today.adding(days: -30)
             let to = try a.date("--to") ?? today.adding(days: 90)
             guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
-            ctx.console.outDocument(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now))
+            let dropped = try storeCall { () throws(StoreError) in
+                try ChangesetStore(db).droppedSessions(userID: userID, since: FeedsCommand.droppedSince(from...to, zone: plan.zone))
+            }
+            ctx.console.outDocument(ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now, dropped: dropped))
             return .success
         }
         let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }

@@ -9,7 +9,8 @@ import Planning
 ///
 /// Endpoint and model: `--base-url` / `$OPENAI_BASE_URL`, `--model` / `$REPLAN_MODEL`,
 /// `--reasoning-effort` / `$REPLAN_REASONING_EFFORT` (empty: not sent), `--request-timeout`,
-/// `--max-completion-tokens`; prompts from `PromptDirectory`. Flag values are checked even
+/// `--max-completion-tokens`, each also a key of the configuration file (`SettingSpec`);
+/// prompts from `PromptDirectory`. Flag values are checked even
 /// with `--no-model`, so a typo in a unit file shows on the first run.
 struct ModelSetup {
     let pipeline: UserPipeline
@@ -29,16 +30,21 @@ struct ModelSetup {
     init(context ctx: CommandContext) throws(CLIError) {
         let a = ctx.arguments
         let policy: UserPipeline.ModelErrorPolicy
-        switch a.value("--on-model-error") ?? "local" {
+        let onError = ctx.setting(.onModelError)
+        switch onError?.value ?? "local" {
         case "local": policy = .local
         case "skip": policy = .skip
-        case let other: throw .usage("--on-model-error must be local or skip, got '\(other)'")
+        case let other:
+            // A flag typo is a usage error as before; a bad file or environment value is bad input.
+            throw CLIError(onError?.source == "--on-model-error" ? .usage : .badInput,
+                           "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
         }
         shutoff = ModelShutoff()
         let configuration = try ModelSetup.configuration(context: ctx)
         modelConcurrency = try a.int("--model-concurrency", in: 1...1024) ?? ModelSetup.defaultModelConcurrency
         let callPolicy = ModelCallPolicy(reviewEveryDays: try a.int("--review-every", in: 0...365) ?? ModelCallPolicy.defaultReviewEveryDays)
-        let prices = try ModelSetup.prices(a)
+        // Prices feed the cost estimate; a typo shows on the first run, not weeks later in `log`.
+        let prices = try ModelSetup.prices(context: ctx)
         _ = try ModelSetup.deadline(context: ctx)
         if a.flag("--no-model") {
             var p = UserPipeline(reviewer: nil, onModelError: policy)
@@ -56,7 +62,7 @@ struct ModelSetup {
             disabledReason = "no API key configured"
             return
         }
-        let promptDirectory = try PromptDirectory.resolve(arguments: a, environment: ctx.environment)
+        let promptDirectory = try PromptDirectory.resolve(context: ctx)
         let prompt: SystemPrompt
         do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
             throw CLIError(.modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
@@ -77,54 +83,62 @@ struct ModelSetup {
         disabledReason = nil
     }
 
-    /// `--price-input`, `--price-cached`, `--price-output` in dollars per million tokens.
-    static func prices(_ a: Arguments) throws(CLIError) -> ModelPrices {
+    /// USD per million tokens from `--price-input`/`--price-cached`/`--price-output`, the
+    /// environment or the configuration file (`price_input`, `price_cached_input`,
+    /// `price_output`); unset, gpt-5.1's published prices (the default model).
+    static func prices(context ctx: CommandContext) throws(CLIError) -> ModelPrices {
         var prices = ModelPrices.gpt51
-        func read(_ flag: String) throws(CLIError) -> Double? {
-            guard let text = a.value(flag) else { return nil }
-            guard let value = Double(text), value.isFinite, value >= 0, value <= 10_000 else {
-                throw .badInput("\(flag) must be dollars per million tokens from 0 to 10000, got '\(text)'")
-            }
-            return value
+        let input = try ctx.decimalSetting(.priceInput), output = try ctx.decimalSetting(.priceOutput)
+        let cached = try ctx.decimalSetting(.priceCachedInput)
+        for (label, value) in [("input", input), ("cached", cached), ("output", output)] {
+            if let value, value > 10_000 { throw .badInput("the \(label) price must be at most 10000 USD per million tokens, got \(value)") }
         }
-        if let v = try read("--price-input") { prices.input = v }
-        if let v = try read("--price-cached") { prices.cachedInput = v }
-        if let v = try read("--price-output") { prices.output = v }
+        if let input { prices.input = input; prices.cachedInput = input }
+        if let cached { prices.cachedInput = cached } else if input == nil { prices.cachedInput = ModelPrices.gpt51.cachedInput }
+        if let output { prices.output = output }
         return prices
     }
 
-    /// Endpoint, model and limits from flags and environment (the key is added separately).
+    /// Endpoint, model and limits from flags, environment and the configuration file (the key
+    /// is added separately).
     static func configuration(context ctx: CommandContext) throws(CLIError) -> ModelConfiguration {
-        let a = ctx.arguments, env = ctx.environment
         var c = ModelConfiguration(apiKey: Secret(""))
-        if let url = a.value("--base-url") ?? env["OPENAI_BASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            let lower = url.lowercased()
+        if let url = ctx.setting(.baseURL) {
+            let lower = url.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                throw .badInput("the model base URL '\(url)' must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+                throw .badInput("the model base URL '\(url.value)' (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)")
             }
-            c.baseURL = url
+            c.baseURL = url.value
         }
-        if let model = a.value("--model") ?? env["REPLAN_MODEL"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            c.model = model
-        }
+        if let model = ctx.setting(.model) { c.model = model.value }
         // Present but empty means "send no reasoning_effort" (servers that reject it).
-        if let effort = a.value("--reasoning-effort") ?? env["REPLAN_REASONING_EFFORT"] {
-            c.reasoningEffort = effort.trimmingWhitespace()
-        }
-        if let text = a.value("--request-timeout") {
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw .badInput("--request-timeout must be a number of seconds from 0 to 3600, got '\(text)'")
+        if let effort = ctx.setting(.reasoningEffort) { c.reasoningEffort = effort.value.trimmingWhitespace() }
+        if let timeout = ctx.setting(.requestTimeout) {
+            guard let seconds = Double(timeout.value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+                throw .badInput("\(timeout.label) must be a number of seconds from 0 to 3600, got '\(timeout.value)'")
             }
             c.requestTimeout = seconds
             c.connectTimeout = min(c.connectTimeout, seconds)
         }
-        if let tokens = try a.int("--max-completion-tokens", in: 1...1_000_000) {
+        if let tokens = try ctx.intSetting(.maxCompletionTokens, in: 1...1_000_000) {
             c.maxCompletionTokens = tokens
         }
-        if let tier = a.value("--service-tier")?.trimmingWhitespace(), !tier.isEmpty {
+        if let tier = ctx.arguments.value("--service-tier")?.trimmingWhitespace(), !tier.isEmpty {
             c.serviceTier = tier
         }
         return c
+    }
+
+    /// Where `apiKey` would read the key from, without reading it (`config show`).
+    static func keySource(context ctx: CommandContext) -> String {
+        if let path = ctx.arguments.value("--api-key-file") { return "--api-key-file \(path)" }
+        if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
+           FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
+            return "systemd credential \(dir)/openai-api-key"
+        }
+        if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return "$OPENAI_API_KEY" }
+        if let file = ctx.setting(.apiKeyFile) { return "\(file.value) (\(file.source))" }
+        return "none configured: the model stage is skipped"
     }
 
     /// `--model-deadline` (the run's model stage, default 2 h) and `--student-deadline` (one
@@ -178,6 +192,7 @@ struct ModelSetup {
             return try read(dir + "/openai-api-key", "systemd credential")
         }
         if let key = ctx.environment["OPENAI_API_KEY"] { return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY") }
+        if let file = ctx.setting(.apiKeyFile) { return try read(file.value, file.label) }
         return nil
     }
 }

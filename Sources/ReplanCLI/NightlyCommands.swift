@@ -5,7 +5,7 @@ import Store
 
 /// `replan run|preview|undo|redo|log|show`.
 enum NightlyCommands {
-    static let all = [run, preview, undo, redo, log, show]
+    static let all = [run, preview, undo, redo, LogCommand.descriptor, show]
 
     static let modelOptions: [OptionSpec] = [
         .flag("--no-model", "skip the model: the local rules' edits are the whole changeset"),
@@ -43,14 +43,14 @@ enum NightlyCommands {
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.values("--user")
         options.force = a.flag("--force")
-        if let t = a.value("--run-after") {
-            guard let time = TimeOfDay(t) else { throw CLIError.badInput("--run-after '\(t)' is not HH:MM") }
+        if let t = ctx.setting(.runAfter) {
+            guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
         }
         let model = try ModelSetup(context: ctx)
         // Decision: a night that asks the model spends its time waiting on the network, so
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
-        options.concurrency = try a.int("--concurrency", in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
+        options.concurrency = try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
         _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
         let json = a.flag("--json")
         let collected = Collected()
@@ -60,7 +60,11 @@ enum NightlyCommands {
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 if json { collected.append(night) }
-                else if night.status != .unchanged || night.model.error != nil { progress.line(userLine(night, console: ctx.console)) }
+                else if night.status == .failed || night.error != nil || night.model.error != nil {
+                    // A student's failure or model error is a warning on stderr (a journald
+                    // priority under systemd), not a line of data among the changes.
+                    progress.log(userLine(night, console: ctx.console), priority: night.status == .failed ? .error : .warning)
+                } else if night.status != .unchanged { progress.line(userLine(night, console: ctx.console)) }
             },
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
@@ -77,7 +81,8 @@ enum NightlyCommands {
                 "schema": "replan.run/1", "runId": .int(report.runID), "now": .string(Timestamp.text(ctx.now)),
                 "users": .array(nights.map { NightText.json($0, schema: nil, now: ctx.now, includeChangeset: true) }),
                 "counts": ["due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
-                           "skipped": .int(report.skipped), "failed": .int(report.failed)],
+                           "skipped": .int(report.skipped), "failed": .int(report.failed), "modelErrors": .int(report.modelErrorCount)],
+                "modelErrors": .array(ModelErrorKind.ranked(report.modelErrors).map { ["kind": .string($0.kind), "count": .int($0.count)] }),
                 "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
                 "costUSD": .number((report.costUSD * 10_000).rounded() / 10_000),
                 "modelAsked": .int(report.modelAsked),
@@ -87,10 +92,8 @@ enum NightlyCommands {
                 "model": model.offReason.map { .string($0) } ?? .null,
             ]).prettyText)
         }
-        let seconds = report.finishedAt.timeIntervalSince(report.startedAt)
-        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens, \(String(format: "%.1f", seconds)) s, peak RSS \(ProcessMemory.peakResidentKiB() / 1024) MiB, model asked for \(report.modelAsked), est. $\(String(format: "%.2f", report.costUSD))"
-        ctx.console.log(summary + (model.disabledReason.map { " (model off: \($0))" } ?? ""),
-                        priority: report.failed > 0 ? .warning : .notice)
+        let summary = RunSummary(report: report, modelOff: model.disabledReason, peakRSSKiB: ProcessMemory.peakResidentKiB())
+        ctx.console.log(summary.text, priority: summary.priority)
         if let stopped = model.shutoff.reason {
             ctx.console.log("model calls stopped during the run: \(stopped)", priority: .warning)
         }
@@ -98,6 +101,8 @@ enum NightlyCommands {
             ctx.console.log("interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
             return ctx.interruption.exitCode
         }
+        // History older than retention_days goes after every run, in short batches.
+        PruneCommand.afterRun(ctx)
         if report.modelUnavailableForAll { return .modelUnavailable }
         return report.failed > 0 ? .someUsersFailed : .success
     }
@@ -176,9 +181,16 @@ enum NightlyCommands {
             id = ChangesetID(try a.positional(0, "CHANGESET id"))
             try a.rejectExtraPositionals(beyond: 1)
         }
-        let record = try storeCall { () throws(StoreError) in try store.changeset(id) }
+        let record: ChangesetRecord
+        do { record = try store.changeset(id) } catch .unknownChangeset {
+            throw CLIError.badInput("no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)")
+        } catch { throw CLIError(store: error) }
         try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         let verb = undo ? "undo" : "redo"
+        // Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
+        if let days = try PruneCommand.retentionDays(ctx), record.header.createdAt < PruneCommand.cutoff(days: days, now: ctx.now) {
+            throw CLIError.badInput("changeset \(id) is older than the retention of \(days) days (retention_days); it can no longer be \(undo ? "undone" : "redone")")
+        }
         let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         if !a.flag("--yes") {
             guard ctx.console.stdinIsTTY else {
@@ -226,79 +238,12 @@ enum NightlyCommands {
         }
     }
 
-    static let log = CommandDescriptor(
-        path: ["log"], synopsis: "log [--user ID] [--limit N] [--json]",
-        summary: "runs and changesets, newest first: when, who, what changed, model turns, tokens, errors",
-        options: [.value("--user", "only this student"), .value("--limit", "how many runs / changesets (default 20)"),
-                  .flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let db = try ctx.openExistingDatabase()
-        let user = a.value("--user")
-        if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
-        let runs = try storeCall { () throws(StoreError) in try RunStore(db).runs(limit: limit, userID: user) }
-        let changesets = try storeCall { () throws(StoreError) in try ChangesetStore(db).changesets(userID: user, limit: limit) }
-        if a.flag("--json") {
-            ctx.console.out(JSONValue.object([
-                "schema": "replan.log/1",
-                "runs": .array(runs.map { r in
-                    ["id": .int(r.run.id), "startedAt": .string(Timestamp.text(r.run.startedAt)),
-                     "finishedAt": r.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
-                     // The run's tokens by kind and estimated cost: the sums of its (listed) user runs.
-                     "tokens": r.userRuns.reduce(TokenCounts()) { sum, u in
-                         sum + TokenCounts(prompt: u.userRun.promptTokens, completion: u.userRun.completionTokens,
-                                           reasoning: u.userRun.reasoningTokens, cached: u.userRun.cachedTokens)
-                     }.json,
-                     "costUSD": .number((r.userRuns.reduce(0) { $0 + $1.userRun.costUSD } * 10_000).rounded() / 10_000),
-                     "users": .array(r.userRuns.map { u in
-                         let x = u.userRun
-                         return ["user": .string(x.userID), "planDate": .string(x.planDate.description), "status": .string(x.status.rawValue),
-                                 "changesetId": x.changesetID.map { .string($0.description) } ?? .null, "turns": .int(x.turns),
-                                 "modelCalls": .int(x.modelCalls),
-                                 "tokens": TokenCounts(prompt: x.promptTokens, completion: x.completionTokens, reasoning: x.reasoningTokens, cached: x.cachedTokens).json,
-                                 "durationMs": .int(x.durationMilliseconds), "error": x.error.map { .string($0) } ?? .null,
-                                 "model": x.modelDecision.map { .string($0) } ?? .null,
-                                 "finishReasons": x.finishReasons.map { .array($0.split(separator: ",").map { .string(String($0)) }) } ?? [],
-                                 "costUSD": .number((x.costUSD * 1_000_000).rounded() / 1_000_000)]
-                     })]
-                }),
-                "changesets": .array(changesets.map { c in
-                    ["id": .string(c.id.description), "user": .string(c.userID), "createdAt": .string(Timestamp.text(c.createdAt)),
-                     "origin": .string(c.origin.rawValue), "planDate": c.planDate.map { .string($0.description) } ?? .null,
-                     "state": .string(c.state.rawValue), "summary": c.summary]
-                }),
-            ]).prettyText)
-            return .success
-        }
-        ctx.console.out(ctx.console.paint("runs", .bold))
-        if runs.isEmpty { ctx.console.out("  (none)") }
-        for r in runs {
-            ctx.console.out("  run \(r.run.id)  \(Timestamp.text(r.run.startedAt))  \(r.userRuns.count) user(s)\(r.run.finishedAt == nil ? "  (unfinished)" : "")")
-            for u in r.userRuns {
-                let x = u.userRun
-                var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
-                if let cs = x.changesetID { line += " \(cs)" }
-                line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
-                if let m = x.modelDecision { line += "  model \(m)" }
-                if x.costUSD > 0 { line += String(format: "  $%.4f", x.costUSD) }
-                if let e = x.error { line += "  error: \(e)" }
-                ctx.console.out(line)
-            }
-        }
-        ctx.console.out(ctx.console.paint("changesets", .bold))
-        if changesets.isEmpty { ctx.console.out("  (none)") }
-        for c in changesets {
-            ctx.console.out("  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(c.summary == [:] ? "" : c.summary.text)")
-        }
-        return .success
-    }
-
     static let show = CommandDescriptor(
-        path: ["show"], synopsis: "show CHANGESET [--transcript] [--json]",
+        path: ["show"], synopsis: "show CHANGESET [--transcript] [--week] [--json]",
         summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [.flag("--transcript", "include the model transcript"), .flag("--json", "print JSON"), ManualEdit.userGuard]
+        options: [.flag("--transcript", "include the model transcript"),
+                  .flag("--week", "also the student's week around the changeset, its edits marked"), .flag("--json", "print JSON"),
+                  ManualEdit.userGuard]
     ) { ctx in
         let a = ctx.arguments
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
@@ -344,6 +289,11 @@ enum NightlyCommands {
             if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
         }
         ctx.console.out("\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")")
+        if a.flag("--week") {
+            let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(h.userID) }
+            let day = h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min() ?? user.zone.civil(h.createdAt).date
+            try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
+        }
         if a.flag("--transcript") {
             ctx.console.out(ctx.console.paint("transcript", .bold))
             ctx.console.out(transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")

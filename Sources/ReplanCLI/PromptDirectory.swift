@@ -1,15 +1,14 @@
 import Foundation
 
 /// Where the system-prompt templates are read from: `--prompts DIR`, else `$REPLAN_PROMPTS`,
-/// else the `prompts/` shipped with the binary — `<exe dir>/../share/replan/prompts` for an
+/// else the configuration file's `prompts`, else the `prompts/` shipped with the binary — `<exe dir>/../share/replan/prompts` for an
 /// installed binary, or the nearest `prompts/` above the executable (the repository's, for
 /// `.build/debug/replan`).
 enum PromptDirectory {
     static let marker = "with-study-settings.txt"
 
-    static func resolve(arguments: Arguments, environment: [String: String]) throws(CLIError) -> String {
-        if let dir = arguments.value("--prompts") { return try checked(dir, source: "--prompts") }
-        if let dir = environment["REPLAN_PROMPTS"], !dir.isEmpty { return try checked(dir, source: "REPLAN_PROMPTS") }
+    static func resolve(context ctx: CommandContext) throws(CLIError) -> String {
+        if let dir = ctx.setting(.prompts) { return try checked(dir.value, source: dir.label) }
         let candidates = defaultCandidates()
         if let found = candidates.first(where: holdsTemplates) { return found }
         throw CLIError(.modelUnavailable, """
@@ -27,7 +26,7 @@ enum PromptDirectory {
         return dir
     }
 
-    private static func holdsTemplates(_ dir: String) -> Bool {
+    static func holdsTemplates(_ dir: String) -> Bool {
         // The static system prompt is checked too: a template directory from before it
         // existed would otherwise fail only once a student is asked.
         [marker, "system.txt"].allSatisfy { FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent($0)) }

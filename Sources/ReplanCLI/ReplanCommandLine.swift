@@ -17,6 +17,13 @@ public enum ReplanCommandLine {
     /// Runs one command line in-process (tests call this directly).
     public static func run(_ tokens: [String], environment: [String: String], console: Console,
                            interruption: Interruption = Interruption()) -> ExitCode {
+        // Only options before a "--" count: after it, "--json" is someone's positional.
+        let options = tokens.prefix { $0 != "--" }
+        if options.contains("--version") {
+            console.out("replan \(ReplanVersion.current)")
+            return .success
+        }
+        let wantsJSON = options.contains("--json")
         do {
             let (descriptor, rest) = try CommandTable.find(tokens)
             guard let descriptor else {
@@ -24,6 +31,13 @@ public enum ReplanCommandLine {
                 return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
             }
             let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
+            // `task add|edit --color` is a task's colour; those commands print no colour anyway.
+            if !descriptor.options.contains(where: { $0.name == "--color" }), let color = args.value("--color") {
+                guard let mode = ColorMode(rawValue: color) else {
+                    throw CLIError.usage("--color must be auto, always or never, got '\(color)'")
+                }
+                console.setColorMode(mode)
+            }
             if args.flag("--help") {
                 console.out(descriptor.helpText())
                 return .success
@@ -31,20 +45,35 @@ public enum ReplanCommandLine {
             let now = try CommandContext.parseNow(args.value("--now"), source: "--now")
                 ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
                 ?? Date()
-            let context = CommandContext(arguments: args, environment: environment, console: console, now: now,
-                                         databasePath: args.value("--db") ?? CommandContext.defaultDatabasePath(environment: environment),
-                                         interruption: interruption)
+            let configuration = try ConfigurationFile.load(flag: args.value("--config"), environment: environment)
+            let database = try CommandContext.databaseLocation(arguments: args, environment: environment, configuration: configuration)
+            var context = CommandContext(arguments: args, environment: environment, console: console, now: now,
+                                         databasePath: database.value, interruption: interruption)
+            context.databaseSource = database.source
+            context.configuration = configuration
             return try descriptor.run(context)
         } catch let error as CLIError {
             console.log("replan: \(error.message)", priority: error.code == .usage ? .warning : .error)
             if error.code == .usage { console.log("(run 'replan --help' for the commands)") }
+            if wantsJSON { console.out(errorJSON(error.code, error.message)) }
             return error.code
         } catch let error as DataError {
             console.log("replan: \(error)", priority: .error)
+            if wantsJSON { console.out(errorJSON(.badInput, "\(error)")) }
             return .badInput
         } catch {
             console.log("replan: internal error: \(error)", priority: .error)
+            if wantsJSON { console.out(errorJSON(.internalError, "internal error: \(error)")) }
             return .internalError
         }
+    }
+
+    /// Under `--json` a failure is also a JSON document on stdout, so a script reading stdout
+    /// gets an answer it can parse either way; the message stays on stderr for people.
+    static func errorJSON(_ code: ExitCode, _ message: String) -> String {
+        JSONValue.object([
+            "schema": "replan.error/1",
+            "error": ["exitCode": .int(Int(code.rawValue)), "kind": .string(code.kind), "message": .string(message)],
+        ]).prettyText
     }
 }

@@ -15,7 +15,7 @@ final class RunProgress: @unchecked Sendable {
     func update(_ r: NightlyRunner.Report) {
         lock.withLock {
             let now = Date()
-            if console.stderrIsTTY && !console.journal {
+            if console.stderrRedraws && !console.journal {
                 guard now.timeIntervalSince(lastPrint) > 0.1 else { return }
                 lastPrint = now
                 let width = 24
@@ -38,6 +38,14 @@ final class RunProgress: @unchecked Sendable {
         lock.withLock {
             if drawn { console.err("\r\u{1B}[2K") }
             console.out(text)
+        }
+    }
+
+    /// A log line on stderr (with its journald priority) that must not be overwritten by the bar.
+    func log(_ text: String, priority: LogPriority) {
+        lock.withLock {
+            if drawn { console.err("\r\u{1B}[2K") }
+            console.log(text, priority: priority)
         }
     }
 

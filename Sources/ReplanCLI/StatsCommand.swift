@@ -31,10 +31,10 @@ enum StatsCommand {
             return .success
         }
         if stats.isEmpty { ctx.console.out("no sessions yet"); return .success }
-        let width = max(8, stats.map(\.category.count).max() ?? 0)
-        ctx.console.out("category".padding(toLength: width, withPad: " ", startingAt: 0) + "  sessions  done  rate   focus")
+        let width = max(8, stats.map { DisplayWidth.of($0.category) }.max() ?? 0)
+        ctx.console.out(DisplayWidth.padded("category", to: width) + "  sessions  done  rate   focus")
         for s in stats {
-            var line = s.category.padding(toLength: width, withPad: " ", startingAt: 0)
+            var line = DisplayWidth.padded(s.category, to: width)
             line += "  " + pad(s.taskCount, 8) + "  " + pad(s.completedCount, 4) + "  " + pad(Int((s.completionRate * 100).rounded()), 3) + "%"
             line += "  " + pad(s.focusMinutes, 4) + " min"
             if ctx.console.stdoutIsTTY {
@@ -47,7 +47,6 @@ enum StatsCommand {
     }
 
     static func pad(_ n: Int, _ width: Int) -> String {
-        let s = String(n)
-        return String(repeating: " ", count: max(0, width - s.count)) + s
+        DisplayWidth.leftPadded(String(n), to: width)
     }
 }

@@ -247,3 +247,19 @@ public struct ChangesetStore {
                                state: state, summary: try StoredJSON.parse(s.text(6), entity: "changeset", key: id))
     }
 }
+
+extension ChangesetStore {
+    /// One-off sessions deleted by the user's applied changesets created at or after `since`
+    /// (for the iCalendar feed's cancelled events). Reads the user's changesets through
+    /// `changesets_by_user` and their task deletions only.
+    public func droppedSessions(userID: String, since: Date) throws(StoreError) -> [DroppedSession] {
+        try db.query("""
+            SELECT e.before, c.created_at FROM changesets c JOIN changeset_edits e ON e.changeset_id = c.id
+            WHERE c.user_id = ? AND c.created_at >= ? AND c.state = 'applied'
+                AND e.entity = 'task' AND e.after IS NULL AND e.before IS NOT NULL
+            """, [.text(userID), .text(Timestamp.text(since))]) { (s) throws(StoreError) -> DroppedSession? in
+            guard let image = try? JSONValue(parsing: s.text(0)), let at = Timestamp.date(s.text(1)) else { return nil }
+            return DroppedSession(image: image, droppedAt: at)
+        }.compactMap { $0 }
+    }
+}

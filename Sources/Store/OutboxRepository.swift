@@ -31,6 +31,24 @@ public struct OutboxRepository {
                      [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
 
+    /// Rows after `cursor` (a row id; 0 for the start), in id order: the delivery contract of
+    /// `replan outbox`. Ids only grow, so a consumer that remembers the last id it handled
+    /// never sees a row twice and never skips one.
+    public func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
+        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE id > ? ORDER BY id LIMIT ?",
+                     [.integer(cursor), .integer(limit)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
+    }
+
+    /// Removes every row up to and including `cursor` (the consumer has handled them).
+    /// - Returns: how many rows were removed.
+    @discardableResult
+    public func acknowledge(through cursor: Int) throws(StoreError) -> Int {
+        try db.write { (db) throws(StoreError) -> Int in
+            try db.execute("DELETE FROM notification_outbox WHERE id <= ?", [.integer(cursor)])
+            return db.changes
+        }
+    }
+
     /// Removes delivered rows.
     public func remove(ids: [Int]) throws(StoreError) {
         try db.write { (db) throws(StoreError) in

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import Assistant
 
-/// The shared OpenAI fixtures: `<repo>/../shared/openai-fixtures` (CI clones the repository
-/// with `shared/` beside it), or `$REPLAN_SHARED_DIR/openai-fixtures` when that is set.
+/// The OpenAI fixtures, kept in the repository (`Tests/Fixtures/openai`, sources in its
+/// `SOURCES.md`) so that a clone tests itself with nothing beside it.
 enum Fixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent() // AssistantTests
@@ -11,9 +11,7 @@ enum Fixtures {
         .deletingLastPathComponent()
 
     static var directory: URL {
-        let shared = ProcessInfo.processInfo.environment["REPLAN_SHARED_DIR"].map { URL(fileURLWithPath: $0) }
-            ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-        return shared.appendingPathComponent("openai-fixtures")
+        repositoryRoot.appendingPathComponent("Tests/Fixtures/openai")
     }
 
     static var schema: URL { directory.appendingPathComponent("chat-completions-schema.yaml") }

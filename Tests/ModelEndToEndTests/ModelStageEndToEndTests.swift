@@ -326,6 +326,60 @@ import Planning
         try scene.expectKeyNowhere()
     }
 
+    @Test func modelErrorsAreCountedAndTheCommonestNamedInTheSummaryWithJournalPriorities() throws {
+        let unauthorized = MockScript.error(status: 401, code: "invalid_api_key", message: "Incorrect API key provided",
+                                            type: "invalid_request_error")
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule("gil: keep my week", [unauthorized]),
+                    MockScript.rule(nil, [MockScript.end("Nothing else to do.")], repeat: true)],
+            document: Self.studentsWithMissedSessions(["gil", "hal", "ian"]))
+        let run = try scene.replan(["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
+                                   environment: ["JOURNAL_STREAM": "stderr"])
+        // The local edits of gil committed, so nobody failed; the error is still visible.
+        #expect(run.code == 0, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        let summary = try #require(lines.first { $0.contains("run 1:") }, "\(run.stderr)")
+        #expect(summary.hasPrefix("<4>run 1: 3 due, 3 changed, 0 unchanged, 0 skipped, 0 failed, 1 model error (HTTP 401 invalid_api_key: 1)"),
+                "a warning, counted and named: \(summary)")
+        let gil = try #require(lines.first { $0.contains("gil ") }, "the student's error is a line on stderr: \(run.stderr)")
+        #expect(gil.hasPrefix("<4>gil 2025-01-06: changed") && gil.contains("HTTP 401"), "\(gil)")
+        #expect(!run.stdout.contains("gil"), "errors are not data: \(run.stdout)")
+
+        // The log's run line counts it, --run names it, and the configured prices give a cost.
+        let conf = scene.directory.appendingPathComponent("prices.conf")
+        try "price_input = 1\nprice_cached_input = 0.5\nprice_output = 10\n".write(to: conf, atomically: true, encoding: .utf8)
+        let log = try scene.replan(["log", "--json", "--config", conf.path]).json()
+        let totals = try #require(log["runs"]?.arrayValue?.first?["totals"])
+        #expect(totals["modelErrors"] == 1 && totals["due"] == 3, "\(totals)")
+        let prompt = try #require(totals["tokens"]?["prompt"]?.intValue), completion = try #require(totals["tokens"]?["completion"]?.intValue)
+        let cached = totals["tokens"]?["cached"]?.intValue ?? 0
+        #expect(prompt > 0 && completion > 0)
+        let expected = (Double(prompt - cached) * 1 + Double(cached) * 0.5 + Double(completion) * 10) / 1_000_000
+        #expect(abs((totals["estimatedCostUSD"]?.doubleValue ?? -1) - expected) < 1e-6, "\(totals)")
+        let detail = try scene.replan(["log", "--run", "1"])
+        #expect(detail.stdout.contains("model errors: HTTP 401 invalid_api_key: 1"), "\(detail.stdout)")
+
+        let json = try scene.run(["--force"]).json()
+        #expect(json["counts"]?["modelErrors"] == 0, "the second night's answers are scripted to succeed: \(json)")
+    }
+
+    @Test func whenTheModelFailsForEveryoneTheSummaryIsAnErrorNamingWhy() throws {
+        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.error(status: 401, code: "invalid_api_key",
+                                                                                     type: "invalid_request_error")], repeat: true)],
+                                      document: Self.studentsWithMissedSessions(["jo", "kim"]))
+        let run = try scene.replan(["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
+                                   environment: ["JOURNAL_STREAM": "stderr"])
+        #expect(run.code == 69, "\(run.stderr)")
+        let summary = try #require(run.stderr.split(separator: "\n").first { $0.contains("run 1:") })
+        #expect(summary.hasPrefix("<3>"), "\(summary)")
+        #expect(summary.contains("2 model errors (HTTP 401 invalid_api_key: 2)"), "\(summary)")
+        #expect(summary.hasSuffix("model unavailable for every student: HTTP 401 invalid_api_key"), "\(summary)")
+
+        let json = try scene.run(["--force"]).json()
+        #expect(json["counts"]?["modelErrors"] == 2, "\(json)")
+        #expect(json["modelErrors"] == .array([["kind": "HTTP 401 invalid_api_key", "count": 2]]), "\(json)")
+    }
+
     // MARK: - Interruption
 
     @Test func anInterruptCancelsTheRequestInFlightAndWritesNothing() throws {

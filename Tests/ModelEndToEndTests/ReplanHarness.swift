@@ -88,6 +88,8 @@ final class ReplanHarness {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": directory.path, "NO_COLOR": "1", "LANG": "C.UTF-8",
             "OPENAI_BASE_URL": server.baseURL,
+            // Nothing of an installed /etc/replan/replan.conf applies to a test.
+            "REPLAN_CONFIG": "/dev/null",
         ]
         environment.merge(extra) { $1 }
         process.environment = environment
@@ -95,6 +97,13 @@ final class ReplanHarness {
         let stderrFile = directory.appendingPathComponent("stderr-\(outputs.count)")
         try Data().write(to: stdoutFile)
         try Data().write(to: stderrFile)
+        if environment["JOURNAL_STREAM"] == "stderr" {
+            // As under systemd: JOURNAL_STREAM names the device and inode of stderr.
+            var st = stat()
+            guard stat(stderrFile.path, &st) == 0 else { throw HarnessError(description: "cannot stat \(stderrFile.path)") }
+            environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
+            process.environment = environment
+        }
         let out = try FileHandle(forWritingTo: stdoutFile), err = try FileHandle(forWritingTo: stderrFile)
         process.standardOutput = out
         process.standardError = err

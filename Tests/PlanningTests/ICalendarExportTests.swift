@@ -11,7 +11,7 @@ private let stamp = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:
 private func task(_ id: String, _ title: String, _ start: String, _ end: String, allDay: Bool = false, note: String = "",
                   category: String = "English", repeat rule: RepeatRule? = nil) -> StudyTask {
     StudyTask(id: id, userID: "mei", title: title, note: note, category: category, start: at(start), end: at(end),
-              allDay: allDay, repeatRule: rule)
+              allDay: allDay, repeatRule: rule, createdAt: stamp)
 }
 
 private func plan(_ tasks: [StudyTask], zone: String = "Asia/Taipei") -> UserPlan {
@@ -54,8 +54,10 @@ struct ICalendarExportTests {
     func wholeFile() {
         let ics = render(plan([task("essay", "Essay", "2025-01-07T15:00", "2025-01-07T17:00", note: "Draft")]))
         #expect(ics == [
-            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN", "X-WR-TIMEZONE:Asia/Taipei",
-            "BEGIN:VEVENT", "UID:essay@mei.replan", "DTSTAMP:20250107T030000Z",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN",
+            "NAME:mei — study plan", "X-WR-CALNAME:mei — study plan", "X-WR-TIMEZONE:Asia/Taipei",
+            "REFRESH-INTERVAL;VALUE=DURATION:PT6H", "X-PUBLISHED-TTL:PT6H",
+            "BEGIN:VEVENT", "UID:essay@mei.replan", "DTSTAMP:20250107T030000Z", "LAST-MODIFIED:20250107T030000Z", "SEQUENCE:1",
             "DTSTART:20250107T070000Z", "DTEND:20250107T090000Z",
             "SUMMARY:Essay", "DESCRIPTION:Draft", "CATEGORIES:English", "END:VEVENT",
             "END:VCALENDAR",
@@ -104,19 +106,102 @@ struct ICalendarExportTests {
         ])
     }
 
-    @Test("series occurrences are single events; skipped ones are left out, completed ones marked, moved ones where they sit")
+    @Test("series occurrences are single events; skipped ones cancelled, completed ones marked, moved ones where they sit")
     func seriesOccurrences() {
         var p = plan([task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))])
         p.complete(id("vocab@2025-01-06"))
         p.skip(id("vocab@2025-01-07"))
         p.move(id("vocab@2025-01-08"), start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"))
         let ics = render(p, from: "2025-01-06", through: "2025-01-09")
-        #expect(values("UID", in: ics) == ["vocab@2025-01-06@mei.replan", "vocab@2025-01-08@mei.replan", "vocab@2025-01-09@mei.replan"])
-        #expect(values("DTSTART", in: ics) == ["20250106T120000Z", "20250107T230000Z", "20250109T120000Z"])
-        #expect(!ics.contains("2025-01-07@"))
+        #expect(values("UID", in: ics) == ["vocab@2025-01-06@mei.replan", "vocab@2025-01-07@mei.replan",
+                                           "vocab@2025-01-08@mei.replan", "vocab@2025-01-09@mei.replan"])
+        #expect(values("DTSTART", in: ics) == ["20250106T120000Z", "20250107T120000Z", "20250107T230000Z", "20250109T120000Z"])
         #expect(values("X-REPLAN-COMPLETED", in: ics) == ["TRUE"])
-        #expect(values("STATUS", in: ics) == ["CONFIRMED"])
-        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 4)
+        // A calendar that kept the skipped session drops it on the next refresh.
+        #expect(values("STATUS", in: ics) == ["CONFIRMED", "CANCELLED"])
+        #expect(values("SUMMARY", in: ics) == ["✓ Vocab", "Vocab", "Vocab", "Vocab"], "the completed mark is where people look")
+        #expect(ics.components(separatedBy: "BEGIN:VEVENT").count == 5)
+    }
+
+    @Test("SEQUENCE grows with every change of the task or the occurrence; LAST-MODIFIED is the task's")
+    func sequence() {
+        var t = task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))
+        t.version = 3
+        t.updatedAt = Date(timeIntervalSince1970: 1_736_100_000) // 2025-01-05T18:00:00Z
+        let before = values("SEQUENCE", in: render(plan([t]), from: "2025-01-08", through: "2025-01-08"))
+        // The store bumps an override's version on every write; the second write of this one:
+        let moved = OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
+                                       start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"), version: 2)
+        let p = UserPlan(user: try! User(id: "mei", zone: try! UserZone(identifier: "Asia/Taipei")), tasks: [t], overrides: [moved])
+        let ics = render(p, from: "2025-01-08", through: "2025-01-08")
+        #expect(before == ["3"])
+        #expect(values("SEQUENCE", in: ics) == ["5"])
+        #expect(values("LAST-MODIFIED", in: ics) == ["20250105T180000Z"])
+    }
+
+    @Test("one-off sessions deleted by recent changesets are listed as cancelled, once, when not back in the plan")
+    func droppedSessions() {
+        let p = plan([task("kept", "Kept", "2025-01-08T10:00", "2025-01-08T11:00")])
+        func dropped(_ id: String, _ start: String, _ end: String, version: Int = 3, ago: Double = 0) -> DroppedSession {
+            DroppedSession(id: id, title: "Old \(id)", category: "Math", start: at(start), end: at(end), allDay: false,
+                           version: version, droppedAt: stamp.addingTimeInterval(-ago))
+        }
+        let ics = ICalendarExport.render(p, from: date("2025-01-06"), through: date("2025-01-12"), stamp: stamp, dropped: [
+            dropped("stale", "2025-01-06T09:00", "2025-01-06T10:00", version: 2, ago: 3600),
+            dropped("stale", "2025-01-06T09:00", "2025-01-06T10:00", version: 4, ago: 60),   // deleted again later
+            dropped("kept", "2025-01-08T10:00", "2025-01-08T11:00"),                        // restored since
+            dropped("gone", "2025-02-01T10:00", "2025-02-01T11:00"),                        // outside the range
+        ])
+        #expect(values("UID", in: ics) == ["kept@mei.replan", "stale@mei.replan"])
+        #expect(values("STATUS", in: ics) == ["CANCELLED"])
+        #expect(values("SEQUENCE", in: ics).last == "5", "one more than the newest deleted row's version")
+        // A task's before image, as changesets store it, reads back; a series' does not.
+        let image: JSONValue = ["id": "t1", "title": "Math drill", "category": "Math", "start": "2025-01-03T15:30",
+                                "end": "2025-01-03T16:30", "allDay": false, "repeat": .null, "version": 2]
+        #expect(DroppedSession(image: image, droppedAt: stamp)?.start == at("2025-01-03T15:30"))
+        var series = image
+        if case .object(var o) = series { o["repeat"] = ["every": "daily"]; series = .object(o) }
+        #expect(DroppedSession(image: series, droppedAt: stamp) == nil)
+    }
+
+    @Test("the calendar is named after the student and asks to be refreshed")
+    func calendarProperties() {
+        var p = plan([])
+        p.user.displayName = "Mei; Lin"
+        let ics = render(p)
+        #expect(values("X-WR-CALNAME", in: ics) == [#"Mei\; Lin — study plan"#])
+        #expect(values("NAME", in: ics) == [#"Mei\; Lin — study plan"#])
+        #expect(values("REFRESH-INTERVAL", in: ics) == ["PT6H"] && values("X-PUBLISHED-TTL", in: ics) == ["PT6H"])
+    }
+
+    @Test("with notifications on, open timed sessions get an alarm from the reminder setting")
+    func alarms() throws {
+        var p = plan([task("a", "Essay", "2025-01-07T15:00", "2025-01-07T17:00"),
+                      task("b", "Trip", "2025-01-08T00:00", "2025-01-08T00:00", allDay: true),
+                      task("c", "Done", "2025-01-09T15:00", "2025-01-09T16:00")])
+        p.complete(id("c"))
+        #expect(!render(p).contains("BEGIN:VALARM"), "notifications are off by default")
+        var settings = p.user.settings
+        settings.notificationsEnabled = true
+        settings.reminderMinutes = 15
+        p.user.settings = settings
+        let ics = render(p)
+        #expect(ics.components(separatedBy: "BEGIN:VALARM").count == 2, "only the open timed session: \(ics)")
+        #expect(ics.contains("BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Essay\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n"))
+        settings.reminderMinutes = 0
+        p.user.settings = settings
+        #expect(values("TRIGGER", in: render(p)) == ["-PT0M"])
+    }
+
+    @Test("control characters never reach the file: shown as control pictures, tabs kept")
+    func controlCharacters() {
+        let ics = render(plan([task("e", "Bell\u{07} tab\tend\u{7F}", "2025-01-07T15:00", "2025-01-07T17:00",
+                                    note: "nul\u{0}esc\u{1B}c1\u{85}")]))
+        #expect(values("SUMMARY", in: ics) == ["Bell␇ tab\tend␡"])
+        #expect(values("DESCRIPTION", in: ics) == ["nul␀esc␛c1\u{FFFD}"])
+        for scalar in ics.unicodeScalars where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+            #expect(scalar == "\r" || scalar == "\n" || scalar == "\t", "control U+\(String(scalar.value, radix: 16)) in the file")
+        }
     }
 
     @Test("text escapes backslash, semicolon, comma and newlines")

@@ -159,7 +159,7 @@ final class Sandbox: @unchecked Sendable {
     /// The database used by `run` unless a test passes `--db` itself.
     let db: String
     /// The environment every command gets: nothing of the developer's own (no real home,
-    /// database, API key or colour), plus `REPLAN_DB` and `REPLAN_NOW`.
+    /// database, configuration file, API key or colour), plus `REPLAN_DB` and `REPLAN_NOW`.
     var environment: [String: String]
     private var counter = 0
     private let lock = NSLock()
@@ -175,6 +175,8 @@ final class Sandbox: @unchecked Sendable {
             "NO_COLOR": "1",
             "LANG": "C.UTF-8",
             "REPLAN_DB": db,
+            // Nothing of an installed /etc/replan/replan.conf applies to a test.
+            "REPLAN_CONFIG": "/dev/null",
         ]
         if let now { environment["REPLAN_NOW"] = now }
     }

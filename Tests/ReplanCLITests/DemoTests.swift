@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ReplanCLI
 
 /// `replan demo` as a newcomer runs it: in an empty directory, no configuration, the real clock.
 @Suite struct DemoTests {
@@ -10,6 +11,43 @@ import Testing
             throw TestFailure("the demo prints no undo command:\n\(stdout)")
         }
         return line[range.upperBound...].split(separator: " ").map(String.init)
+    }
+
+    /// The whole command line printed after "To undo tonight's changes:".
+    static func undoLine(_ stdout: String) throws -> String {
+        guard let line = stdout.split(separator: "\n").first(where: { $0.contains("To undo tonight's changes:") }) else {
+            throw TestFailure("the demo prints no undo command:\n\(stdout)")
+        }
+        return line.replacingOccurrences(of: "To undo tonight's changes:", with: "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Runs a command line with /bin/sh, as a user pasting it would.
+    static func shell(_ line: String, directory: String, environment: [String: String]) throws -> Outcome {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", line]
+        p.environment = environment
+        p.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
+                       stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func theHintNamesReplanOnlyWhenPATHFindsThisBinary() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("replan-inv-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir + "/bin", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let exe = URL(fileURLWithPath: Binary.path).resolvingSymlinksInPath().path
+        #expect(InvocationName.name(of: exe, path: "/usr/bin:/bin", workingDirectory: "/") == String(exe.dropFirst()))
+        #expect(InvocationName.name(of: "/src/replan/.build/debug/replan", path: "", workingDirectory: "/src/replan")
+                == ".build/debug/replan")
+        #expect(InvocationName.name(of: exe, path: "", workingDirectory: dir) == exe)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/bin/replan", withDestinationPath: exe)
+        #expect(InvocationName.name(of: exe, path: "/nowhere:\(dir)/bin", workingDirectory: dir) == "replan")
     }
 
     @Test func demoInAnEmptyDirectoryCreatesTheDatabaseAndItsUndoCommandWorks() async throws {
@@ -30,8 +68,12 @@ import Testing
         #expect(try SQL.value(db, "SELECT origin || ' ' || state FROM changesets WHERE id = '\(cs)'") == "nightly applied")
         let afterNight = try SQL.planDump(db)
 
-        let undone = try await s.run(undo, environment: ["REPLAN_DB": nil], directory: dir)
-        #expect(undone.code == 0 && undone.stdout.contains("undid \(cs)"), "\(undone)")
+        // The hint works as printed, in a shell whose PATH has no `replan` (as right after
+        // `swift build`).
+        let line = try Self.undoLine(demo.stdout)
+        #expect(!line.hasPrefix("replan "), "replan is not on the sandbox's PATH: \(line)")
+        let undone = try Self.shell(line, directory: dir, environment: s.environment.filter { $0.key != "REPLAN_DB" })
+        #expect(undone.code == 0 && undone.stdout.contains("undid \(cs)"), "\(line): \(undone)")
         #expect(try SQL.value(db, "SELECT state FROM changesets WHERE id = '\(cs)'") == "undone")
         #expect(try SQL.planDump(db) != afterNight)
 

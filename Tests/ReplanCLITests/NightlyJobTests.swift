@@ -271,7 +271,11 @@ import Glibc
         var schedule = Set<String>(), cancel = Set<String>()
         for edit in e.array("edits") {
             let id = edit.string("id")!
-            if let before = edit.object("before")?.string("start") { cancel.insert("\(id) \(try fireAt(before))") }
+            // Only reminders still ahead are withdrawn: a past one has fired or never will.
+            if let before = edit.object("before")?.string("start") {
+                let fire = try fireAt(before)
+                if ISO8601DateFormatter().date(from: fire)! > now { cancel.insert("\(id) \(fire)") }
+            }
             if let after = edit.object("after")?.string("start"), edit.string("op") == "move" {
                 let fire = try fireAt(after)
                 if ISO8601DateFormatter().date(from: fire)! > now { schedule.insert("\(id) \(fire)") }

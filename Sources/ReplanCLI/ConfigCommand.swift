@@ -1,0 +1,90 @@
+import Foundation
+import Planning
+
+/// `replan config show`: which configuration file and database this command line uses, and
+/// every setting with where its value comes from. It also checks the values (exit 65 naming
+/// the file and line of a bad one), so an operator can test an edited file before the night.
+enum ConfigCommand {
+    static let show = CommandDescriptor(
+        path: ["config", "show"], synopsis: "config show [--json]",
+        summary: "the configuration file and database in use, and every setting with its source",
+        details: """
+        Settings come from a flag, else the environment, else the configuration file
+        (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
+        The file holds one 'key = value' per line; '#' starts a comment. Keys:
+        \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
+        """,
+        options: [.flag("--json", "print JSON")]
+    ) { ctx in
+        try ctx.arguments.rejectExtraPositionals(beyond: 0)
+        let rows = try resolvedRows(ctx)
+        if ctx.arguments.flag("--json") {
+            ctx.console.out(JSONValue.object([
+                "schema": "replan.config/1",
+                "configFile": ctx.configuration.path.map { .string($0) } ?? .null,
+                "settings": .object(Dictionary(uniqueKeysWithValues: rows.map { row in
+                    (row.key, JSONValue.object(["value": row.value.map { .string($0) } ?? .null, "source": .string(row.source)]))
+                })),
+            ]).prettyText)
+            return .success
+        }
+        ctx.console.out("configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
+        let width = rows.map { $0.key.count }.max() ?? 0
+        for row in rows {
+            let key = DisplayWidth.padded(row.key, to: width)
+            ctx.console.out("\(key)  \(row.value ?? "-")  (\(row.source))")
+        }
+        return .success
+    }
+
+    struct Row {
+        var key: String
+        var value: String?
+        var source: String
+    }
+
+    /// Every setting's effective value and source, after checking the values the way the
+    /// commands that use them do.
+    static func resolvedRows(_ ctx: CommandContext) throws(CLIError) -> [Row] {
+        // The same checks as `run`: a value that would fail tonight fails here.
+        let model = try ModelSetup.configuration(context: ctx)
+        let concurrency = try ctx.intSetting(.concurrency, in: 1...256)
+        if let t = ctx.setting(.runAfter), TimeOfDay(t.value) == nil {
+            throw .badInput("\(t.label) '\(t.value)' is not HH:MM")
+        }
+        if let e = ctx.setting(.onModelError), !["local", "skip"].contains(e.value) {
+            throw .badInput("\(e.label) must be local or skip, got '\(e.value)'")
+        }
+        for price in [SettingSpec.priceInput, .priceCachedInput, .priceOutput] { _ = try ctx.decimalSetting(price) }
+        _ = concurrency
+
+        var rows: [Row] = []
+        for spec in SettingSpec.all {
+            switch spec {
+            case .database:
+                rows.append(Row(key: spec.key, value: ctx.databasePath, source: ctx.databaseSource))
+            case .apiKeyFile:
+                // Where the key would be read from; the key itself is never printed.
+                rows.append(Row(key: "api_key", value: nil, source: ModelSetup.keySource(context: ctx)))
+            default:
+                let resolved = ctx.setting(spec)
+                var value = resolved?.value
+                if spec == .reasoningEffort, value == "" { value = "(not sent)" }
+                if resolved == nil {
+                    switch spec {
+                    case .baseURL: value = model.baseURL
+                    case .model: value = model.model
+                    case .reasoningEffort: value = model.reasoningEffort
+                    case .requestTimeout: value = String(Int(model.requestTimeout))
+                    case .maxCompletionTokens: value = String(model.maxCompletionTokens)
+                    case .concurrency, .runAfter, .onModelError: value = spec.defaultText
+                    case .prompts: value = PromptDirectory.defaultCandidates().first(where: PromptDirectory.holdsTemplates)
+                    default: value = nil
+                    }
+                }
+                rows.append(Row(key: spec.key, value: value, source: resolved?.source ?? "default"))
+            }
+        }
+        return rows
+    }
+}

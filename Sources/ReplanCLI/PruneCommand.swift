@@ -1,0 +1,80 @@
+import Foundation
+import Planning
+import Store
+
+/// Retention: `replan prune`, and the prune every `run` does after its students. Without it
+/// nothing ever deleted runs, changesets or transcripts (a model night for 3,000 students
+/// doubled a 75 MB database).
+enum PruneCommand {
+    /// The configured retention in days (`retention_days`, default 30); nil means keep forever.
+    static func retentionDays(_ ctx: CommandContext) throws(CLIError) -> Int? {
+        let days = try ctx.intSetting(.retentionDays, in: 0...36_500) ?? 30
+        return days == 0 ? nil : days
+    }
+
+    static func cutoff(days: Int, now: Date) -> Date { now.addingTimeInterval(-Double(days) * 86_400) }
+
+    static let descriptor = CommandDescriptor(
+        path: ["prune"], synopsis: "prune [--older-than DAYS] [--dry-run] [--json]",
+        summary: "delete changesets, runs and model transcripts older than the retention (retention_days, default 30)",
+        details: """
+        Deletes in batches of 500 rows, each its own short transaction, so the nightly job and
+        other commands are not held up. Changesets older than the retention cannot be undone.
+        Every `replan run` prunes the same way after its students (for at most a minute).
+        """,
+        options: [.value("--older-than", "days to keep instead of retention_days"), .flag("--dry-run", "only count"),
+                  .flag("--json", "print JSON")]
+    ) { ctx in
+        let a = ctx.arguments
+        try a.rejectExtraPositionals(beyond: 0)
+        guard let days = try a.int("--older-than", in: 1...36_500) ?? retentionDays(ctx) else {
+            ctx.console.out("retention_days is 0: history is kept forever; pass --older-than DAYS to prune anyway")
+            return .success
+        }
+        let cutoff = cutoff(days: days, now: ctx.now)
+        let db = try ctx.openExistingDatabase()
+        let pruner = RetentionPruner(db)
+        let dry = a.flag("--dry-run")
+        let started = Date()
+        let report = try storeCall { () throws(StoreError) in
+            try dry ? pruner.count(olderThan: cutoff) : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
+        }
+        if a.flag("--json") {
+            ctx.console.out(JSONValue.object([
+                "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
+                "changesets": .int(report.changesets), "userRuns": .int(report.userRuns), "transcripts": .int(report.transcripts),
+                "runs": .int(report.runs), "batches": .int(report.batches), "complete": .bool(!report.stopped),
+            ]).prettyText)
+        } else {
+            ctx.console.out(text(report, cutoff: cutoff, dryRun: dry, seconds: Date().timeIntervalSince(started)))
+        }
+        return report.stopped ? ctx.interruption.exitCode : .success
+    }
+
+    static func text(_ r: RetentionPruner.Report, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
+        "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff))"
+            + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s") + (r.stopped ? " (stopped early)" : "")
+    }
+
+    /// The prune after a nightly run: bounded in time, so a first prune of a large backlog is
+    /// spread over several nights. Failures are logged, never fatal to the night.
+    static func afterRun(_ ctx: CommandContext, budgetSeconds: Double = 60) {
+        do {
+            guard let days = try retentionDays(ctx) else { return }
+            let cutoff = cutoff(days: days, now: ctx.now)
+            let db = try ctx.openExistingDatabase()
+            let started = Date()
+            let report = try storeCall { () throws(StoreError) in
+                try RetentionPruner(db).prune(olderThan: cutoff, shouldStop: {
+                    ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
+                })
+            }
+            if report.changesets + report.userRuns + report.runs > 0 || report.stopped {
+                ctx.console.log("retention (\(days) days): " + text(report, cutoff: cutoff, dryRun: false, seconds: Date().timeIntervalSince(started)),
+                                priority: .info)
+            }
+        } catch {
+            ctx.console.log("retention: \(error)", priority: .warning)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The notification outbox as a push service consumes it (docs/outbox.md): rows after a
+/// cursor, acknowledged through a cursor, no rows for reminders already past, and the
+/// documented consumer (docs/outbox_consumer.py) run end to end.
+@Suite struct OutboxTests {
+    /// mei has notifications on (10 minutes); Monday's Math was missed (the night moves it
+    /// forward) and Thursday's Physics is still ahead.
+    static func studentWithNotifications() async throws -> Sandbox {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        try await s.ok(["settings", "set", "--user", "mei", "--notifications", "on", "--reminder-minutes", "10"])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
+                        "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00"])
+        try await s.ok(["task", "add", "--user", "mei", "--id", "phy", "--title", "Physics", "--category", "Physics",
+                        "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00"])
+        return s
+    }
+
+    static func entries(_ s: Sandbox, since: Int = 0) async throws -> (rows: [[String: Any]], next: Int) {
+        let json = try await s.json(["outbox", "--since", String(since), "--json"])
+        return ((json["entries"] as? [[String: Any]]) ?? [], json["next"] as? Int ?? -1)
+    }
+
+    @Test func aMoveOfAPastSessionSchedulesTheNewReminderAndCancelsNothingPast() async throws {
+        let s = try await Self.studentWithNotifications()
+        let before = try await Self.entries(s).rows.count
+        try await s.ok(["run", "--no-model"])
+        let rows = try await Self.entries(s).rows.filter { ($0["occurrenceId"] as? String) == "math" }
+        #expect(rows.count >= 1, "\(rows)")
+        #expect(rows.allSatisfy { $0["action"] as? String == "schedule" }, "Monday's reminder is past: no cancel row: \(rows)")
+        #expect(rows.allSatisfy { ($0["fireAt"] as? String ?? "") > "2025-01-06T19:00:00Z" }, "\(rows)")
+        _ = before
+
+        // A future session moved by hand: its reminder is withdrawn and set again.
+        try await s.ok(["task", "edit", "phy", "--start", "2025-01-09T16:00", "--end", "2025-01-09T17:00"])
+        let phy = try await Self.entries(s).rows.filter { ($0["occurrenceId"] as? String) == "phy" }.suffix(2)
+        #expect(phy.map { $0["action"] as? String } == ["cancel", "schedule"], "\(phy)")
+        #expect(phy.map { $0["fireAt"] as? String } == ["2025-01-09T05:50:00Z", "2025-01-09T07:50:00Z"], "\(phy)")
+    }
+
+    @Test func rowsComeAfterTheCursorAndAckRemovesThroughIt() async throws {
+        let s = try await Self.studentWithNotifications()
+        try await s.ok(["run", "--no-model"])
+        try await s.ok(["task", "edit", "phy", "--start", "2025-01-09T16:00", "--end", "2025-01-09T17:00"])
+        let all = try await Self.entries(s)
+        let ids = all.rows.compactMap { $0["id"] as? Int }
+        #expect(ids == ids.sorted() && ids.count >= 3 && all.next == ids.last, "\(all)")
+        let first = try #require(ids.first)
+        let later = try await Self.entries(s, since: first)
+        #expect(later.rows.compactMap { $0["id"] as? Int } == Array(ids.dropFirst()))
+        let acked = try await s.json(["outbox", "ack", String(first), "--json"])
+        #expect(acked["removed"] as? Int == 1)
+        #expect(try await Self.entries(s).rows.compactMap { $0["id"] as? Int } == Array(ids.dropFirst()))
+        for bad in ["x", "1.5"] {
+            let r = try await s.run(["outbox", "ack", bad])
+            #expect(r.code == 65 && r.stderr.contains("CURSOR"), "\(bad): \(r)")
+        }
+    }
+
+    @Test func theDocumentedConsumerDeliversEveryRowOnceAndAcknowledges() async throws {
+        let s = try await Self.studentWithNotifications()
+        try await s.ok(["run", "--no-model"])
+        try await s.ok(["task", "edit", "phy", "--start", "2025-01-09T16:00", "--end", "2025-01-09T17:00"])
+        let pending = try await Self.entries(s).rows
+        let state = s.path("outbox.cursor")
+        func consume() throws -> Outcome {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
+                           "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once"]
+            p.environment = s.environment
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out; p.standardError = err
+            try p.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
+                           stderr: String(decoding: e, as: UTF8.self))
+        }
+        let run = try consume()
+        #expect(run.code == 0 && run.stderr.isEmpty, "\(run)")
+        let delivered = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(delivered.map { $0["occurrenceId"] as? String } == pending.map { $0["occurrenceId"] as? String })
+        #expect(delivered.map { $0["action"] as? String } == pending.map { $0["action"] as? String })
+        #expect(try await Self.entries(s).rows.isEmpty, "acknowledged in batches of 2")
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == "\(pending.last?["id"] as? Int ?? -1)\n")
+        let again = try consume()
+        #expect(again.code == 0 && again.stdout.isEmpty, "nothing is delivered twice: \(again)")
+    }
+}
