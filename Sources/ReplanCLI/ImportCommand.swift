@@ -1,4 +1,5 @@
 import Foundation
+import Exchange
 import Nightly
 import Planning
 import Store
@@ -31,22 +32,100 @@ enum ImportCommand {
     }
 
     static let descriptor = CommandDescriptor(
-        path: ["import"], synopsis: "import FILE", summary: "import a replan/1 JSON document (all or nothing; - reads stdin)",
+        path: ["import"], synopsis: "import FILE | import --from firestore FILE|DIR --time-zone TZ [--time-zone-map FILE] [--check]",
+        summary: "import a replan/1 JSON document, or the original app's Firestore export (all or nothing; - reads stdin)",
         details: """
-        The whole file is validated first; the first error names its JSON path and nothing is written.
-        Users are created or updated (zone, language, settings); the document's tasks replace the
+        The whole input is validated first; an error names its JSON path and nothing is written.
+        Users are created or updated (zone, language, settings); the input's tasks replace the
         stored tasks of the same id (with their occurrences and slides); other stored tasks stay.
-        Importing the same document twice changes nothing the second time.
+        Each user's changes are one changeset of origin import (undo them with replan undo).
+        Importing the same input twice changes nothing the second time.
+
+        --from firestore reads the original app's Firestore export: a collection tree
+        (__collections__) or a directory of per-user documents. The export holds no time zone:
+        --time-zone gives every user one, --time-zone-map FILE ({"uid": "Asia/Taipei", ...})
+        gives users their own. It prints every correction it made (with the record's path in
+        the export and why) and every record it could not take; --check prints the same
+        without writing anything.
         """,
-        options: [.flag("--json", "print the result as JSON")]
+        options: [
+            .flag("--json", "print the result as JSON"),
+            .value("--from", "the input's format: replan (replan/1, the default) or firestore"),
+            .value("--time-zone", "--from firestore: the IANA zone of every user the map does not name"),
+            .value("--time-zone-map", "--from firestore: a JSON file {\"uid\": \"IANA zone\", ...}"),
+            .flag("--check", "validate and print what would be imported; write nothing"),
+        ]
     ) { ctx in
         let path = try ctx.arguments.positional(0, "FILE")
         try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        let data = try readBounded(path)
         let document: ReplanDocument
-        do { document = try ReplanDocumentDecoder(now: ctx.now).decode(data) }
-        catch { throw CLIError.badInput("\(path): \(error)") }
+        var report: FirestoreImportReport?
+        switch ctx.arguments.value("--from") ?? "replan" {
+        case "replan", ReplanDocument.format:
+            for option in ["--time-zone", "--time-zone-map"] where ctx.arguments.value(option) != nil {
+                throw CLIError.usage("\(option) is only for --from firestore (a replan/1 document names every user's zone)")
+            }
+            let data = try readBounded(path)
+            do { document = try ReplanDocumentDecoder(now: ctx.now).decode(data) }
+            catch { throw CLIError.badInput("\(path): \(error)") }
+        case "firestore":
+            let outcome = try FirestoreImportSource.load(path, zone: ctx.arguments.value("--time-zone"),
+                                                         zoneMap: ctx.arguments.value("--time-zone-map"))
+            document = outcome.document
+            report = outcome.report
+        case let other:
+            throw CLIError.usage("--from '\(other)' is not replan or firestore")
+        }
 
+        let check = ctx.arguments.flag("--check")
+        // A dry run touches no database at all (and never creates one).
+        let results: [(String, ChangesetID?)] = check ? [] : try commit(document, ctx: ctx, path: path)
+        let changesets = Dictionary(results, uniquingKeysWith: { a, _ in a })
+        if ctx.arguments.flag("--json") {
+            var out: [String: JSONValue] = ["schema": "replan.import/1", "check": .bool(check), "users": .array(document.entries.map { e -> JSONValue in
+                let c = Counts(e)
+                let changeset: JSONValue = (changesets[e.user.id] ?? nil).map { .string($0.description) } ?? .null
+                return [
+                    "user": .string(e.user.id), "changesetId": changeset,
+                    "tasks": .int(c.tasks), "series": .int(c.series), "completedOccurrences": .int(c.completed),
+                    "focusMinutes": .int(c.focusMinutes),
+                ]
+            })]
+            if let report, case .object(let r) = report.json { out.merge(r) { a, _ in a } }
+            ctx.console.out(JSONValue.object(out).prettyText)
+        } else {
+            for e in document.entries {
+                let c = Counts(e)
+                let what = "\(c.tasks) tasks (\(c.series) series, \(c.completed) completed sessions), \(c.focusMinutes) focus minutes"
+                if check {
+                    ctx.console.out("would import \(e.user.id) (\(e.user.zone.identifier)): \(what)")
+                } else if let cs = changesets[e.user.id] ?? nil {
+                    ctx.console.out(report == nil ? "imported \(e.user.id) (changeset \(cs))" : "imported \(e.user.id) (changeset \(cs)): \(what)")
+                } else {
+                    ctx.console.out("imported \(e.user.id): already up to date")
+                }
+            }
+            for line in report?.lines ?? [] { ctx.console.out(line) }
+        }
+        return .success
+    }
+
+    /// What one user's part of an import holds, for the summary lines.
+    struct Counts {
+        var tasks = 0, series = 0, completed = 0, focusMinutes = 0
+        init(_ e: ReplanDocument.Entry) {
+            tasks = e.tasks.count
+            series = e.tasks.filter(\.isSeries).count
+            completed = e.tasks.filter(\.completed).count + e.overrides.filter { $0.state == .completed }.count
+            focusMinutes = e.focusSessions.reduce(0) { $0 + $1.minutes }
+        }
+    }
+
+    /// Writes a validated document: every user in one write transaction (all or nothing), each
+    /// user's plan as one changeset of origin `import` through the same committer as every
+    /// other edit, so an import is undoable and a second import of the same data changes
+    /// nothing. Returns each user's changeset (nil: already up to date).
+    static func commit(_ document: ReplanDocument, ctx: CommandContext, path: String) throws(CLIError) -> [(String, ChangesetID?)] {
         let db = try ctx.openDatabase()
         var results: [(String, ChangesetID?)] = []
         do throws(StoreError) {
@@ -95,15 +174,6 @@ enum ImportCommand {
             if case .foreignRow(_, let key) = error { throw CLIError.badInput("\(path): task id \(key) belongs to another user; nothing was imported") }
             throw CLIError(store: error)
         }
-        if ctx.arguments.flag("--json") {
-            ctx.console.out(JSONValue.object(["schema": "replan.import/1", "users": .array(results.map {
-                ["user": .string($0.0), "changesetId": $0.1.map { .string($0.description) } ?? .null]
-            })]).prettyText)
-        } else {
-            for (user, cs) in results {
-                ctx.console.out(cs.map { "imported \(user) (changeset \($0))" } ?? "imported \(user): already up to date")
-            }
-        }
-        return .success
+        return results
     }
 }
