@@ -88,27 +88,27 @@ package enum FirestoreExport {
                 let taskID = taskDoc.id
                 let path = "\(prefix)tasks/\(uid)/userTasks/\(taskID)"
                 let instances = try documents(try subcollection(taskDoc, "instances"))
-                    .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value, subcollections: ["instances"])) }
+                    .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value)) }
                 u.tasks.append(FirestoreTaskRecord(
-                    document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value, subcollections: ["instances"])),
+                    document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value)),
                     instances: instances))
             }
             users[uid] = u
         }
         for (uid, doc, _) in try documents(collections["studySettings"], jsonPath: jsonPath("studySettings")) {
             users[uid] = user(uid)
-            users[uid]!.studySettings = FirestoreDocument(id: uid, path: "\(prefix)studySettings/\(uid)", fields: fields(of: doc, subcollections: []))
+            users[uid]!.studySettings = FirestoreDocument(id: uid, path: "\(prefix)studySettings/\(uid)", fields: fields(of: doc))
         }
         for (uid, doc, _) in try documents(collections["settings"], jsonPath: jsonPath("settings")) {
             users[uid] = user(uid)
-            users[uid]!.settings = FirestoreDocument(id: uid, path: "\(prefix)settings/\(uid)", fields: fields(of: doc, subcollections: []))
+            users[uid]!.settings = FirestoreDocument(id: uid, path: "\(prefix)settings/\(uid)", fields: fields(of: doc))
         }
         for doc in try documents(collections["userStatistics"], jsonPath: jsonPath("userStatistics")) {
             let uid = doc.id
             var u = user(uid)
-            u.statisticsRoot = FirestoreDocument(id: uid, path: "\(prefix)userStatistics/\(uid)", fields: fields(of: doc.value, subcollections: ["statistics"]))
+            u.statisticsRoot = FirestoreDocument(id: uid, path: "\(prefix)userStatistics/\(uid)", fields: fields(of: doc.value))
             u.statistics = try documents(try subcollection(doc, "statistics")).map {
-                FirestoreDocument(id: $0.id, path: "\(prefix)userStatistics/\(uid)/statistics/\($0.id)", fields: fields(of: $0.value, subcollections: []))
+                FirestoreDocument(id: $0.id, path: "\(prefix)userStatistics/\(uid)/statistics/\($0.id)", fields: fields(of: $0.value))
             }
             users[uid] = u
         }
@@ -124,24 +124,24 @@ package enum FirestoreExport {
             let taskID = taskDoc.id
             let path = "\(prefix)tasks/\(uid)/userTasks/\(taskID)"
             let instances = try documents(try subcollection(taskDoc, "instances"))
-                .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value, subcollections: [])) }
+                .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value)) }
             u.tasks.append(FirestoreTaskRecord(
-                document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value, subcollections: ["instances"])),
+                document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value)),
                 instances: instances))
         }
         if let s = top["studySettings"], s != .null {
             guard case .object = s else { throw DataError(path: "studySettings", message: "expected a document (object), got \(s.typeName)") }
-            u.studySettings = FirestoreDocument(id: uid, path: "\(prefix)studySettings/\(uid)", fields: fields(of: s, subcollections: []))
+            u.studySettings = FirestoreDocument(id: uid, path: "\(prefix)studySettings/\(uid)", fields: fields(of: s))
         }
         if let s = top["settings"], s != .null {
             guard case .object = s else { throw DataError(path: "settings", message: "expected a document (object), got \(s.typeName)") }
-            u.settings = FirestoreDocument(id: uid, path: "\(prefix)settings/\(uid)", fields: fields(of: s, subcollections: []))
+            u.settings = FirestoreDocument(id: uid, path: "\(prefix)settings/\(uid)", fields: fields(of: s))
         }
         if let s = top["userStatistics"], s != .null {
             guard case .object = s else { throw DataError(path: "userStatistics", message: "expected a document (object), got \(s.typeName)") }
-            u.statisticsRoot = FirestoreDocument(id: uid, path: "\(prefix)userStatistics/\(uid)", fields: fields(of: s, subcollections: ["statistics"]))
+            u.statisticsRoot = FirestoreDocument(id: uid, path: "\(prefix)userStatistics/\(uid)", fields: fields(of: s))
             u.statistics = try documents(try subcollection((uid, s, "userStatistics"), "statistics")).map {
-                FirestoreDocument(id: $0.id, path: "\(prefix)userStatistics/\(uid)/statistics/\($0.id)", fields: fields(of: $0.value, subcollections: []))
+                FirestoreDocument(id: $0.id, path: "\(prefix)userStatistics/\(uid)/statistics/\($0.id)", fields: fields(of: $0.value))
             }
         }
         return u
@@ -182,11 +182,11 @@ package enum FirestoreExport {
         try documents(located.0, jsonPath: located.1)
     }
 
-    /// A document's fields: everything but its subcollections.
-    private static func fields(of document: JSONValue, subcollections: Set<String>) -> [String: JSONValue] {
-        guard case .object(var members) = document else { return [:] }
-        members["__collections__"] = nil
-        for name in subcollections { members[name] = nil }
+    /// A document's fields. Subcollections (`__collections__` or inline) stay in the
+    /// dictionary: no field the importer reads has their names, and leaving them there shares
+    /// the parsed tree's storage instead of copying every document of a large export.
+    private static func fields(of document: JSONValue) -> [String: JSONValue] {
+        guard case .object(let members) = document else { return [:] }
         return members
     }
 }
