@@ -79,7 +79,13 @@ enum ImportCommand {
 
         let check = ctx.arguments.flag("--check")
         // A dry run touches no database at all (and never creates one).
-        let results: [(String, ChangesetID?)] = check ? [] : try commit(document, ctx: ctx, path: path)
+        // A conflict names the task where the input has it: its JSON path in a replan/1
+        // document, its document path in a Firestore export.
+        let firestore = report != nil
+        let place = { (u: Int, t: Int, e: ReplanDocument.Entry) -> String in
+            firestore ? "tasks/\(e.user.id)/userTasks/\(e.tasks[t].id)" : "users[\(u)].tasks[\(t)]"
+        }
+        let results: [(String, ChangesetID?)] = check ? [] : try commit(document, ctx: ctx, path: path, place: place)
         let changesets = Dictionary(results, uniquingKeysWith: { a, _ in a })
         if ctx.arguments.flag("--json") {
             var out: [String: JSONValue] = ["schema": "replan.import/1", "check": .bool(check), "users": .array(document.entries.map { e -> JSONValue in
@@ -125,14 +131,15 @@ enum ImportCommand {
     /// user's plan as one changeset of origin `import` through the same committer as every
     /// other edit, so an import is undoable and a second import of the same data changes
     /// nothing. Returns each user's changeset (nil: already up to date).
-    static func commit(_ document: ReplanDocument, ctx: CommandContext, path: String) throws(CLIError) -> [(String, ChangesetID?)] {
+    static func commit(_ document: ReplanDocument, ctx: CommandContext, path: String,
+                       place: (_ user: Int, _ task: Int, _ entry: ReplanDocument.Entry) -> String) throws(CLIError) -> [(String, ChangesetID?)] {
         let db = try ctx.openDatabase()
         var results: [(String, ChangesetID?)] = []
         do throws(StoreError) {
             try db.write { (db) throws(StoreError) in
                 results = []
                 let plans = PlanRepository(db), users = UserRepository(db)
-                for entry in document.entries {
+                for (u, entry) in document.entries.enumerated() {
                     let user = entry.user
                     if let existing = try users.find(user.id) {
                         if existing.zone != user.zone || existing.language != user.language || existing.displayName != user.displayName {
@@ -146,7 +153,7 @@ enum ImportCommand {
                     // Task ids are global: a task of another user with the same id is an error.
                     for (i, t) in entry.tasks.enumerated() {
                         if let owner = try plans.taskOwner(taskID: t.id), owner != user.id {
-                            throw StoreError.foreignRow(entity: "task", key: "\(t.id) (users[\(document.entries.firstIndex(of: entry)!)].tasks[\(i)])")
+                            throw StoreError.foreignRow(entity: "task", key: "\(t.id) (\(place(u, i, entry)))")
                         }
                     }
                     let original = try plans.loadPlan(userID: user.id, window: nil)

@@ -157,3 +157,12 @@ import Planning
         #expect(throws: DataError.self) { try Self.convert(root) }
     }
 }
+
+extension FirestoreRecordTests {
+    @Test func aUserIdReplanCannotHoldIsNamedAndTheOthersImport() throws {
+        let root = try JSONValue(parsing: #"{"tasks": {"not a uid!": {"userTasks": {"a": \#(Self.task())}}, "u2": {"userTasks": {"b": \#(Self.task())}}}}"#)
+        let out = try Self.convert(root)
+        #expect(out.document.entries.map(\.user.id) == ["u2"])
+        #expect(out.report.omissions.map(\.path) == ["tasks/not a uid!"])
+    }
+}

@@ -109,3 +109,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: s.db))
     }
 }
+
+extension FirestoreImportTests {
+    @Test func aTaskIdAnotherStudentOwnsStopsTheImportAndNamesTheRecord() async throws {
+        let s = try Sandbox()
+        try await s.ok(["import", s.writeJSON("bob.json", Documents.document([
+            ["id": "bob", "timeZone": "UTC", "tasks": [["id": "p3Calculus", "title": "Mine", "category": "Math",
+                                                         "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]],
+        ]))])
+        let before = try SQL.planDump(s.db, excluding: [])
+        let r = try await s.run(try Self.importArguments(s))
+        #expect(r.code == 65, "\(r)")
+        #expect(r.stderr.contains("tasks/h7RkP2sQ9vXw4LmN0bTz6YcE1aJ3/userTasks/p3Calculus") && r.stderr.contains("another user"), "\(r.stderr)")
+        expectSamePlan(before, try SQL.planDump(s.db, excluding: []), "after a refused Firestore import")
+    }
+}
