@@ -48,16 +48,19 @@ enum FirestoreImportSource {
         catch { throw CLIError.badInput("\(path): \(error)") }
     }
 
-    private static func parse(_ data: Data, file: String, source: String?) throws(CLIError) -> [FirestoreUserRecords] {
-        do { return try FirestoreExport.users(in: try JSONValue(parsing: data), source: source) }
+    /// The users of one file. The bytes are consumed: they are gone before the conversion
+    /// starts, so only the parsed tree stays in memory.
+    private static func parse(_ bytes: consuming [UInt8], file: String, source: String?) throws(CLIError) -> [FirestoreUserRecords] {
+        let root: JSONValue
+        do { root = try JSONValue(parsing: bytes) } catch { throw CLIError.badInput("\(file): \(error)") }
+        do { return try FirestoreExport.users(in: root, source: source) }
         catch { throw CLIError.badInput("\(file): \(error)") }
     }
 
     /// `{"uid": "Asia/Taipei", …}`: every zone is checked, an unknown one is an error.
     private static func readZoneMap(_ path: String) throws(CLIError) -> [String: UserZone] {
-        let data = try ImportCommand.readBounded(path)
         let root: JSONValue
-        do { root = try JSONValue(parsing: data) } catch { throw CLIError.badInput("\(path): \(error)") }
+        do { root = try JSONValue(parsing: try ImportCommand.readBounded(path)) } catch { throw CLIError.badInput("\(path): \(error)") }
         guard let object = root.objectValue else {
             throw CLIError.badInput("\(path): expected an object {\"uid\": \"IANA zone\", …}, got \(root.typeName)")
         }

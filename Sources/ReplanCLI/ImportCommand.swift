@@ -11,8 +11,9 @@ enum ImportCommand {
     static let maxDocumentBytes = 256 << 20
 
     /// The document's bytes; more than `maxDocumentBytes` is bad input (exit 65), read no
-    /// further than one byte past the limit.
-    static func readBounded(_ path: String) throws(CLIError) -> Data {
+    /// further than one byte past the limit. An array, because the parser reads one: a
+    /// `Data` would be copied into one, and a 200 MB export would sit in memory twice.
+    static func readBounded(_ path: String) throws(CLIError) -> [UInt8] {
         let limit = maxDocumentBytes
         let handle: FileHandle
         if path == "-" {
@@ -21,12 +22,12 @@ enum ImportCommand {
             guard let h = FileHandle(forReadingAtPath: path) else { throw CLIError.badInput("cannot read \(path)") }
             handle = h
         }
-        var data = Data()
+        var data: [UInt8] = []
         while data.count <= limit {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: 1 << 20) } catch { throw CLIError.badInput("cannot read \(path): \(error)") }
             guard let chunk, !chunk.isEmpty else { return data }
-            data.append(chunk)
+            data.append(contentsOf: chunk)
         }
         throw CLIError.badInput("\(path == "-" ? "standard input" : path) is larger than \(limit >> 20) MiB, the most replan imports at once; split the document by users")
     }
@@ -65,8 +66,8 @@ enum ImportCommand {
             for option in ["--time-zone", "--time-zone-map"] where ctx.arguments.value(option) != nil {
                 throw CLIError.usage("\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
-            let data = try readBounded(path)
-            do { document = try ReplanDocumentDecoder(now: ctx.now).decode(data) }
+            let bytes = try readBounded(path)
+            do { document = try ReplanDocumentDecoder(now: ctx.now).decode(try JSONValue(parsing: bytes)) }
             catch { throw CLIError.badInput("\(path): \(error)") }
         case "firestore":
             let outcome = try FirestoreImportSource.load(path, zone: ctx.arguments.value("--time-zone"),
