@@ -124,3 +124,18 @@ extension FirestoreImportTests {
         expectSamePlan(before, try SQL.planDump(s.db, excluding: []), "after a refused Firestore import")
     }
 }
+
+extension FirestoreImportTests {
+    @Test func theNightAfterTheImportPlansTheImportedStudents() async throws {
+        // Friday 1/10 04:00 in Taipei: the Vocab course's Thursday 20:00 session (not completed
+        // in the app) is overdue and its series appends it at the end; the completed ones stay.
+        let s = try Sandbox(now: "2025-01-10T04:00:00+08:00")
+        try await s.ok(try Self.importArguments(s))
+        let night = try await s.json(["run", "--no-model", "--json"])
+        let mei = try #require((night["users"] as? [[String: Any]])?.first { $0["user"] as? String == Self.users[1] })
+        #expect(mei["status"] as? String == "changed", "\(mei)")
+        let edits = try #require(mei["edits"] as? [[String: Any]])
+        #expect(edits.map { $0["id"] as? String } == ["t01EnglishVocab@2025-01-08"], "\(edits)")
+        #expect((edits.first?["after"] as? [String: Any])?["start"] as? String == "2025-02-01T20:00", "\(edits)")
+    }
+}
