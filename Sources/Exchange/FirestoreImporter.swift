@@ -135,6 +135,8 @@ package struct FirestoreImporter: Sendable {
             report.omit("\(doc.path).\(key)", "\(doc[key]!.typeName == "a number" ? "a negative number" : doc[key]!.typeName) is not a number of minutes; these focus minutes are not imported")
             return nil
         }
+        // No minutes, nothing to file: its category is not worth a correction either.
+        guard value >= 0.5 else { return nil }
         var raw = doc.id
         if let c = doc["category"] {
             if let s = c.stringValue { raw = s } else {

@@ -139,7 +139,9 @@ struct FirestoreTaskConverter {
             var until: CivilDate?
             if let v = doc["repeatEndDate"] {
                 switch FirestoreInstant.parse(v) {
-                case .success(let d): until = allDay ? Self.allDayDate(d, zone: user.zone) : user.zone.civil(d).date
+                // An end date, even of a timed series: read like an all-day date, so a UTC
+                // midnight (how a date without a zone gets stored) keeps its date west of UTC.
+                case .success(let d): until = Self.allDayDate(d, zone: user.zone)
                 case .failure(let p):
                     report.omit("\(doc.path).repeatEndDate", "\(p.message); the series has no end")
                 }

@@ -166,3 +166,11 @@ extension FirestoreRecordTests {
         #expect(out.report.omissions.map(\.path) == ["tasks/not a uid!"])
     }
 }
+
+extension FirestoreRecordTests {
+    @Test func aSeriesEndStoredAsUTCMidnightKeepsItsDateWestOfUTC() throws {
+        let la = try UserZone(identifier: "America/Los_Angeles")
+        let out = try Self.convert(Self.tree(tasks: ["s": Self.task(#""repeatType": {"type": "daily"}, "startDate": "2025-01-06T17:00:00.000Z", "endDate": "2025-01-06T18:00:00.000Z", "repeatEndDate": "2025-01-31T00:00:00.000Z""#)]), zone: la)
+        #expect(out.document.entries[0].tasks[0].repeatRule?.until?.description == "2025-01-31")
+    }
+}
