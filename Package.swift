@@ -22,12 +22,14 @@ let package = Package(
         .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Planning"]),
         .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Exchange", "Planning", "Assistant", "HTTP"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
-        .testTarget(name: "PlanningTests", dependencies: ["Planning"]),
+        // What the test targets share (generators of students, fixtures); tests only.
+        .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),
+        .testTarget(name: "PlanningTests", dependencies: ["Planning", "ReplanTestSupport"]),
         .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "Planning"], exclude: ["Fixtures"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning"]),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Store", "Planning"]),
         // The model stage end to end: the built binary against the local mock model server.
         .testTarget(name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),

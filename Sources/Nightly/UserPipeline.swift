@@ -52,8 +52,13 @@ public struct UserPipeline: Sendable {
         let planDate = original.zone.civil(now).date
         var working = local.plan
         var reasons: [OccurrenceID: PlanEdit.Reason] = [:]
-        for e in local.edits { reasons[e.id] = e.reason }
         var details: [OccurrenceID: String] = [:]
+        // The rules' own details travel with their edits ("split into 3 sessions", "placed once
+        // other moves made room"): the changeset says what the rules did and why.
+        for e in local.edits {
+            reasons[e.id] = e.reason
+            if !e.detail.isEmpty { details[e.id] = e.detail }
+        }
         var model = ModelSummary()
         var transcript: JSONValue = []
         var review: ModelReview?

@@ -1,13 +1,13 @@
-/// The local dates one night's rules look at (planning.md §2–§4), so work stays bounded: a
-/// ten-year daily series costs a few weeks of occurrences, never its whole length.
+/// The local dates a night loads around today (planning.md §2–§6), so a normal night's reading
+/// stays bounded: a ten-year daily series costs a few weeks of rows, never its whole length.
 ///
-/// - `lookback` = today − deleteAfterDays − 1: every overdue day plus the newest stale one, so
-///   each night drops what turned stale since the previous night. Older open series
-///   occurrences are history a previous night already saw and are left alone; one-off tasks
-///   are few and are always all looked at, however old.
-/// - `through` = today + 2 × horizonDays: the searches started inside the horizon and the
-///   chains reaching into it need this much of the future. The busy index grows past it on
-///   demand when a long chain needs more.
+/// - `lookback` = today − deleteAfterDays − 1: every overdue day plus the newest stale one.
+///   The loaded plan knows its series' overrides from about a week before that
+///   (`UserPlan.historyFrom`); a night that follows downtime reads the whole history instead,
+///   so every stale session is found (`NightRead`).
+/// - `through` = today + 2 × horizonDays. The rules are not bounded by it: the loaded plan holds
+///   every one-off task ahead and every series, and their busy view grows to whatever day a
+///   placement or a check touches (G1).
 public struct PlanningRange: Hashable, Sendable {
     public let today: CivilDate
     public let lookback: CivilDate

@@ -1,5 +1,6 @@
 import Testing
 @testable import Planning
+import ReplanTestSupport
 
 /// The placement rules the postponer, the model's tools and undo share, and their messages.
 @Suite struct PlacementValidatorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Planning
+import ReplanTestSupport
 
 /// The guarantees of planning.md §3 (G1–G8), checked by `GuaranteeChecker` on a seeded
 /// population of adversarial students: every family of `StudentFamily` in turn, runs at 03:00,

@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 @testable import Store
 
@@ -10,18 +11,6 @@ import Testing
 /// refused as a conflict naming the changed rows. And a (row, version) pair never names two
 /// contents, whatever was deleted, undone or re-created.
 @Suite struct VersionPropertyTests {
-    /// A small deterministic generator (SplitMix64): each seed replays the same run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Every stored plan row of the user, by "entity|key", as its image.
     static func rows(_ f: Fixture) throws -> [String: JSONValue] {
         let plan = try f.plans.loadPlan(userID: "mei", window: nil)
@@ -37,7 +26,7 @@ import Testing
 
     /// One random change of a plan as read: what a student, an import, the rules or the model
     /// might do to it.
-    static func mutate(_ plan: UserPlan, _ g: inout Generator, step: Int) -> UserPlan {
+    static func mutate(_ plan: UserPlan, _ g: inout SeededRandom, step: Int) -> UserPlan {
         var w = plan
         let id = ids.randomElement(using: &g)!
         let day = Int.random(in: 6...12, using: &g)
@@ -72,7 +61,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func noWriteLandsOnARowChangedSinceItsChangesetReadIt(seed: UInt64) throws {
-        var g = Generator(state: seed)
+        var g = SeededRandom(seed: seed)
         let f = try Fixture()
         let mei = try f.addUser()
         try f.seed(UserPlan(user: mei, tasks: [oneOff("a", "2025-01-07T10:00", "2025-01-07T11:00"),

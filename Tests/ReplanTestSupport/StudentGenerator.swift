@@ -1,8 +1,8 @@
 import Foundation
-@testable import Planning
+import Planning
 
 /// The adversarial families of students the guarantee checker is run on (planning.md §3).
-enum StudentFamily: String, CaseIterable {
+package enum StudentFamily: String, CaseIterable, Sendable {
     /// Numbered daily courses, every part-marker spelling, some parts missed, some done.
     case numberedCourses
     /// Parts a few days apart linked only by their part numbers.
@@ -30,19 +30,13 @@ enum StudentFamily: String, CaseIterable {
 }
 
 /// A deterministic generator of students (SplitMix64): the same seed gives the same student.
-struct StudentGenerator {
-    private var state: UInt64
+package struct StudentGenerator {
+    private var random: SeededRandom
     private var taskNumber = 0
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678 }
+    package init(seed: UInt64) { random = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 0x1234_5678) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { r.lowerBound + Int(next() % UInt64(r.count)) }
     mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) < p * 10_000 }
@@ -86,7 +80,7 @@ struct StudentGenerator {
     private var overrides: [OccurrenceOverride] = []
     private var today = CivilDate(year: 2025, month: 1, day: 8)!
 
-    mutating func makeStudent() -> (StudentFamily, UserPlan, Date) {
+    package mutating func makeStudent() -> (StudentFamily, UserPlan, Date) {
         let family = StudentFamily.allCases[Int(next() % UInt64(StudentFamily.allCases.count))]
         tasks = []; overrides = []
         var zone = pick(Self.zones)
