@@ -5,7 +5,7 @@
 
 One collection-tree JSON file (`__collections__`, as the usual export tools write it) whose
 students each have what the original app writes: 12-20 one-off tasks over four weeks (a few
-all-day, a few 未分類, some completed), three series (a daily course of 30 days, a weekly
+all-day, a few 未分類, some completed, one in a hundred with an unreadable startDate), three series (a daily course of 30 days, a weekly
 lesson for 12 weeks, a monthly review) with the app's instance copies (the daily and weekly
 ones completed for the past, the monthly one on the 31st), study settings, notification
 settings and statistics. Dates are mostly the app's ISO strings in UTC with milliseconds, a
@@ -67,8 +67,11 @@ def user(seed, index):
             tasks["t%02d%s" % (k, uid)] = task(rng, uid, title, category, start, 1439, all_day=True)
         else:
             start = EPOCH + dt.timedelta(days=day, hours=rng.choice([0, 1, 2, 6, 7, 8, 11, 12, 13]))
-            tasks["t%02d%s" % (k, uid)] = task(rng, uid, title, category, start, rng.choice([30, 50, 60, 90, 120]),
-                                                    completed=day < 8 and rng.random() < 0.8)
+            doc = task(rng, uid, title, category, start, rng.choice([30, 50, 60, 90, 120]), completed=day < 8 and rng.random() < 0.8)
+            if rng.random() < 0.01:
+                # What the app dropped silently: a task whose required field does not decode.
+                doc["startDate"] = "not a date"
+            tasks["t%02d%s" % (k, uid)] = doc
     for name, repeat, count, step, title, category in [("d", "daily", 30, 1, "英文單字", "英文"),
                                                       ("w", "weekly", 12, 7, "鋼琴課", "音樂"),
                                                       ("m", "monthly", 6, None, "數學複習", "數學")]:

@@ -139,3 +139,13 @@ extension FirestoreImportTests {
         #expect((edits.first?["after"] as? [String: Any])?["start"] as? String == "2025-02-01T20:00", "\(edits)")
     }
 }
+
+extension FirestoreImportTests {
+    @Test func checkWorksForAReplanDocumentToo() async throws {
+        let s = try Sandbox()
+        let doc = try s.writeJSON("doc.json", Documents.document([Documents.englishWeek(user: "mei")]))
+        let out = try await s.ok(["import", "--check", doc])
+        #expect(out.contains("would import mei (Asia/Taipei): 5 tasks (0 series, 0 completed sessions), 0 focus minutes"), "\(out)")
+        #expect(!FileManager.default.fileExists(atPath: s.db))
+    }
+}
