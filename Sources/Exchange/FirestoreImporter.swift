@@ -52,11 +52,12 @@ package struct FirestoreImporter: Sendable {
                 continue
             }
             guard let entry = convertUser(records, zone: zone, report: &report) else { continue }
-            for (i, t) in entry.tasks.enumerated() {
-                let path = "\(label) task \(t.id)"
+            // replan's task ids are global; Firestore's are unique only under their user.
+            let prefix = records.source.map { "\($0):" } ?? ""
+            for t in entry.tasks {
+                let path = "\(prefix)tasks/\(records.uid)/userTasks/\(t.id)"
                 if let other = taskPaths.updateValue(path, forKey: t.id) {
-                    throw DataError(path: records.tasks.first { $0.document.id == t.id }?.document.path ?? path,
-                                    message: "task id '\(t.id)' also belongs to \(other); replan's task ids are shared by all users (task \(i))")
+                    throw DataError(path: path, message: "task id '\(t.id)' is also the id of \(other); a replan task id belongs to one user")
                 }
             }
             entries.append(entry)
