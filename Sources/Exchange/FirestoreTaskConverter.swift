@@ -94,7 +94,9 @@ struct FirestoreTaskConverter {
             if let s = v.stringValue { note = FirestoreText.clean(s, limit: 4000, trim: false, path: "\(doc.path).note", report: &report) }
             else { report.omit("\(doc.path).note", "expected text, got \(v.typeName); the note is left empty") }
         }
-        for field in ["createdAt"] { if let v = doc[field], case .failure(let p) = FirestoreInstant.parse(v) { problem(field, p.message) } }
+        // Fields replan does not keep (it stamps its own creation time, and the owner is the
+        // document's place), read only to know whether the app could.
+        if let v = doc["createdAt"], case .failure(let p) = FirestoreInstant.parse(v) { problem("createdAt", p.message) }
         if let v = doc["userId"], v.stringValue == nil { problem("userId", "got \(v.typeName)") }
         if let v = doc["notificationEnabled"], v.boolValue == nil { problem("notificationEnabled", "got \(v.typeName)") }
 
