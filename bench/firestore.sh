@@ -6,10 +6,12 @@
 # 1. builds the release binary (swift build -c release) unless --bin is given,
 # 2. generates (or reuses, cached by size, seed and generator hash) an export of the original
 #    app with bench/firestore_export.py,
+#    as one collection-tree file, and the same students as a directory of per-user files,
 # 3. times, under /usr/bin/time -v, on a fresh database each:
 #    - `import --from firestore --check` (read, convert, report; no database),
 #    - the import itself (every user one changeset, one transaction),
 #    - the same import again (must change nothing: every user "already up to date"),
+#    - the per-user directory: --check, and the import into another fresh database,
 # 4. prints one markdown table (also written to $out/firestore-results.md).
 set -euo pipefail
 
@@ -40,6 +42,12 @@ if [ ! -f "$export_file" ]; then
   mv "$export_file.tmp" "$export_file"
 fi
 bytes=$(stat -c %s "$export_file")
+export_dir=$out/firestore-per-user-$users-$seed-$hash
+if [ ! -d "$export_dir" ]; then
+  echo "generating $users per-user files → $export_dir" >&2
+  python3 "$root/bench/firestore_export.py" --users "$users" --seed "$seed" --layout per-user --out "$export_dir.tmp"
+  mv "$export_dir.tmp" "$export_dir"
+fi
 
 # /usr/bin/time -v FILE KEY → value
 metric() {
@@ -62,6 +70,13 @@ run check import --from firestore "$export_file" --time-zone Asia/Taipei --check
 run first import --from firestore "$export_file" --time-zone Asia/Taipei
 dbsize=$(( $(stat -c %s "$db") + $(stat -c %s "$db-wal" 2>/dev/null || echo 0) ))
 run second import --from firestore "$export_file" --time-zone Asia/Taipei
+db_tree=$db
+db=$out/firestore-bench-per-user.db
+rm -f "$db" "$db-wal" "$db-shm"
+run dircheck import --from firestore "$export_dir" --time-zone Asia/Taipei --check
+run dirfirst import --from firestore "$export_dir" --time-zone Asia/Taipei
+dir_tasks=$(sqlite3 "$db" 'SELECT count(*) FROM tasks')
+db=$db_tree
 imported=$(grep -c '^imported .*(changeset ' "$out/first.out" || true)
 unchanged=$(grep -c 'already up to date$' "$out/second.out" || true)
 [ "$unchanged" = "$users" ] || { echo "the second import changed $((users - unchanged)) users" >&2; exit 1; }
@@ -73,13 +88,15 @@ omitted=$(sed -n 's/^not imported (\([0-9]*\)):$/\1/p' "$out/first.out")
 {
   echo "| $users students, $(( bytes / 1048576 )) MiB export | wall s | CPU s | peak RSS MiB | students/s |"
   echo "|---|---:|---:|---:|---:|"
-  for step in check first second; do
+  for step in check first second dircheck dirfirst; do
     f=$out/$step.time
-    label=$(case $step in check) echo "--check (read, convert, report)";; first) echo "import into an empty database";; second) echo "the same import again (no change)";; esac)
+    label=$(case $step in check) echo "--check (read, convert, report)";; first) echo "import into an empty database";; second) echo "the same import again (no change)";;
+      dircheck) echo "per-user directory: --check";; dirfirst) echo "per-user directory: import into an empty database";; esac)
     w=$(metric "$f" wall)
     echo "| $label | $w | $(metric "$f" cpu) | $(metric "$f" rss) | $(awk -v u="$users" -v w="$w" 'BEGIN {printf "%.0f", (w > 0 ? u / w : 0)}') |"
   done
   echo
   echo "Imported $imported students: $tasks tasks, $overrides completed occurrences, ${corrections:-0} corrections," \
-       "${omitted:-0} records not imported; database $(( dbsize / 1048576 )) MiB. Second import: $unchanged of $users students already up to date."
+       "${omitted:-0} records not imported; database $(( dbsize / 1048576 )) MiB. Second import: $unchanged of $users students already up to date." \
+       "The per-user directory imported $dir_tasks tasks."
 } | tee "$out/firestore-results.md"

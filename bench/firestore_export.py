@@ -2,8 +2,11 @@
 """Generates a Firestore export of the original app for the import benchmark (issue 14).
 
     bench/firestore_export.py --users 10000 --seed 42 --out bench/out/firestore-10000.json
+    bench/firestore_export.py --users 10000 --seed 42 --layout per-user --out DIR
 
-One collection-tree JSON file (`__collections__`, as the usual export tools write it) whose
+One collection-tree JSON file (`__collections__`, as the usual export tools write it), or
+with --layout per-user a directory of one document per student (`{"uid", "userTasks",
+"studySettings", "settings", "userStatistics"}`, subcollections under `__collections__`), whose
 students each have what the original app writes: 12-20 one-off tasks over four weeks (a few
 all-day, a few 未分類, some completed, one in a hundred with an unreadable startDate), three series (a daily course of 30 days, a weekly
 lesson for 12 weeks, a monthly review) with the app's instance copies (the daily and weekly
@@ -113,7 +116,17 @@ def main():
     p.add_argument("--users", type=int, default=10000)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--out", required=True)
+    p.add_argument("--layout", choices=["tree", "per-user"], default="tree")
     a = p.parse_args()
+    if a.layout == "per-user":
+        import os
+        os.makedirs(a.out, exist_ok=True)
+        for i in range(a.users):
+            uid, t, s, n, st = user(a.seed, i)
+            with open(os.path.join(a.out, uid + ".json"), "w", encoding="utf-8") as f:
+                json.dump({"uid": uid, "userTasks": t, "studySettings": s, "settings": n, "userStatistics": st},
+                          f, ensure_ascii=False, separators=(",", ":"))
+        return
     tasks, study, settings, stats = {}, {}, {}, {}
     for i in range(a.users):
         uid, t, s, n, st = user(a.seed, i)

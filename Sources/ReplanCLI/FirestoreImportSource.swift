@@ -16,35 +16,37 @@ enum FirestoreImportSource {
             throw CLIError.usage("--from firestore needs --time-zone TZ or --time-zone-map FILE: the export holds no time zone")
         }
 
-        var users: [FirestoreUserRecords] = []
+        var importer = FirestoreImporter(defaultZone: defaultZone, zones: zones)
         var isDirectory: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".json") }.sorted() }
             catch { throw CLIError.badInput("cannot read the directory \(path): \(error.localizedDescription)") }
             guard !names.isEmpty else { throw CLIError.badInput("\(path) holds no .json files") }
-            // The whole export is in memory at once (it is validated before anything is
-            // written), so the size limit is on the directory, not per file.
+            // Files are converted one by one (a file's parsed tree is gone before the next is
+            // read), but the converted students of all of them are written in one transaction,
+            // so the size limit is on the whole directory.
             var total = 0
             var seen: [String: String] = [:]
             for name in names {
                 let file = (path as NSString).appendingPathComponent(name)
-                let data = try ImportCommand.readBounded(file)
-                total += data.count
+                let bytes = try ImportCommand.readBounded(file)
+                total += bytes.count
                 guard total <= ImportCommand.maxDocumentBytes else {
                     throw CLIError.badInput("\(path) holds more than \(ImportCommand.maxDocumentBytes >> 20) MiB of .json files, the most replan imports at once; import it in parts")
                 }
-                for u in try parse(data, file: file, source: name) {
+                let users = try parse(bytes, file: file, source: name)
+                for u in users {
                     if let other = seen.updateValue(name, forKey: u.uid) {
                         throw CLIError.badInput("\(file): user \(u.uid) is also in \(other); each user must be in one file")
                     }
-                    users.append(u)
                 }
+                do { try importer.add(users) } catch { throw CLIError.badInput("\(file): \(error)") }
             }
-        } else {
-            users = try parse(try ImportCommand.readBounded(path), file: path, source: nil)
+            return importer.outcome
         }
-        do { return try FirestoreImporter(defaultZone: defaultZone, zones: zones).convert(users) }
+        let users = try parse(try ImportCommand.readBounded(path), file: path, source: nil)
+        do { return try importer.convert(users) }
         catch { throw CLIError.badInput("\(path): \(error)") }
     }
 
