@@ -294,7 +294,15 @@ def create_schema(replan, path, now):
     for suffix in ("-wal", "-shm"):
         if os.path.exists(path + suffix):
             os.remove(path + suffix)
-    subprocess.run([replan, "--db", path, "--now", now, "user", "list"], check=True, stdout=subprocess.DEVNULL)
+    # Importing an empty document creates the schema (its migrations) and nothing else; `user
+    # list` no longer creates a missing database (issue 13).
+    empty = path + ".empty.json"
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write('{"format": "replan/1", "users": []}')
+    try:
+        subprocess.run([replan, "--db", path, "--now", now, "import", empty], check=True, stdout=subprocess.DEVNULL)
+    finally:
+        os.remove(empty)
 
 
 def generate(args):

@@ -2,8 +2,11 @@ import Foundation
 
 /// The body of one `POST /chat/completions`.
 ///
-/// Always non-streaming with `tool_choice: "auto"` and `parallel_tool_calls: true` (both
-/// left out when there are no tools: the API rejects them without `tools`). It never sends
+/// Always non-streaming with `tool_choice: "auto"` and `parallel_tool_calls: false` (both
+/// left out when there are no tools: the API rejects them without `tools`). Decision: the
+/// tools stay `strict` (arguments that always match the schema save the turns a malformed
+/// call costs), and OpenAI documents strict tools as incompatible with parallel calls; every
+/// edit tool takes a batch of items, so one call per turn loses nothing. It never sends
 /// `temperature` or `max_tokens`: reasoning models reject both (see the fixtures
 /// `error_400_temperature_unsupported_value.json`, `error_400_max_tokens_unsupported_parameter.json`);
 /// the cap is `max_completion_tokens`. Keys are sorted so a stored body is reproducible.
@@ -14,29 +17,39 @@ public struct ChatCompletionRequest: Sendable, Equatable {
     /// Omitted when nil or empty.
     public var reasoningEffort: String?
     public var maxCompletionTokens: Int?
+    /// Routes requests with the same prefix to the same cache (`prompt_cache_key`); omitted when nil.
+    package var promptCacheKey: String?
+    /// `service_tier` (e.g. `flex`), passed through when configured; omitted when nil or empty.
+    package var serviceTier: String?
 
     public init(
         model: String,
         messages: [ChatMessage],
         tools: [ToolDefinition] = [],
         reasoningEffort: String? = nil,
-        maxCompletionTokens: Int? = nil
+        maxCompletionTokens: Int? = nil,
+        promptCacheKey: String? = nil,
+        serviceTier: String? = nil
     ) {
         self.model = model
         self.messages = messages
         self.tools = tools
         self.reasoningEffort = reasoningEffort
         self.maxCompletionTokens = maxCompletionTokens
+        self.promptCacheKey = promptCacheKey
+        self.serviceTier = serviceTier
     }
 
     /// A request with the model, effort and token cap of `configuration`.
-    public init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition]) {
+    public init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition], promptCacheKey: String? = nil) {
         self.init(
             model: configuration.model,
             messages: messages,
             tools: tools,
             reasoningEffort: configuration.reasoningEffort,
-            maxCompletionTokens: configuration.maxCompletionTokens
+            maxCompletionTokens: configuration.maxCompletionTokens,
+            promptCacheKey: promptCacheKey,
+            serviceTier: configuration.serviceTier
         )
     }
 
@@ -57,6 +70,8 @@ extension ChatCompletionRequest: Encodable {
         case parallelToolCalls = "parallel_tool_calls"
         case reasoningEffort = "reasoning_effort"
         case maxCompletionTokens = "max_completion_tokens"
+        case promptCacheKey = "prompt_cache_key"
+        case serviceTier = "service_tier"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,11 +82,13 @@ extension ChatCompletionRequest: Encodable {
         if !tools.isEmpty {
             try body.encode(tools, forKey: .tools)
             try body.encode("auto", forKey: .toolChoice)
-            try body.encode(true, forKey: .parallelToolCalls)
+            try body.encode(false, forKey: .parallelToolCalls)
         }
         if let reasoningEffort, !reasoningEffort.isEmpty {
             try body.encode(reasoningEffort, forKey: .reasoningEffort)
         }
         try body.encodeIfPresent(maxCompletionTokens, forKey: .maxCompletionTokens)
+        if let promptCacheKey, !promptCacheKey.isEmpty { try body.encode(promptCacheKey, forKey: .promptCacheKey) }
+        if let serviceTier, !serviceTier.isEmpty { try body.encode(serviceTier, forKey: .serviceTier) }
     }
 }

@@ -71,12 +71,14 @@ public final class ChatCompletionsClient: Sendable {
 
         var exchange = ChatExchange(requestBody: body, attempts: [], usage: .zero, result: .failure(.cancelled))
         var retries = 0
+        let estimate = Self.estimatedTokens(bodyBytes: body.count, maxCompletionTokens: request.maxCompletionTokens)
+        let started = clock()
         while true {
             if cancellation?.isCancelled == true {
                 exchange.result = .failure(.cancelled)
                 return exchange
             }
-            if let gate, !gate.enter(cancellation: cancellation) {
+            if let gate, !gate.enter(estimatedTokens: estimate, cancellation: cancellation) {
                 exchange.result = .failure(.cancelled)
                 return exchange
             }
@@ -86,7 +88,12 @@ public final class ChatCompletionsClient: Sendable {
                 return exchange
             }
 
-            let decision = retryPolicy.decide(retriesSoFar: retries, outcome: outcome, random: random(), now: clock())
+            // A rate limit (429 that is not the quota) says "later", not "broken": it does not
+            // use up the retries, only the patience (`rateLimitPatience` seconds per request).
+            var rateLimited = false
+            if case .response(429, _, let body) = outcome, body?.isInsufficientQuota != true { rateLimited = true }
+            let patient = rateLimited && clock().timeIntervalSince(started) < rateLimitPatience
+            let decision = retryPolicy.decide(retriesSoFar: patient ? 0 : retries, outcome: outcome, random: random(), now: clock())
             if case .response(429, _, _) = outcome, case .retry(let delay) = decision {
                 gate?.leave(rateLimitedFor: delay)
             } else {
@@ -98,8 +105,19 @@ public final class ChatCompletionsClient: Sendable {
             }
             exchange.attempts[exchange.attempts.count - 1].retryDelay = delay
             pause(delay, cancellation)
-            retries += 1
+            if !patient { retries += 1 }
         }
+    }
+
+    /// Seconds one request may keep meeting rate limits (429 `rate_limit_exceeded`) before it
+    /// fails; other failures are bounded by the retry policy's count.
+    package var rateLimitPatience: Double { 600 }
+
+    /// The tokens a request counts against a tokens-per-minute limit before it is answered:
+    /// the provider estimates the prompt from its characters (about four per token) and counts
+    /// the whole `max_completion_tokens`. The gate reserves this much before sending.
+    package static func estimatedTokens(bodyBytes: Int, maxCompletionTokens: Int?) -> Int {
+        (max(0, bodyBytes) + 3) / 4 + max(0, maxCompletionTokens ?? 0)
     }
 
     /// How one attempt ended.
@@ -124,6 +142,7 @@ public final class ChatCompletionsClient: Sendable {
             return .failed(.transport(error), error == .cancelled ? .cancelled : .transport(error))
         }
 
+        gate?.observe(headers: response.headers)
         // Redacted before anything is kept or decoded, in case the server echoes the key.
         let body = configuration.apiKey.redact(response.body)
         exchange.attempts.append(.init(outcome: .response(status: response.status, body: body)))

@@ -15,6 +15,22 @@ public struct ConversationOutcome: Sendable {
         case failed
         /// SIGINT/SIGTERM cancelled the conversation; no edit of the model stands.
         case cancelled
+        /// The answer hit the token cap (`finish_reason: length`): whatever it began is
+        /// incomplete, so it counts as a failure and no edit of the model stands.
+        case truncated = "length"
+        /// The model refused (a `refusal` message): the instruction was not carried out.
+        case refused = "refusal"
+        /// The provider's content filter cut the answer (`finish_reason: content_filter`).
+        case filtered = "content_filter"
+
+        /// Endings after which none of the model's edits stand and the model stage counts as
+        /// failed for the student (the local rules' edits are still committed by default).
+        package var isFailure: Bool {
+            switch self {
+            case .failed, .cancelled, .truncated, .refused, .filtered: return true
+            case .endConversation, .textAnswer, .turnLimit: return false
+            }
+        }
     }
 
     /// The working copy with the model's validated edits; the input plan when `failed`.
@@ -36,5 +52,11 @@ public struct ConversationOutcome: Sendable {
     /// See `ConversationTranscript`.
     public var transcript: JSONValue
 
-    public var failed: Bool { ending == .failed || ending == .cancelled }
+    /// `finish_reason` of every answered request, in order (`?` when the server sent none).
+    package var finishReasons: [String] = []
+    /// The `status` and `question` of `end_conversation`, when given.
+    package var endStatus: String?
+    package var question: String?
+
+    public var failed: Bool { ending.isFailure }
 }

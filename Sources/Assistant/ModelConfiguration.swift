@@ -16,6 +16,9 @@ public struct ModelConfiguration: Sendable {
     public var maxResponseBytes: Int
     /// Sent as `Authorization: Bearer …`; an empty key sends no Authorization header.
     public var apiKey: Secret
+    /// Sent as `service_tier` when set (e.g. `flex`: half the price, slower answers); nil or
+    /// empty sends nothing, so servers that do not know the field are not bothered.
+    package var serviceTier: String?
 
     public init(
         apiKey: Secret,
@@ -25,8 +28,10 @@ public struct ModelConfiguration: Sendable {
         maxCompletionTokens: Int = 8000,
         connectTimeout: Double = 10,
         requestTimeout: Double = 120,
-        maxResponseBytes: Int = 8 * 1024 * 1024
+        maxResponseBytes: Int = 8 * 1024 * 1024,
+        serviceTier: String? = nil
     ) {
+        self.serviceTier = serviceTier
         self.apiKey = apiKey
         self.baseURL = baseURL
         self.model = model

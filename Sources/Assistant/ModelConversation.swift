@@ -2,15 +2,16 @@ import Foundation
 import HTTP
 import Planning
 
-/// The model loop of assistant.md for one user's night: the rendered system prompt, one user
-/// message (the student's instruction and what the local rules did), then the assistant / tool
-/// exchange, each tool call applied to the working copy through `ToolExecutor`.
+/// The model loop of assistant.md for one user's night: the static system prompt, one user
+/// message (the student's data, see `SystemPrompt`), then the assistant / tool exchange, each
+/// tool call applied to the working copy through `ToolExecutor`.
 ///
 /// Every tool call id of a response is answered by exactly one `tool` message before the next
 /// request. The loop ends when the model calls `end_conversation` (the other calls of that
 /// response still run), answers without tool calls, or has been asked `maxRequests` times
 /// (`turn-limit`: the validated edits so far stand). A request that fails for good ends it as
-/// `failed` (or `cancelled`), and then none of the model's edits stand: the caller decides,
+/// `failed` (or `cancelled`), and so does an answer cut by the token cap (`length`), a refusal
+/// or the content filter; then none of the model's edits stand: the caller decides,
 /// by `--on-model-error`, what happens to the night.
 ///
 /// Blocking: holds the calling thread through every request (see `ChatCompletionsClient`).
@@ -40,36 +41,43 @@ public struct ModelConversation: Sendable {
     ///   - localNow: the user's local time as the local rules used it; nothing is placed before it.
     ///   - localEdits, flags: what the local rules did tonight, for the prompt.
     ///   - cancellation: cancelled on SIGINT/SIGTERM; stops an in-flight request or retry pause.
+    ///   - why: why the call policy asks the model tonight, told to the model.
     public func run(plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-                    cancellation: CancellationToken? = nil) -> ConversationOutcome {
+                    why: String = "a review of my plan", cancellation: CancellationToken? = nil) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0, requests = 0
         var usage = TokenUsage.zero
+        var finishReasons: [String] = []
 
         func finish(_ ending: ConversationOutcome.Ending, executor: ToolExecutor?, summary: String? = nil, error: String? = nil,
                     quotaExhausted: Bool = false) -> ConversationOutcome {
             transcript.recordEnd(ending, turns: turns, requests: requests, summary: summary, error: error)
-            let kept = ending == .failed || ending == .cancelled ? nil : executor
-            return ConversationOutcome(plan: kept?.plan ?? plan, ending: ending, touched: kept?.touched ?? [:], summary: summary,
-                                       turns: turns, requests: requests, usage: usage, error: error,
-                                       quotaExhausted: quotaExhausted, transcript: transcript.json)
+            let kept = ending.isFailure ? nil : executor
+            var outcome = ConversationOutcome(plan: kept?.plan ?? plan, ending: ending, touched: kept?.touched ?? [:], summary: summary,
+                                              turns: turns, requests: requests, usage: usage, error: error,
+                                              quotaExhausted: quotaExhausted, transcript: transcript.json)
+            outcome.finishReasons = finishReasons
+            outcome.endStatus = kept?.endStatus
+            outcome.question = kept?.question
+            return outcome
         }
 
-        let system: String
+        let prompt: PromptMessages
         do {
-            system = try prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags)
+            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: why)
         } catch {
             return finish(.failed, executor: nil, error: error.description)
         }
-        var messages: [ChatMessage] = [
-            .system(system),
-            .user(Self.userMessage(instruction: plan.settings.instruction, localEdits: localEdits, flags: flags)),
-        ]
+        var messages: [ChatMessage] = [.system(prompt.system), .user(prompt.user)]
         var executor = ToolExecutor(plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, makeTaskID: makeTaskID)
+        // Per student, never the student's id itself (it may be an e-mail address): the
+        // provider keeps one student's growing conversation on one cache.
+        let cacheKey = StableID.make(prefix: "replan", parts: [plan.user.id])
 
         while turns < max(1, maxRequests) {
             turns += 1
-            let request = ChatCompletionRequest(configuration: client.configuration, messages: messages, tools: AssistantTools.all)
+            let request = ChatCompletionRequest(configuration: client.configuration, messages: messages, tools: AssistantTools.all,
+                                                promptCacheKey: cacheKey)
             let exchange = client.complete(request, cancellation: cancellation)
             requests += exchange.attemptCount
             usage += exchange.usage
@@ -86,9 +94,23 @@ public struct ModelConversation: Sendable {
             case .success(let answer):
                 response = answer
             }
+            finishReasons.append(response.finishReason ?? "?")
+
+            // A cut-off, refused or filtered answer is not the model's considered reply: its
+            // tool calls may be a fragment of what it meant, and a refusal is no summary.
+            if response.finishReason == "length" {
+                return finish(.truncated, executor: nil,
+                              error: "the model's answer hit the token cap (finish_reason length, max_completion_tokens \(client.configuration.maxCompletionTokens)); none of its edits are kept")
+            }
+            if let refusal = response.refusal?.trimmingWhitespace(), !refusal.isEmpty {
+                return finish(.refused, executor: nil, error: "the model refused: \(refusal.prefix(300))")
+            }
+            if response.finishReason == "content_filter" {
+                return finish(.filtered, executor: nil, error: "the provider's content filter stopped the answer (finish_reason content_filter); none of the model's edits are kept")
+            }
 
             guard response.callsTools else {
-                let text = (response.content ?? response.refusal)?.trimmingWhitespace()
+                let text = response.content?.trimmingWhitespace()
                 return finish(.textAnswer, executor: executor, summary: text?.isEmpty == false ? text : nil)
             }
             messages.append(response.assistantMessage)
@@ -104,25 +126,5 @@ public struct ModelConversation: Sendable {
         }
         return finish(.turnLimit, executor: executor,
                       error: "the model did not finish within \(max(1, maxRequests)) requests (turn-limit); its validated edits are kept")
-    }
-
-    /// The one user message: the student's standing instruction, if any, and a short account
-    /// of the local rules' work (the details are in the system prompt).
-    public static func userMessage(instruction: String, localEdits: [PlanEdit], flags: [PlanFlag]) -> String {
-        var lines: [String] = []
-        let request = instruction.trimmingWhitespace()
-        lines.append(request.isEmpty ? "I have no standing instruction for you." : "My standing instruction: \(request)")
-
-        var counts: [String] = []
-        func count(_ n: Int, _ verb: String) { if n > 0 { counts.append("\(verb) \(n)") } }
-        count(localEdits.filter { $0.op == .move || $0.op == .update }.count, "moved")
-        count(localEdits.filter { $0.op == .skip }.count, "skipped")
-        count(localEdits.filter { $0.op == .delete }.count, "deleted")
-        count(localEdits.filter { $0.op == .create }.count, "created")
-        var tonight = counts.isEmpty ? "Tonight the local rules changed nothing" : "Tonight the local rules " + counts.joined(separator: ", ") + " session(s)"
-        if !flags.isEmpty { tonight += " and flagged \(flags.count) for a decision" }
-        lines.append(tonight + " (details in the system prompt).")
-        lines.append("Review my plan, make only the changes that are needed, then call end_conversation.")
-        return lines.joined(separator: "\n")
     }
 }

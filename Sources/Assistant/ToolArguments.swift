@@ -42,16 +42,18 @@ enum ToolArguments {
 /// Why one tool call or one item of it was refused; `message` goes back to the model.
 struct ToolFailure: Error, Equatable {
     let message: String
+    /// The nearest slot the rules would accept, for a placement refused for want of room.
+    var nearest: TimeRange?
 
-    init(_ message: String) { self.message = message }
+    init(_ message: String, nearest: TimeRange? = nil) { self.message = message; self.nearest = nearest }
 
     /// Any error of the rules the executor consults, in the words of its own description.
     init(_ error: any Error) {
         switch error {
         case let failure as ToolFailure: self = failure
-        case let data as DataError: message = data.description
-        case let placement as PlacementError: message = placement.description
-        default: message = String(describing: error)
+        case let data as DataError: message = data.description; nearest = nil
+        case let placement as PlacementError: message = placement.description; nearest = nil
+        default: message = String(describing: error); nearest = nil
         }
     }
 }

@@ -42,6 +42,10 @@ public struct ToolExecutor: Sendable {
     public private(set) var ended = false
     /// The summary given with `end_conversation`, if any.
     public private(set) var summary: String?
+    /// The structured end of `end_conversation`: `done`, `nothing-needed` or `needs-student`.
+    package private(set) var endStatus: String?
+    /// What the student must decide, when the model said `needs-student`.
+    package private(set) var question: String?
 
     private var createdTaskIDs: Set<String> = []
     /// Series split by an update in this conversation: old id → the series continuing it.
@@ -91,13 +95,24 @@ public struct ToolExecutor: Sendable {
                     try executor.update(item, explanation: explanation)
                 }
             case AssistantTools.deleteTask:
-                return try eachItem(of: arguments, key: "taskIds") { (executor: inout ToolExecutor, item: JSONValue) in
+                // `taskIds` (a list of ids) is the tool's first form, still accepted from servers
+                // that do not enforce the schema.
+                let key = arguments.has("taskIds") && !arguments.has("tasks") ? "taskIds" : "tasks"
+                return try eachItem(of: arguments, key: key) { (executor: inout ToolExecutor, item: JSONValue) in
                     try executor.delete(item, explanation: explanation)
                 }
             case AssistantTools.endConversation:
-                try arguments.rejectUnknownKeys(["summary"])
+                try arguments.rejectUnknownKeys(["summary", "status", "question"])
                 summary = try arguments.optionalString("summary")?.trimmingWhitespace()
                 if summary?.isEmpty == true { summary = nil }
+                if let status = try arguments.optionalString("status")?.trimmingWhitespace(), !status.isEmpty {
+                    guard ["done", "nothing-needed", "needs-student"].contains(status) else {
+                        throw ToolFailure("status must be done, nothing-needed or needs-student, got '\(status)'")
+                    }
+                    endStatus = status
+                }
+                question = try arguments.optionalString("question")?.trimmingWhitespace()
+                if question?.isEmpty == true { question = nil }
                 ended = true
                 return ["ok": true]
             default:
@@ -123,7 +138,8 @@ public struct ToolExecutor: Sendable {
             do {
                 results.append(ToolResult.ok(id: try body(&self, item)))
             } catch {
-                results.append(ToolResult.failure(ToolFailure(error).message, id: Self.namedID(item)))
+                let failure = ToolFailure(error)
+                results.append(ToolResult.failure(failure.message, id: Self.namedID(item), nearest: failure.nearest))
             }
         }
         return .array(results)
@@ -136,7 +152,7 @@ public struct ToolExecutor: Sendable {
 
     // MARK: - saveTask
 
-    private static let saveFields: Set<String> = ["title", "note", "category", "color", "start", "end", "allDay"]
+    private static let saveFields: Set<String> = ["title", "note", "category", "color", "start", "end", "allDay", "reason"]
 
     private mutating func save(_ item: JSONValue, explanation: String) throws -> String {
         let fields = try ToolArguments.object(item)
@@ -153,9 +169,9 @@ public struct ToolExecutor: Sendable {
         let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
         try checkPlacementDate(start)
-        try PlacementValidator(plan: plan, now: now).validate(
-            PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
+        try validatePlacement(PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
 
+        let explanation = try Self.reason(fields) ?? explanation
         let id = newTaskID()
         plan.put(StudyTask(id: id, userID: plan.user.id, title: title, note: note, category: category, color: color,
                            start: start, end: end, allDay: allDay, createdAt: createdAt))
@@ -173,7 +189,7 @@ public struct ToolExecutor: Sendable {
 
     // MARK: - updateTask
 
-    private static let updateFields: Set<String> = ["taskId", "title", "note", "category", "color", "start", "end", "allDay"]
+    private static let updateFields: Set<String> = ["taskId", "title", "note", "category", "color", "start", "end", "allDay", "reason"]
 
     /// The attribute changes an update item asks for; nil fields stay as they are.
     private struct Attributes {
@@ -219,6 +235,7 @@ public struct ToolExecutor: Sendable {
         let idText = try fields.string("taskId")
         let id = try occurrenceID(idText)
         guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
+        let explanation = try Self.reason(fields) ?? explanation
         let attributes = try Attributes(fields)
         let newAllDay = try fields.optionalBool("allDay")
         let changesTime = fields.has("start") || fields.has("end")
@@ -263,8 +280,7 @@ public struct ToolExecutor: Sendable {
         if moves {
             try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
             try checkPlacementDate(start)
-            try PlacementValidator(plan: plan, now: now).validate(
-                PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay))
+            try validatePlacement(PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay), moving: id)
         }
 
         if id.originalDate != nil {
@@ -322,8 +338,17 @@ public struct ToolExecutor: Sendable {
     // MARK: - deleteTask
 
     private mutating func delete(_ item: JSONValue, explanation: String) throws -> String {
-        guard let idText = item.stringValue else {
-            throw ToolFailure("expected a session id (a string), got \(item.typeName)")
+        var explanation = explanation
+        let idText: String
+        if let text = item.stringValue {
+            idText = text
+        } else if item.objectValue != nil {
+            let fields = try ToolArguments.object(item)
+            try fields.rejectUnknownKeys(["taskId", "reason"])
+            idText = try fields.string("taskId")
+            explanation = try Self.reason(fields) ?? explanation
+        } else {
+            throw ToolFailure("expected {\"taskId\", \"reason\"}, got \(item.typeName)")
         }
         let id = try occurrenceID(idText)
         guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
@@ -358,6 +383,39 @@ public struct ToolExecutor: Sendable {
     }
 
     // MARK: - Shared checks
+
+    /// An item's own `reason`, when it gave a non-empty one.
+    private static func reason(_ fields: JSONObjectReader) throws -> String? {
+        guard let text = try fields.optionalString("reason")?.trimmingWhitespace(), !text.isEmpty else { return nil }
+        return String(text.prefix(500))
+    }
+
+    /// The rules' verdict on a placement; a refusal for want of room carries the nearest slot
+    /// the rules would accept (same length, from the same day on, near the same time of day),
+    /// so the model takes it in its next call instead of probing slot by slot.
+    private func validatePlacement(_ candidate: PlacementCandidate, moving id: OccurrenceID? = nil) throws {
+        do {
+            try PlacementValidator(plan: plan, now: now).validate(candidate)
+        } catch {
+            switch error {
+            case .startsInPast, .outsideWindows, .nonexistentTime, .overlaps:
+                throw ToolFailure(error.description, nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id))
+            default:
+                throw error
+            }
+        }
+    }
+
+    func nearestSlot(to candidate: PlacementCandidate, ignoring id: OccurrenceID?) -> TimeRange? {
+        let length = candidate.end.minuteNumber - candidate.start.minuteNumber
+        let from = max(candidate.start.date, now.date)
+        guard length > 0, from <= lastPlacementDate else { return nil }
+        var finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
+        finder.horizonDays = from.days(until: lastPlacementDate)
+        let busy = BusyIndex(plan.occurrences(from: from.adding(days: -1), through: lastPlacementDate))
+        return finder.slot(length: length, preferredTime: candidate.start.time, from: from, busy: busy,
+                           ignoring: id.map { [$0] } ?? [])
+    }
 
     private func occurrenceID(_ text: String) throws -> OccurrenceID {
         guard let id = OccurrenceID(text) else {

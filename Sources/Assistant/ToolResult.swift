@@ -3,15 +3,17 @@ import Planning
 /// The JSON a tool call answers with (assistant.md): one entry per item, in the order of the
 /// items, `{"ok": true, "id": "…"}` or `{"ok": false, "error": "…"}` (with the `id` when the
 /// item named one); a call refused as a whole (bad arguments, unknown tool) answers with a
-/// single `{"ok": false, "error": "…"}`.
+/// single `{"ok": false, "error": "…"}`. A placement refused for want of room also carries
+/// `"nearest": {"start", "end"}`, the nearest slot the rules accept.
 public enum ToolResult {
     public static func ok(id: String) -> JSONValue {
         ["ok": true, "id": .string(id)]
     }
 
-    public static func failure(_ message: String, id: String? = nil) -> JSONValue {
+    public static func failure(_ message: String, id: String? = nil, nearest: TimeRange? = nil) -> JSONValue {
         var entry: [String: JSONValue] = ["ok": false, "error": .string(message)]
         if let id { entry["id"] = .string(id) }
+        if let nearest { entry["nearest"] = ["start": .string(nearest.start.description), "end": .string(nearest.end.description)] }
         return .object(entry)
     }
 

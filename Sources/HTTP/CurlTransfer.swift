@@ -1,7 +1,8 @@
 import CCurl
 import Foundation
 
-/// One request performed on one curl easy handle, with the state its callbacks fill in.
+/// One request performed on a curl easy handle (owned by `HTTPClient`'s pool), with the state
+/// its callbacks fill in.
 ///
 /// Lives for a single `perform()` on a single thread; libcurl calls back into it through
 /// an unretained pointer, valid because callbacks only run inside `perform()`, during which
@@ -19,11 +20,12 @@ final class CurlTransfer {
         self.cancellation = cancellation
     }
 
-    func perform() throws(HTTPError) -> HTTPResponse {
-        guard let handle = curl_easy_init() else {
-            throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_easy_init failed")
-        }
-        defer { curl_easy_cleanup(handle) }
+    /// - Parameter handle: a fresh or reset easy handle; every option this request needs is
+    ///   set here, and the handle's pointers into this transfer are cleared before returning.
+    func perform(on handle: UnsafeMutableRawPointer) throws(HTTPError) -> HTTPResponse {
+        // The error buffer and the header list die with this call: the handle must not keep
+        // pointers to them while it waits in the pool.
+        defer { curl_easy_reset(handle) }
 
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -50,7 +52,11 @@ final class CurlTransfer {
         }
         var status = 0
         _ = replan_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return HTTPResponse(status: status, headers: headerBlock.fields, body: body)
+        var connects = 0
+        _ = replan_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects)
+        var response = HTTPResponse(status: status, headers: headerBlock.fields, body: body)
+        response.reusedConnection = connects == 0
+        return response
     }
 
     private func configure(

@@ -6,6 +6,8 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Header fields with lowercased names; a repeated field is joined with ", ".
     public var headers: [String: String]
     public var body: Data
+    /// Whether the exchange went over a connection an earlier request had opened.
+    package var reusedConnection = false
 
     public init(status: Int, headers: [String: String], body: Data) {
         self.status = status

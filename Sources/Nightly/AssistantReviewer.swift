@@ -23,6 +23,10 @@ public struct AssistantReviewer: ModelReviewer {
     }
 
     public func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        review(working, local: local, now: now, why: "a review of my plan")
+    }
+
+    public func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
         var watch: DeadlineWatch?
         if let deadline {
             let started = Date()
@@ -33,7 +37,7 @@ public struct AssistantReviewer: ModelReviewer {
             watch = DeadlineWatch(end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation)
         }
         let outcome = conversation.run(plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-                                       cancellation: watch?.token ?? cancellation)
+                                       why: why, cancellation: watch?.token ?? cancellation)
         watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
@@ -51,11 +55,15 @@ public struct AssistantReviewer: ModelReviewer {
                 error = "the model took longer than this student's limit (\(ModelDeadline.seconds(deadline.perStudent))); local edits only"
             }
         }
-        return ModelReview(plan: outcome.failed ? working : outcome.plan, ending: ending,
+        var review = ModelReview(plan: outcome.failed ? working : outcome.plan, ending: ending,
                            touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
                            usage: TokenCounts(prompt: outcome.usage.prompt, completion: outcome.usage.completion,
                                               reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
                            error: error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
                            summary: outcome.summary)
+        review.finishReasons = outcome.finishReasons
+        review.endStatus = outcome.endStatus
+        review.question = outcome.question
+        return review
     }
 }

@@ -10,6 +10,15 @@ public protocol ModelReviewer: Sendable {
     ///   - working: the plan after the local rules.
     ///   - local: what the local rules did (for the prompt).
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview
+    /// - Parameter why: why the call policy asks tonight, for the prompt.
+    func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview
+}
+
+extension ModelReviewer {
+    /// Reviewers that do not tell the model why simply ignore it.
+    public func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
+        review(working, local: local, now: now)
+    }
 }
 
 /// What the model stage did for one user.
@@ -33,6 +42,11 @@ public struct ModelReview: Sendable {
     public var transcript: JSONValue
     /// What the model told the student at the end (its `end_conversation` summary or final text).
     public var summary: String?
+    /// `finish_reason` of each answered request.
+    package var finishReasons: [String] = []
+    /// The `status` and `question` of `end_conversation`.
+    package var endStatus: String?
+    package var question: String?
 
     public init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
                 usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = [],
@@ -42,7 +56,7 @@ public struct ModelReview: Sendable {
         self.summary = summary
     }
 
-    public var failed: Bool { ending == .failed || ending == .cancelled }
+    public var failed: Bool { ending.isFailure }
 }
 
 /// Token usage summed over requests.

@@ -23,9 +23,12 @@ struct NightRead {
 
     let plan: UserPlan
     let statistics: StatisticsRefresh.Source
+    /// What the model last reviewed (the call policy's memory): one primary-key lookup.
+    var memory: ModelMemory?
 
     static func read(user: User, window: ClosedRange<CivilDate>, db: Database) throws(StoreError) -> NightRead {
         try db.read { (db) throws(StoreError) -> NightRead in
+            let memory = try ModelMemoryRepository(db).memory(userID: user.id)
             let stored = try StatisticsBaseRepository(db).base(userID: user.id)
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
@@ -36,7 +39,7 @@ struct NightRead {
             guard let through = stored.through, through <= settled,
                   through >= settled.adding(days: -NightRead.windowHistoryDays) else {
                 let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)
-                return NightRead(plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole))
+                return NightRead(plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory)
             }
             let plan = try plans.loadPlan(user: user, window: window)
             var source = StatisticsRefresh.Source(stored: stored)
@@ -44,7 +47,7 @@ struct NightRead {
             if gapStart <= settled, StatisticsRefresh.Source.windowCoversSeries(ofGapFrom: gapStart, window: window) {
                 source.gapOneOffs = try plans.oneOffTasks(userID: user.id, startingIn: gapStart...settled)
             }
-            return NightRead(plan: plan, statistics: source)
+            return NightRead(plan: plan, statistics: source, memory: memory)
         }
     }
 }

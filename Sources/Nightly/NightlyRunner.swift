@@ -30,6 +30,12 @@ public final class NightlyRunner: @unchecked Sendable {
         public var skipped = 0
         public var failed = 0
         public var tokens = TokenCounts()
+        /// Estimated cost of the run's model requests, US dollars.
+        package var costUSD = 0.0
+        /// Students by the call policy's reason (asked or not), e.g. `flags`, `unchanged`.
+        package var modelReasons: [String: Int] = [:]
+        /// Students the model was actually asked for.
+        package var modelAsked = 0
         /// Users for whom the model was wanted, and how many of those got no answer.
         public var modelWanted = 0
         public var modelFailed = 0
@@ -183,7 +189,8 @@ public final class NightlyRunner: @unchecked Sendable {
         do throws(StoreError) {
             let window = UserPipeline.window(of: user, now: options.now)
             let read = try NightRead.read(user: user, window: window, db: reader)
-            (night, review) = pipeline.prepare(original: read.plan, now: options.now, started: started)
+            (night, review) = pipeline.prepare(original: read.plan, now: options.now, started: started, memory: read.memory,
+                                               loaded: window)
             night.windowStart = window.lowerBound
             statisticsSource = read.statistics
         } catch {
@@ -261,6 +268,9 @@ public final class NightlyRunner: @unchecked Sendable {
             case .failed: report.failed += 1
             }
             report.tokens = report.tokens + night.model.tokens
+            report.costUSD += night.model.costUSD
+            if let reason = night.model.decision?.reason { report.modelReasons[reason, default: 0] += 1 }
+            if night.model.called { report.modelAsked += 1 }
             if night.model.called || night.model.error != nil {
                 report.modelWanted += 1
                 if review?.failed ?? true { report.modelFailed += 1 }
@@ -290,6 +300,11 @@ public final class NightlyRunner: @unchecked Sendable {
                 if baseIsFresh { try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base) }
                 try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
             }
+            switch night.memoryUpdate {
+            case .store(let memory): try ModelMemoryRepository(db).store(userID: night.userID, memory)
+            case .delete: try ModelMemoryRepository(db).delete(userID: night.userID)
+            case nil: break
+            }
             var recorded = night
             recorded.changesetID = id
             try record(recorded, writer: db, runID: runID)
@@ -299,11 +314,14 @@ public final class NightlyRunner: @unchecked Sendable {
 
     private func record(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) {
         let status = UserRunStatus(rawValue: night.status.rawValue) ?? .failed
-        let run = UserRun(runID: runID, userID: night.userID, planDate: night.planDate, status: status, changesetID: night.changesetID,
+        var run = UserRun(runID: runID, userID: night.userID, planDate: night.planDate, status: status, changesetID: night.changesetID,
                           modelCalls: night.model.requests, turns: night.model.turns, promptTokens: night.model.tokens.prompt,
                           completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
                           cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
                           error: night.error ?? night.model.error, finishedAt: Date())
+        run.modelDecision = night.model.decision.map { ($0.ask ? "asked: " : "not asked: ") + $0.reason }
+        run.finishReasons = night.model.finishReasons.isEmpty ? nil : night.model.finishReasons.joined(separator: ",")
+        run.costUSD = night.model.costUSD
         try writer.write { (db) throws(StoreError) in
             let userRunID = try RunStore(db).record(run)
             if night.transcript != [] { try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript) }

@@ -28,6 +28,13 @@ public struct UserNight: Sendable {
     public var plans: (original: UserPlan, after: UserPlan)?
     /// The first date of the window the plan was loaded for (nil when the caller loaded it).
     public var windowStart: CivilDate?
+    /// What the call policy remembers once this night commits (nil: nothing changes).
+    package var memoryUpdate: MemoryUpdate?
+
+    package enum MemoryUpdate: Sendable, Hashable {
+        case store(ModelMemory)
+        case delete
+    }
 
     public var edits: [PlanEdit] { prepared?.edits ?? [] }
 }
@@ -42,6 +49,15 @@ public struct ModelSummary: Sendable {
     public var error: String?
     /// The model's closing words to the student, if it gave any.
     public var summary: String?
+    /// Why the model was or was not asked (nil when the call policy did not run).
+    package var decision: ModelCallPolicy.Decision?
+    /// `finish_reason` of each answered request.
+    package var finishReasons: [String] = []
+    /// The structured end of `end_conversation`.
+    package var endStatus: String?
+    package var question: String?
+    /// Estimated cost of this student's requests, US dollars.
+    package var costUSD: Double = 0
 
     public init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
                 ending: String? = nil, error: String? = nil, summary: String? = nil) {
@@ -52,6 +68,10 @@ public struct ModelSummary: Sendable {
     public var json: JSONValue {
         ["called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
          "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
-         "summary": summary.map { .string($0) } ?? .null]
+         "summary": summary.map { .string($0) } ?? .null,
+         "reason": decision.map { .string($0.reason) } ?? .null,
+         "finishReasons": .array(finishReasons.map { .string($0) }),
+         "endStatus": endStatus.map { .string($0) } ?? .null, "question": question.map { .string($0) } ?? .null,
+         "costUSD": .number((costUSD * 1_000_000).rounded() / 1_000_000)]
     }
 }

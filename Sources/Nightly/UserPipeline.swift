@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import Planning
 import Store
@@ -17,6 +18,10 @@ public struct UserPipeline: Sendable {
     public var onModelError: ModelErrorPolicy
     /// Set when the model's quota ran out earlier in this run: no more model calls.
     public var modelDisabledReason: @Sendable () -> String?
+    /// Who is asked (assistant.md "When the model is asked").
+    package var policy = ModelCallPolicy()
+    /// Turns token counts into the estimated cost stored per student and per run.
+    package var prices = ModelPrices.gpt51
 
     public init(reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
                 modelDisabledReason: @escaping @Sendable () -> String? = { nil }) {
@@ -33,8 +38,8 @@ public struct UserPipeline: Sendable {
         let started = Date()
         let window = UserPipeline.window(of: user, now: now)
         // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
-        let original = try NightRead.read(user: user, window: window, db: db).plan
-        var (night, review) = prepare(original: original, now: now, started: started)
+        let read = try NightRead.read(user: user, window: window, db: db)
+        var (night, review) = prepare(original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
         night.windowStart = window.lowerBound
         return (night, review)
     }
@@ -46,7 +51,13 @@ public struct UserPipeline: Sendable {
     }
 
     /// The pure part, on a loaded plan.
-    public func prepare(original: UserPlan, now: Date, started: Date = Date()) -> (night: UserNight, review: ModelReview?) {
+    ///
+    /// - Parameters:
+    ///   - memory: what the model last reviewed for this student (nil: nothing yet).
+    ///   - loaded: the dates `original` was loaded for, to tell whether the remembered plan
+    ///     dates can be compared (nil: the caller loaded the whole plan).
+    package func prepare(original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
+                        loaded: ClosedRange<CivilDate>? = nil) -> (night: UserNight, review: ModelReview?) {
         let local = Postponer(now: now).postpone(original)
         let localNow = local.now
         let planDate = original.zone.civil(now).date
@@ -65,17 +76,34 @@ public struct UserPipeline: Sendable {
         var status: UserNight.Status?
         var error: String?
 
-        let wantsModel = local.hasEdits || !local.flags.isEmpty || !original.settings.instruction.trimmingWhitespace().isEmpty
-        if wantsModel, let reviewer {
+        // The plan as the student left it, on the dates the last night remembered: compared
+        // before tonight's rules run, so their moves do not count as a change.
+        var planChanged: Bool?
+        if let memory, loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true {
+            planChanged = ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough) != memory.planDigest
+        }
+        let decision = policy.decide(userID: original.user.id, settings: original.settings, language: original.user.language,
+                                     zone: original.zone.identifier, flags: local.flags, memory: memory, planDate: planDate,
+                                     planChanged: planChanged)
+        model.decision = decision
+        var reviewed = false
+        if decision.ask, let reviewer {
             if let reason = modelDisabledReason() {
                 model = ModelSummary(called: false, error: reason)
+                model.decision = decision
                 if onModelError == .skip { status = .skipped; error = "model unavailable: \(reason)" }
             } else {
-                let r = reviewer.review(working, local: local, now: now)
+                let r = reviewer.review(working, local: local, now: now, why: decision.why)
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(called: true, requests: r.requests, turns: r.turns, tokens: r.usage,
                                      ending: r.ending.rawValue, error: r.error, summary: r.summary)
+                model.decision = decision
+                model.finishReasons = r.finishReasons
+                model.endStatus = r.endStatus
+                model.question = r.question
+                model.costUSD = prices.cost(prompt: r.usage.prompt, cached: r.usage.cached, completion: r.usage.completion)
+                reviewed = !r.failed
                 if r.failed {
                     if onModelError == .skip { status = .skipped; error = "model failed: \(r.error ?? r.ending.rawValue)" }
                 } else {
@@ -111,7 +139,35 @@ public struct UserPipeline: Sendable {
                               flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
                               durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
+        night.memoryUpdate = memoryUpdate(original: original, after: prepared == nil ? original : working, status: status!,
+                                          memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
         return (night, review)
+    }
+
+    /// What to remember once the night commits: only for students with an instruction or a
+    /// flag (the only ones the memory decides for). The plan digest is refreshed every
+    /// committed night, so the next night sees only the student's own changes; the
+    /// instruction, settings, flags shown and review date only when the model reviewed
+    /// successfully, so a failed review is retried.
+    func memoryUpdate(original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
+                      planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]) -> UserNight.MemoryUpdate? {
+        guard status == .changed || status == .unchanged else { return nil }
+        let instruction = original.settings.instruction.trimmingWhitespace()
+        if instruction.isEmpty && flags.isEmpty { return memory == nil ? nil : .delete }
+        let through = planDate.adding(days: original.settings.horizonDays)
+        var next = memory ?? ModelMemory(instructionDigest: nil, settingsDigest: nil, reviewedOn: nil, planFrom: planDate,
+                                         planThrough: through, planDigest: "")
+        next.planFrom = planDate
+        next.planThrough = through
+        next.planDigest = ModelCallPolicy.planDigest(after, from: planDate, through: through)
+        if reviewed {
+            next.instructionDigest = instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction)
+            next.settingsDigest = ModelCallPolicy.settingsDigest(original.settings, language: original.user.language,
+                                                                 zone: original.zone.identifier)
+            next.reviewedOn = planDate
+            next.reviewedFlags = Set(flags.map(ModelCallPolicy.flagKey))
+        }
+        return next == memory ? nil : .store(next)
     }
 }
 

@@ -17,6 +17,11 @@ struct ModelSetup {
     let disabledReason: String?
     /// Set once the account ran out of quota during the run.
     let shutoff: ModelShutoff
+    /// The most model requests in flight (`--model-concurrency`).
+    let modelConcurrency: Int
+    static let defaultModelConcurrency = 64
+    /// Where the adaptive limit starts: it grows with each success up to the cap.
+    static let initialModelConcurrency = 8
 
     /// Why the model was off, from the start or since the quota ran out; nil while it is on.
     var offReason: String? { disabledReason ?? shutoff.reason }
@@ -31,14 +36,23 @@ struct ModelSetup {
         }
         shutoff = ModelShutoff()
         let configuration = try ModelSetup.configuration(context: ctx)
+        modelConcurrency = try a.int("--model-concurrency", in: 1...1024) ?? ModelSetup.defaultModelConcurrency
+        let callPolicy = ModelCallPolicy(reviewEveryDays: try a.int("--review-every", in: 0...365) ?? ModelCallPolicy.defaultReviewEveryDays)
+        let prices = try ModelSetup.prices(a)
         _ = try ModelSetup.deadline(context: ctx)
         if a.flag("--no-model") {
-            pipeline = UserPipeline(reviewer: nil, onModelError: policy)
+            var p = UserPipeline(reviewer: nil, onModelError: policy)
+            p.policy = callPolicy
+            p.prices = prices
+            pipeline = p
             disabledReason = "--no-model"
             return
         }
         guard let key = try ModelSetup.apiKey(context: ctx) else {
-            pipeline = UserPipeline(reviewer: nil, onModelError: policy)
+            var p = UserPipeline(reviewer: nil, onModelError: policy)
+            p.policy = callPolicy
+            p.prices = prices
+            pipeline = p
             disabledReason = "no API key configured"
             return
         }
@@ -49,14 +63,34 @@ struct ModelSetup {
         }
         var withKey = configuration
         withKey.apiKey = Secret(key)
-        // One gate for the whole run: a 429 with retry-after pauses every user's requests.
-        let gate = RateLimitGate(maxInFlight: try a.int("--concurrency", in: 1...256) ?? 8)
+        // One gate for the whole run: it paces every user's requests by the rate-limit headers,
+        // and a 429 with retry-after pauses them all.
+        let gate = RateLimitGate(maxInFlight: modelConcurrency, initialInFlight: min(ModelSetup.initialModelConcurrency, modelConcurrency))
         let reviewer = AssistantReviewer(
             conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
             cancellation: ctx.interruption.cancellation, shutoff: shutoff, deadline: try ModelSetup.deadline(context: ctx))
         let shutoff = self.shutoff
-        pipeline = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
+        var p = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
+        p.policy = callPolicy
+        p.prices = prices
+        pipeline = p
         disabledReason = nil
+    }
+
+    /// `--price-input`, `--price-cached`, `--price-output` in dollars per million tokens.
+    static func prices(_ a: Arguments) throws(CLIError) -> ModelPrices {
+        var prices = ModelPrices.gpt51
+        func read(_ flag: String) throws(CLIError) -> Double? {
+            guard let text = a.value(flag) else { return nil }
+            guard let value = Double(text), value.isFinite, value >= 0, value <= 10_000 else {
+                throw .badInput("\(flag) must be dollars per million tokens from 0 to 10000, got '\(text)'")
+            }
+            return value
+        }
+        if let v = try read("--price-input") { prices.input = v }
+        if let v = try read("--price-cached") { prices.cachedInput = v }
+        if let v = try read("--price-output") { prices.output = v }
+        return prices
     }
 
     /// Endpoint, model and limits from flags and environment (the key is added separately).
@@ -86,6 +120,9 @@ struct ModelSetup {
         }
         if let tokens = try a.int("--max-completion-tokens", in: 1...1_000_000) {
             c.maxCompletionTokens = tokens
+        }
+        if let tier = a.value("--service-tier")?.trimmingWhitespace(), !tier.isEmpty {
+            c.serviceTier = tier
         }
         return c
     }

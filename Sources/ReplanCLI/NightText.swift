@@ -43,11 +43,16 @@ enum NightText {
     }
 
     static func model(_ m: ModelSummary) -> String {
-        if !m.called { return m.error.map { "model not asked: \($0)" } ?? "model not asked" }
+        if !m.called {
+            if let e = m.error { return "model not asked: \(e)" }
+            return m.decision.map { "model not asked (\($0.reason))" } ?? "model not asked"
+        }
         var text = "model: \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
+        if let reason = m.decision?.reason { text += ", asked for \(reason)" }
         if let ending = m.ending { text += ", ended by \(ending)" }
         if let e = m.error { text += " — \(e)" }
         if let summary = m.summary { text += "\n  model says: \(summary)" }
+        if let question = m.question { text += "\n  for you to decide: \(question)" }
         return text
     }
 

@@ -15,6 +15,12 @@ enum NightlyCommands {
         .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
         .value("--request-timeout", "seconds per model request (default 120)"),
         .value("--max-completion-tokens", "token cap per model response (default 8000)"),
+        .value("--service-tier", "service_tier sent to the model (e.g. flex); default: not sent"),
+        .value("--review-every", "days between reviews of an unchanged standing instruction (default 7; 0: never)"),
+        .value("--price-input", "US dollars per 1M input tokens, for the cost estimate (default 1.25)"),
+        .value("--price-cached", "US dollars per 1M cached input tokens (default 0.125)"),
+        .value("--price-output", "US dollars per 1M output tokens (default 10)"),
+        .value("--model-concurrency", "most model requests in flight (default 64; adapts to the rate limit below it)"),
         .value("--model-deadline", "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
         .value("--student-deadline", "seconds one student's model conversation may take; then local edits only (default 300)"),
     ]
@@ -28,7 +34,7 @@ enum NightlyCommands {
         (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
         """,
         options: [.value("--user", "only this student (repeatable)", repeatable: true), .flag("--force", "re-plan students already done today"),
-                  .value("--concurrency", "user pipelines at once (default 8)"), .value("--run-after", "local time a night starts (default 03:00)"),
+                  .value("--concurrency", "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)"), .value("--run-after", "local time a night starts (default 03:00)"),
                   .flag("--json", "print JSON")] + modelOptions
     ) { ctx in
         let a = ctx.arguments
@@ -37,12 +43,14 @@ enum NightlyCommands {
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.values("--user")
         options.force = a.flag("--force")
-        options.concurrency = try a.int("--concurrency", in: 1...256) ?? 8
         if let t = a.value("--run-after") {
             guard let time = TimeOfDay(t) else { throw CLIError.badInput("--run-after '\(t)' is not HH:MM") }
             options.runAfter = time
         }
         let model = try ModelSetup(context: ctx)
+        // Decision: a night that asks the model spends its time waiting on the network, so
+        // it gets as many pipelines as requests may be in flight; a local night keeps 8.
+        options.concurrency = try a.int("--concurrency", in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
         _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
         let json = a.flag("--json")
         let collected = Collected()
@@ -71,13 +79,16 @@ enum NightlyCommands {
                 "counts": ["due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
                            "skipped": .int(report.skipped), "failed": .int(report.failed)],
                 "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
+                "costUSD": .number((report.costUSD * 10_000).rounded() / 10_000),
+                "modelAsked": .int(report.modelAsked),
+                "modelReasons": .object(report.modelReasons.mapValues { .int($0) }),
                 "seconds": .number((report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
                 "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
                 "model": model.offReason.map { .string($0) } ?? .null,
             ]).prettyText)
         }
         let seconds = report.finishedAt.timeIntervalSince(report.startedAt)
-        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens, \(String(format: "%.1f", seconds)) s, peak RSS \(ProcessMemory.peakResidentKiB() / 1024) MiB"
+        let summary = "run \(report.runID): \(report.due) due, \(report.changed) changed, \(report.unchanged) unchanged, \(report.skipped) skipped, \(report.failed) failed, \(report.tokens.total) tokens, \(String(format: "%.1f", seconds)) s, peak RSS \(ProcessMemory.peakResidentKiB() / 1024) MiB, model asked for \(report.modelAsked), est. $\(String(format: "%.2f", report.costUSD))"
         ctx.console.log(summary + (model.disabledReason.map { " (model off: \($0))" } ?? ""),
                         priority: report.failed > 0 ? .warning : .notice)
         if let stopped = model.shutoff.reason {
@@ -235,13 +246,22 @@ enum NightlyCommands {
                 "runs": .array(runs.map { r in
                     ["id": .int(r.run.id), "startedAt": .string(Timestamp.text(r.run.startedAt)),
                      "finishedAt": r.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
+                     // The run's tokens by kind and estimated cost: the sums of its (listed) user runs.
+                     "tokens": r.userRuns.reduce(TokenCounts()) { sum, u in
+                         sum + TokenCounts(prompt: u.userRun.promptTokens, completion: u.userRun.completionTokens,
+                                           reasoning: u.userRun.reasoningTokens, cached: u.userRun.cachedTokens)
+                     }.json,
+                     "costUSD": .number((r.userRuns.reduce(0) { $0 + $1.userRun.costUSD } * 10_000).rounded() / 10_000),
                      "users": .array(r.userRuns.map { u in
                          let x = u.userRun
                          return ["user": .string(x.userID), "planDate": .string(x.planDate.description), "status": .string(x.status.rawValue),
                                  "changesetId": x.changesetID.map { .string($0.description) } ?? .null, "turns": .int(x.turns),
                                  "modelCalls": .int(x.modelCalls),
                                  "tokens": TokenCounts(prompt: x.promptTokens, completion: x.completionTokens, reasoning: x.reasoningTokens, cached: x.cachedTokens).json,
-                                 "durationMs": .int(x.durationMilliseconds), "error": x.error.map { .string($0) } ?? .null]
+                                 "durationMs": .int(x.durationMilliseconds), "error": x.error.map { .string($0) } ?? .null,
+                                 "model": x.modelDecision.map { .string($0) } ?? .null,
+                                 "finishReasons": x.finishReasons.map { .array($0.split(separator: ",").map { .string(String($0)) }) } ?? [],
+                                 "costUSD": .number((x.costUSD * 1_000_000).rounded() / 1_000_000)]
                      })]
                 }),
                 "changesets": .array(changesets.map { c in
@@ -261,6 +281,8 @@ enum NightlyCommands {
                 var line = "    \(x.userID) \(x.planDate) \(x.status.rawValue)"
                 if let cs = x.changesetID { line += " \(cs)" }
                 line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
+                if let m = x.modelDecision { line += "  model \(m)" }
+                if x.costUSD > 0 { line += String(format: "  $%.4f", x.costUSD) }
                 if let e = x.error { line += "  error: \(e)" }
                 ctx.console.out(line)
             }

@@ -22,13 +22,15 @@ enum PromptDirectory {
     /// back to other wording.
     private static func checked(_ dir: String, source: String) throws(CLIError) -> String {
         guard holdsTemplates(dir) else {
-            throw .usage("\(source) '\(dir)' does not hold the prompt templates (\(marker) and without-study-settings.txt)")
+            throw .usage("\(source) '\(dir)' does not hold the prompt templates (system.txt, \(marker) and without-study-settings.txt)")
         }
         return dir
     }
 
     private static func holdsTemplates(_ dir: String) -> Bool {
-        FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent(marker))
+        // The static system prompt is checked too: a template directory from before it
+        // existed would otherwise fail only once a student is asked.
+        [marker, "system.txt"].allSatisfy { FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent($0)) }
     }
 
     /// `<exe dir>/../share/replan/prompts`, then `<dir>/prompts` for the executable's

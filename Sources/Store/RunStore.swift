@@ -31,12 +31,14 @@ public struct RunStore {
         try db.write { (db) throws(StoreError) -> Int in
             try db.execute("""
                 INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
-                    completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at)
-                VALUES (\(placeholders(14)))
+                    completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
+                    finish_reasons, cost_usd)
+                VALUES (\(placeholders(17)))
                 """, [.integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
                       SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns), .integer(r.promptTokens),
                       .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
-                      .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt))])
+                      .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
+                      SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0)])
             return db.lastInsertRowID
         }
     }
@@ -130,7 +132,7 @@ public struct RunStore {
 
     static let userRunColumns = """
         id, run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens, completion_tokens, \
-        reasoning_tokens, cached_tokens, duration_ms, error, finished_at
+        reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision, finish_reasons, cost_usd
         """
 
     static func decodeRun(_ s: Statement) throws(StoreError) -> RunRecord {
@@ -151,10 +153,14 @@ public struct RunStore {
               let finished = Timestamp.date(s.text(14)) else {
             throw StoreError.malformedRow(entity: "user run", key: key, problem: "bad plan date, status or finished_at")
         }
-        return UserRunRecord(id: s.int(0), userRun: UserRun(
+        var run = UserRun(
             runID: s.int(1), userID: s.text(2), planDate: planDate, status: status,
             changesetID: s.optionalText(5).map { ChangesetID($0) }, modelCalls: s.int(6), turns: s.int(7),
             promptTokens: s.int(8), completionTokens: s.int(9), reasoningTokens: s.int(10), cachedTokens: s.int(11),
-            durationMilliseconds: s.int(12), error: s.optionalText(13), finishedAt: finished))
+            durationMilliseconds: s.int(12), error: s.optionalText(13), finishedAt: finished)
+        run.modelDecision = s.optionalText(15)
+        run.finishReasons = s.optionalText(16)
+        run.costUSD = s.double(17)
+        return UserRunRecord(id: s.int(0), userRun: run)
     }
 }

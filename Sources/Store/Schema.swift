@@ -21,6 +21,8 @@ public enum Schema {
         checksWithoutLists,
         .sql(version: 4, name: "series missed policy", seriesMissedPolicy),
         VersionClock.migration,
+        // Issue 16.
+        .sql(version: 6, name: "model memory and model-stage accounting", modelMemory),
     ]
 
     /// Migration 4 (planning rules version 2): what a series does with a missed session
@@ -31,6 +33,26 @@ public enum Schema {
         ALTER TABLE tasks ADD COLUMN repeat_missed TEXT
             CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
         """
+
+    /// What the model last reviewed per student (the call policy of assistant.md: the
+    /// instruction, settings, plan and the flags it was shown), and per
+    /// user run why the model was or was not asked, the `finish_reason` of each request and the
+    /// estimated cost. Tokens by kind were already columns of `user_runs`.
+    static let modelMemory = """
+    CREATE TABLE model_memory (
+        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        instruction_digest TEXT,
+        settings_digest TEXT,
+        reviewed_on TEXT,
+        plan_from TEXT NOT NULL,
+        plan_through TEXT NOT NULL,
+        plan_digest TEXT NOT NULL,
+        reviewed_flags TEXT NOT NULL DEFAULT ''
+    ) WITHOUT ROWID;
+    ALTER TABLE user_runs ADD COLUMN model_decision TEXT;
+    ALTER TABLE user_runs ADD COLUMN finish_reasons TEXT;
+    ALTER TABLE user_runs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+    """
 
     /// The CHECK constraints of migration 1 that test a column against a list of three or more
     /// values. SQLite evaluates `x IN (a, b, c)` by building a temporary b-tree of the list on

@@ -33,6 +33,12 @@ public struct UserRun: Hashable, Sendable {
     /// What went wrong, for `failed` (never an API key or request body).
     public var error: String?
     public var finishedAt: Date
+    /// Why the model was or was not asked (`flags`, `new-instruction`, `unchanged`, …).
+    package var modelDecision: String?
+    /// The `finish_reason` of each model request, comma-separated.
+    package var finishReasons: String?
+    /// Estimated cost of the student's model requests, in US dollars.
+    package var costUSD: Double = 0
 
     public init(runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,
                 modelCalls: Int = 0, turns: Int = 0, promptTokens: Int = 0, completionTokens: Int = 0,

@@ -79,10 +79,19 @@ let endConversationTool = ToolDefinition(
         ])
         #expect(encoded["model"] == "gpt-5.1")
         #expect(encoded["tool_choice"] == "auto")
-        #expect(encoded["parallel_tool_calls"] == true)
+        #expect(encoded["parallel_tool_calls"] == false)
         #expect(encoded["reasoning_effort"] == "low")
         #expect(encoded["max_completion_tokens"] == 8000)
         #expect(encoded["stream"] == false)
+    }
+
+    @Test func promptCacheKeyAndServiceTierArePassedThroughWhenSet() throws {
+        var configuration = ModelConfiguration(apiKey: Secret("k"))
+        configuration.serviceTier = "flex"
+        let encoded = try encode(ChatCompletionRequest(configuration: configuration, messages: [.user("x")],
+                                                       tools: [endConversationTool], promptCacheKey: "replan-abc"))
+        #expect(encoded["prompt_cache_key"] == "replan-abc")
+        #expect(encoded["service_tier"] == "flex")
     }
 
     @Test func neverTemperatureNorMaxTokens() throws {

@@ -137,6 +137,20 @@ final class PauseRecorder: Sendable {
         #expect(try server.requests().count == 2)
     }
 
+    @Test func rateLimitsDoNotUseUpTheRetries() throws {
+        // Seven 429s in a row: more than the four retries, yet the request is answered in the end
+        // (a rate limit says "later"; the patience is time, not a count).
+        let limited = #"{"status": 429, "headers": {"retry-after-ms": "5"}, "body": {"error": {"message": "Rate limit reached", "type": "tokens", "code": "rate_limit_exceeded"}}}"#
+        let server = try MockOpenAIServer(script: """
+            [{"match": null, "responses": [\(Array(repeating: limited, count: 7).joined(separator: ",")),
+              {"status": 200, "body": \(Self.okBody)}]}]
+            """)
+        let exchange = client(server).complete(Self.request)
+        #expect(throws: Never.self) { try exchange.response() }
+        #expect(exchange.attemptCount == 8)
+        #expect(pauses.recorded == Array(repeating: 0.005, count: 7))
+    }
+
     @Test func insufficientQuotaStopsAtOnce() throws {
         let quota = String(decoding: try Fixtures.data("error_429_insufficient_quota.json"), as: UTF8.self)
         let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"status": 429, "body": \#(quota)}]}]"#)

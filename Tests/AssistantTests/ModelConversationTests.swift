@@ -61,7 +61,8 @@ import Planning
             #expect(body["max_completion_tokens"] as? Int == 8000)
             #expect(body["stream"] as? Bool == false)
             #expect(body["tool_choice"] as? String == "auto")
-            #expect(body["parallel_tool_calls"] as? Bool == true)
+            #expect(body["parallel_tool_calls"] as? Bool == false)
+            #expect((body["prompt_cache_key"] as? String)?.hasPrefix("replan-") == true)
             #expect(body["reasoning_effort"] as? String == "low")
             let tools = (body["tools"] as? [[String: Any]] ?? []).compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
             #expect(tools == ["saveTask", "updateTask", "deleteTask", "end_conversation"])
@@ -117,8 +118,8 @@ import Planning
         let bodies = try bodies(server)
         #expect(bodies.count == 2)
         let first = Self.messages(bodies[0])
-        #expect((first[0]["content"] as? String)?.contains(#""id":"math""#) == true)
-        #expect((first[1]["content"] as? String)?.hasPrefix("My standing instruction: one hour of English on Tuesday") == true)
+        #expect((first[1]["content"] as? String)?.contains("id=math") == true)
+        #expect((first[1]["content"] as? String)?.contains("My standing instruction: one hour of English on Tuesday") == true)
         let last = try #require(Self.messages(bodies[1]).last)
         #expect(last["role"] as? String == "tool")
         #expect(last["tool_call_id"] as? String == "call_1")
@@ -161,7 +162,8 @@ import Planning
         #expect(outcome.turns == 3)
         #expect(outcome.plan.tasks["m-1"]?.start == F.t("2025-01-07T15:00"))
         let second = Self.messages(try bodies(server)[1])
-        #expect(second.last?["content"] as? String == #"[{"error":"overlaps 'Physics' 14:00–15:00 on 2025-01-07","ok":false}]"#)
+        #expect(second.last?["content"] as? String
+            == #"[{"error":"overlaps 'Physics' 14:00–15:00 on 2025-01-07","nearest":{"end":"2025-01-07T16:00","start":"2025-01-07T15:00"},"ok":false}]"#)
         try expectWellFormedRequests(server, outcome: outcome)
     }
 
@@ -360,24 +362,83 @@ import Planning
         #expect(!outcome.transcript.text.contains(Self.apiKey))
     }
 
-    @Test func theUserMessageCarriesTheInstructionAndTheNight() {
-        let moved = PlanEdit(op: .move, id: F.id("math"), title: "Math", before: nil, after: nil, reason: .rescheduled)
-        let skipped = PlanEdit(op: .skip, id: F.id("vocab@2025-01-06"), title: "Vocabulary", before: nil, after: nil, reason: .droppedStale)
-        #expect(ModelConversation.userMessage(instruction: "  two hours of English every weekday ", localEdits: [moved, skipped],
-                                              flags: [PlanFlag(id: F.id("phy"), kind: .couldNotFit)]) == """
-            My standing instruction: two hours of English every weekday
-            Tonight the local rules moved 1, skipped 1 session(s) and flagged 1 for a decision (details in the system prompt).
-            Review my plan, make only the changes that are needed, then call end_conversation.
-            """)
-        #expect(ModelConversation.userMessage(instruction: "", localEdits: [], flags: []).hasPrefix("""
-            I have no standing instruction for you.
-            Tonight the local rules changed nothing
-            """))
+    @Test func theSystemMessageIsTheSameForEveryStudentAndTheUserMessageCarriesTheirData() throws {
+        let prompt = try SystemPrompt.load(directory: F.promptDirectory)
+        let moved = PlanEdit(op: .move, id: F.id("math"), title: "Math",
+                             before: TimeRange(start: F.t("2025-01-06T09:00"), end: F.t("2025-01-06T10:00")),
+                             after: TimeRange(start: F.t("2025-01-07T09:00"), end: F.t("2025-01-07T10:00")), reason: .rescheduled)
+        let dropped = PlanEdit(op: .skip, id: F.id("vocab@2024-12-20"), title: "Vocabulary",
+                               before: TimeRange(start: F.t("2024-12-20T20:00"), end: F.t("2024-12-20T20:30")), after: nil,
+                               reason: .droppedStale)
+        let a = try prompt.render(plan: F.plan(F.standard.sortedTasks, instruction: "  two hours of English every weekday "),
+                                  now: F.now, localEdits: [moved, dropped], flags: [PlanFlag(id: F.id("math"), kind: .couldNotFit)],
+                                  why: "I gave a new instruction")
+        let b = try prompt.render(plan: F.standard, now: F.now, localEdits: [], flags: [])
+        #expect(a.system == b.system)
+        #expect(!a.system.contains("{{"))
+        #expect(a.user.contains("My standing instruction: two hours of English every weekday"))
+        #expect(a.user.contains("You are asked because: I gave a new instruction"))
+        #expect(a.user.contains("- could-not-fit: math 'Math'"))
+        // Inside the window a change is spelled out; the stale drop in the past is only counted.
+        #expect(a.user.contains("- moved 'Math' (math) → Tue 01-07 [rescheduled]"))
+        #expect(a.user.contains("- 1 other change(s) outside the plan window"))
+        #expect(a.user.contains("Free slots"))
+        #expect(b.user.contains("My standing instruction: (none)"))
+        #expect(b.user.contains("- nothing"))
+    }
+
+    // MARK: - Endings that are failures of the model stage
+
+    @Test func anAnswerCutByTheTokenCapFailsTheStudentsModelStage() throws {
+        var cut = MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])
+        var body = cut["body"] as! [String: Any]
+        var choices = body["choices"] as! [[String: Any]]
+        choices[0]["finish_reason"] = "length"
+        body["choices"] = choices
+        cut["body"] = body
+        let server = try Self.server([cut])
+        let outcome = try run(server)
+        #expect(outcome.ending == .truncated)
+        #expect(outcome.failed)
+        #expect(outcome.finishReasons == ["length"])
+        #expect(outcome.plan == F.standard)
+        #expect(outcome.touched.isEmpty)
+        #expect(outcome.error?.contains("token cap") == true)
+    }
+
+    @Test func aRefusalIsAFailureNotASummary() throws {
+        let refusal = MockScript.answer(message: ["role": "assistant", "content": NSNull(), "refusal": "I can't help with that."],
+                                        finish: "stop", prompt: 100, completion: 5)
+        let outcome = try run(try Self.server([refusal]))
+        #expect(outcome.ending == .refused)
+        #expect(outcome.failed)
+        #expect(outcome.summary == nil)
+        #expect(outcome.error?.contains("I can't help with that.") == true)
+    }
+
+    @Test func aContentFilterStopIsAFailure() throws {
+        let filtered = MockScript.answer(message: ["role": "assistant", "content": ""], finish: "content_filter", prompt: 100, completion: 0)
+        let outcome = try run(try Self.server([filtered]))
+        #expect(outcome.ending == .filtered)
+        #expect(outcome.failed)
+        #expect(outcome.finishReasons == ["content_filter"])
+    }
+
+    @Test func theFinishReasonOfEveryRequestIsRecordedAndTheEndIsStructured() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))]),
+            MockScript.toolCalls([Call("call_end", "end_conversation",
+                                       ["summary": "Added English.", "status": "needs-student", "question": "Which book?"])]),
+        ])
+        let outcome = try run(server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
+        #expect(outcome.finishReasons == ["tool_calls", "tool_calls"])
+        #expect(outcome.endStatus == "needs-student")
+        #expect(outcome.question == "Which book?")
     }
 
     @Test func anUnreadablePromptFailsWithoutARequest() throws {
         let server = try Self.server([MockScript.end("never")])
-        let broken = SystemPrompt(withSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"),
+        let broken = SystemPrompt(system: PromptTemplate(name: "system.txt", text: "static"), withSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"),
                                   withoutSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"))
         let client = try conversation(server).client
         let outcome = ModelConversation(client: client, prompt: broken)

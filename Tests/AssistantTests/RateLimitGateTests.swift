@@ -1,24 +1,69 @@
-import Assistant
+@testable import Assistant
 import Foundation
 import HTTP
 import Testing
 
 @Suite("The run-wide rate-limit gate (issue: nightly runs at scale)")
 struct RateLimitGateTests {
-    @Test("a rate limit halves the requests in flight, and successes ramp it back up")
-    func multiplicativeDecreaseAdditiveIncrease() {
-        let gate = RateLimitGate(maxInFlight: 8)
+    @Test("a rate limit halves the requests in flight once per window, and successes ramp it back up")
+    func multiplicativeDecreaseOncePerWindowAdditiveIncrease() {
+        let clock = TestClock()
+        let gate = RateLimitGate(maxInFlight: 8, clock: clock.now)
         #expect(gate.currentLimit == 8)
-        #expect(gate.enter(cancellation: nil))
-        gate.leave(rateLimitedFor: 0)
+        // Six 429s answered together (one window) halve once, not six times.
+        for _ in 0..<6 { #expect(gate.enter(cancellation: nil)) }
+        for _ in 0..<6 { gate.leave(rateLimitedFor: 0) }
         #expect(gate.currentLimit == 4)
+        #expect(gate.counters.halvings == 1 && gate.counters.rateLimited == 6)
+        clock.advance(2)
         #expect(gate.enter(cancellation: nil))
         gate.leave(rateLimitedFor: 0)
         #expect(gate.currentLimit == 2)
-        for _ in 0..<2 { #expect(gate.enter(cancellation: nil)); gate.leave(rateLimitedFor: nil) }
+        for _ in 0..<1 { #expect(gate.enter(cancellation: nil)); gate.leave(rateLimitedFor: nil) }
         #expect(gate.currentLimit == 3)
         for _ in 0..<100 { #expect(gate.enter(cancellation: nil)); gate.leave(rateLimitedFor: nil) }
         #expect(gate.currentLimit == 8)
+    }
+
+    @Test("the rate-limit headers pace requests before the server has to say 429")
+    func headersPaceRequests() {
+        let clock = TestClock()
+        let gate = RateLimitGate(maxInFlight: 64, clock: clock.now)
+        // 1,000 tokens per 10 s; 300 left, full again in 7 s: 100 tokens per second.
+        gate.observe(headers: ["x-ratelimit-limit-tokens": "1000", "x-ratelimit-remaining-tokens": "300",
+                               "x-ratelimit-reset-tokens": "7s", "x-ratelimit-remaining-requests": "50",
+                               "x-ratelimit-limit-requests": "60", "x-ratelimit-reset-requests": "1m0s"])
+        #expect(gate.enter(estimatedTokens: 250, cancellation: nil))
+        // 50 left: the next 250-token request must wait 2 s of refill.
+        let entered = Box()
+        let thread = Thread { if gate.enter(estimatedTokens: 250, cancellation: nil) { entered.add(clock.now()) } }
+        thread.start()
+        usleep(100_000)
+        #expect(entered.dates.isEmpty)
+        clock.advance(1)
+        usleep(700_000)
+        #expect(entered.dates.isEmpty)
+        clock.advance(1.1)
+        for _ in 0..<30 where entered.dates.isEmpty { usleep(100_000) }
+        #expect(entered.dates.count == 1)
+        #expect(gate.counters.pacedRequests == 1)
+    }
+
+    @Test("header values from the wire never trap: garbage, negative and huge numbers are ignored or clamped")
+    func headerValuesNeverTrap() {
+        let gate = RateLimitGate(maxInFlight: 4)
+        gate.observe(headers: ["x-ratelimit-limit-tokens": "1e400", "x-ratelimit-remaining-tokens": "-5",
+                               "x-ratelimit-reset-tokens": "99999999999h", "x-ratelimit-remaining-requests": "NaN",
+                               "x-ratelimit-reset-requests": "3x"])
+        gate.observe(headers: ["x-ratelimit-remaining-tokens": "9223372036854775808000", "x-ratelimit-reset-tokens": "1m2.5s"])
+        #expect(gate.enter(estimatedTokens: Int.max, cancellation: nil))
+        gate.leave(rateLimitedFor: .infinity)
+        #expect(RateLimitGate.duration("6m0s") == 360)
+        #expect(RateLimitGate.duration("20ms") == 0.02)
+        #expect(RateLimitGate.duration("1h2m3.5s") == 3723.5)
+        #expect(RateLimitGate.duration("abc") == nil)
+        #expect(RateLimitGate.number("12") == 12)
+        #expect(RateLimitGate.number("-1") == nil)
     }
 
     @Test("after a 429 with retry-after nobody starts a request before the pause is over")
@@ -70,6 +115,14 @@ struct RateLimitGateTests {
         token.cancel()
         #expect(gate.enter(cancellation: token) == false)
     }
+}
+
+/// A clock the test moves by hand.
+private final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 1_000_000)
+    var now: @Sendable () -> Date { { [self] in lock.withLock { current } } }
+    func advance(_ seconds: Double) { lock.withLock { current = current.addingTimeInterval(seconds) } }
 }
 
 private final class Box: @unchecked Sendable {

@@ -65,9 +65,10 @@ import Planning
         #expect(ToolExecutor.randomTaskID() != id)
     }
 
-    @Test func overlappingSessionsAreRefusedWithTheSessionInTheWay() {
+    @Test func overlappingSessionsAreRefusedWithTheSessionInTheWayAndTheNearestValidSlot() {
         let result = run("saveTask", ["tasks": [Self.session("2025-01-07T14:30", "2025-01-07T15:30")]])
-        #expect(result == [["ok": false, "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07"]])
+        #expect(result == [["ok": false, "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07",
+                            "nearest": ["start": "2025-01-07T15:00", "end": "2025-01-07T16:00"]]])
         #expect(executor.plan == F.standard)
         #expect(executor.touched.isEmpty)
     }
@@ -154,8 +155,12 @@ import Planning
             Self.session("2025-01-08T10:00", "2025-01-08T11:00"),
             Self.session("2025-01-08T10:30", "2025-01-08T11:30"), // overlaps the item before it
         ]])
-        #expect(result == [["ok": true, "id": "m-1"], ["ok": false, "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07"],
-                           ["ok": true, "id": "m-2"], ["ok": false, "error": "overlaps 'English' 10:00–11:00 on 2025-01-08"]])
+        #expect(result == [["ok": true, "id": "m-1"],
+                           ["ok": false, "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07",
+                            "nearest": ["start": "2025-01-07T13:00", "end": "2025-01-07T14:00"]],
+                           ["ok": true, "id": "m-2"],
+                           ["ok": false, "error": "overlaps 'English' 10:00–11:00 on 2025-01-08",
+                            "nearest": ["start": "2025-01-08T11:00", "end": "2025-01-08T12:00"]]])
         #expect(Set(executor.touched.keys) == [F.id("m-1"), F.id("m-2")])
     }
 
@@ -208,9 +213,12 @@ import Planning
             ["taskId": "math", "title": ""],
             ["taskId": "math", "category": "Uncategorized"],
         ]]) == [
-            ["ok": false, "id": "math", "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07"],
-            ["ok": false, "id": "math", "error": "outside the study windows of Tuesday (09:00–17:00)"],
-            ["ok": false, "id": "math", "error": "starts in the past (now is 2025-01-07T03:00)"],
+            ["ok": false, "id": "math", "error": "overlaps 'Physics' 14:00–15:00 on 2025-01-07",
+             "nearest": ["start": "2025-01-07T15:00", "end": "2025-01-07T16:00"]],
+            ["ok": false, "id": "math", "error": "outside the study windows of Tuesday (09:00–17:00)",
+             "nearest": ["start": "2025-01-07T16:00", "end": "2025-01-07T17:00"]],
+            ["ok": false, "id": "math", "error": "starts in the past (now is 2025-01-07T03:00)",
+             "nearest": ["start": "2025-01-07T09:00", "end": "2025-01-07T10:00"]],
             ["ok": false, "id": "math", "error": "title: must not be empty"],
             ["ok": false, "id": "math", "error": "category: 'Uncategorized' is not a specific category"],
         ])
@@ -334,7 +342,7 @@ import Planning
         #expect(run("deleteTask", ["taskIds": ["zoe-1", "vocab@2025-01-05", 42, ""]]) == [
             ["ok": false, "id": "zoe-1", "error": "there is no session 'zoe-1' in this plan"],
             ["ok": false, "id": "vocab@2025-01-05", "error": "'vocab@2025-01-05' is already skipped"],
-            ["ok": false, "error": "expected a session id (a string), got a number"],
+            ["ok": false, "error": "expected {\"taskId\", \"reason\"}, got a number"],
             ["ok": false, "id": "", "error": "'' is not a session id from the plan (ID, or ID@YYYY-MM-DD for a series)"],
         ])
         #expect(executor.plan == F.standard)
@@ -393,13 +401,25 @@ import Planning
             "error": "unknown tool 'rescheduleEverything'; the tools are saveTask, updateTask, deleteTask, end_conversation"])
     }
 
+    @Test func aPerItemReasonIsKeptWithTheEdit() {
+        let result = run("deleteTask", ["tasks": [["taskId": "math", "reason": "the student dropped Math"],
+                                                  ["taskId": "phy", "reason": ""]]], explanation: "tidying up")
+        #expect(result == [["ok": true, "id": "math"], ["ok": true, "id": "phy"]])
+        #expect(executor.touched[F.id("math")] == "the student dropped Math")
+        #expect(executor.touched[F.id("phy")] == "tidying up")
+        var item = Self.session("2025-01-07T11:00", "2025-01-07T12:00")
+        item["reason"] = "an hour of English as asked"
+        #expect(run("saveTask", ["tasks": [item]]) == [["ok": true, "id": "m-1"]])
+        #expect(executor.touched[F.id("m-1")] == "an hour of English as asked")
+    }
+
     @Test func unknownFieldsGetAnErrorResult() {
         #expect(run("deleteTask", ["taskIds": ["math"], "force": true])
             == ["ok": false, "error": "force: unknown key (expected one of: taskIds)"])
         var item = Self.session("2025-01-07T11:00", "2025-01-07T12:00")
         item["priority"] = "high"
         #expect(Self.onlyError(run("saveTask", ["tasks": [item]]))
-            == "priority: unknown key (expected one of: allDay, category, color, end, note, start, title)")
+            == "priority: unknown key (expected one of: allDay, category, color, end, note, reason, start, title)")
         #expect(executor.plan == F.standard)
     }
 

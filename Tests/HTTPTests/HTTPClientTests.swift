@@ -18,6 +18,27 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"hello": "world"}"#)
     }
 
+    @Test func aServerThatKeepsTheConnectionOpenIsNotConnectedToAgain() throws {
+        let server = try MockOpenAIServer(script: """
+            [{"match": null, "repeat": true, "responses": [{"status": 200, "body": {"ok": true}, "keepAlive": true}]}]
+            """)
+        let client = HTTPClient()
+        let first = try client.send(server.request())
+        let second = try client.send(server.request())
+        let third = try client.send(server.request())
+        #expect(first.status == 200 && second.status == 200 && third.status == 200)
+        #expect(!first.reusedConnection)
+        #expect(second.reusedConnection && third.reusedConnection)
+        #expect(client.handlesCreated == 1)
+    }
+
+    @Test func aServerThatClosesGetsANewConnectionOnAReusedHandle() throws {
+        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"status": 200, "body": {}}]}]"#)
+        let client = HTTPClient()
+        for _ in 0..<3 { #expect(try client.send(server.request()).reusedConnection == false) }
+        #expect(client.handlesCreated == 1)
+    }
+
     @Test func requestIsSentAsGivenWithoutExpectContinue() throws {
         let server = try MockOpenAIServer(script: #"[{"match": null, "responses": [{"status": 200, "body": {}}]}]"#)
         // Larger than 1 KiB: the size above which curl would otherwise add Expect: 100-continue.

@@ -216,13 +216,74 @@ import Planning
         try scene.expectKeyNowhere()
     }
 
+    @Test func runAndLogSayWhyEachStudentWasOrWasNotAsked() throws {
+        let instruction = "ann: one grammar session a week"
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(instruction, [MockScript.end("Your week already has a grammar session.")])],
+            document: Document.users([
+                Document.user("ann", instruction: instruction, tasks: [Document.task("ann-gr", "Grammar", "2025-01-07T10:00", "2025-01-07T11:00")]),
+                // A missed session the rules move: no reason to ask the model.
+                Document.user("bob", tasks: [Document.task("bob-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+            ]))
+        let first = try scene.run()
+        #expect(first.code == 0, "\(first.stderr)")
+        let result = try first.json()
+        #expect(Self.night(of: "ann", in: result)?["model"]?["reason"] == "new-instruction")
+        #expect(Self.night(of: "ann", in: result)?["model"]?["called"] == true)
+        #expect(Self.night(of: "ann", in: result)?["model"]?["finishReasons"] == ["tool_calls"])
+        #expect(Self.night(of: "bob", in: result)?["model"]?["reason"] == "no-instruction")
+        #expect(Self.night(of: "bob", in: result)?["model"]?["called"] == false)
+        #expect(Self.night(of: "bob", in: result)?["status"] == "changed")
+        #expect(result["modelAsked"] == 1)
+        #expect(result["modelReasons"] == ["new-instruction": 1, "no-instruction": 1])
+        let logged = try scene.lastRunUsers()
+        #expect(logged["ann"]?["model"] == "asked: new-instruction")
+        #expect(logged["ann"]?["finishReasons"] == ["tool_calls"])
+        #expect((logged["ann"]?["costUSD"]?.doubleValue ?? 0) > 0)
+        #expect(logged["bob"]?["model"] == "not asked: no-instruction")
+
+        // Again the same night (forced): the instruction was handled and nothing changed.
+        let again = try scene.run(["--force"])
+        #expect(again.code == 0, "\(again.stderr)")
+        #expect(Self.night(of: "ann", in: try again.json())?["model"]?["reason"] == "unchanged")
+        #expect(try scene.requests(containing: instruction).count == 1)
+        try scene.expectKeyNowhere()
+    }
+
+    @Test func anAnswerCutByTheTokenCapIsAModelFailureAndTheLocalEditsStand() throws {
+        let instruction = "cap: plan my whole month"
+        let cut = MockScript.answer(message: ["role": "assistant", "content": NSNull(), "tool_calls": [
+            MockScript.Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]).json]],
+            finish: "length", prompt: 100, completion: 8000)
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")])],
+            document: Document.users([
+                Document.user("cap", instruction: instruction, tasks: [Document.task("cap-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                // Another student the model answers, so the run is not "model unavailable for all".
+                Document.user("fine", instruction: "fine: keep it", tasks: []),
+            ]))
+        let run = try scene.run()
+        #expect(run.code == 0, "\(run.stderr)")
+        let night = try #require(Self.night(of: "cap", in: try run.json()))
+        #expect(night["status"] == "changed")
+        #expect(night["model"]?["ending"] == "length")
+        #expect(night["model"]?["finishReasons"] == ["length"])
+        #expect(night["model"]?["error"]?.stringValue?.contains("token cap") == true)
+        #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
+        #expect(try scene.occurrences("cap").filter { $0["title"] == "English" }.isEmpty)
+        let logged = try #require(try scene.lastRunUsers()["cap"])
+        #expect(logged["error"]?.stringValue?.contains("token cap") == true)
+        #expect(logged["finishReasons"] == ["length"])
+    }
+
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {
         let scene = try ReplanHarness(
             rules: [MockScript.rule("dan: keep my week", [["status": 200, "text": "<html>upstream gateway</html>"]]),
                     MockScript.rule("eve-math", [MockScript.end("Your missed Math session has a new slot.")])],
             document: Document.users([
                 Document.user("dan", instruction: "dan: keep my week", tasks: [Document.task("dan-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
-                Document.user("eve", tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user("eve", instruction: "eve: find my missed Math a slot",
+                              tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
             ]))
         let run = try scene.run(["--on-model-error=skip"])
         #expect(run.code == 0, "\(run.stderr)")

@@ -67,7 +67,7 @@ struct NightlyRunnerTests {
     @Test("the same database and now give the same changesets whatever the concurrency")
     func deterministicAcrossConcurrency() throws {
         let a = try NightlyFixture(), b = try NightlyFixture()
-        try a.addStudents(40)
+        try a.addStudents(40, instruction: "one grammar session on Wednesday")
         try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
         // A scripted model that adds one session per student, as a real one would per turn.
         _ = try run(a, concurrency: 1, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
@@ -93,7 +93,7 @@ struct NightlyRunnerTests {
     @Test("quota exhaustion stops model calls for the remaining users, and local edits still land")
     func quotaStopsTheModel() throws {
         let f = try NightlyFixture()
-        try f.addStudents(6)
+        try f.addStudents(6, instruction: "one grammar session on Wednesday")
         let calls = Counter()
         let exhausted = Flag()
         let reviewer = QuotaOnce(calls: calls, exhausted: exhausted)
@@ -106,7 +106,7 @@ struct NightlyRunnerTests {
     @Test("a user whose rows changed between load and commit fails cleanly and the others are unaffected")
     func concurrentEditFailsOneUser() throws {
         let f = try NightlyFixture()
-        try f.addStudents(3)
+        try f.addStudents(3, instruction: "one grammar session on Wednesday")
         let reviewer = EditBehindTheBack(path: f.path, victim: "s1")
         let report = try run(f, concurrency: 1, reviewer: reviewer)
         #expect(report.failed == 1 && report.changed == 2)

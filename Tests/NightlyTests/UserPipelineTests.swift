@@ -22,15 +22,31 @@ struct UserPipelineTests {
         #expect(try f.taskRows() == before)
     }
 
-    @Test("the model is asked when the local rules changed something")
-    func modelAskedAfterLocalEdits() throws {
+    @Test("the rules' moves alone do not ask the model: it is asked for what only it can do")
+    func localMovesAloneDoNotAskTheModel() throws {
         let f = try NightlyFixture()
         try f.addStudents(1)
         let calls = Counter()
         let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls))
             .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        #expect(calls.count == 0)
+        #expect(night.edits.count == 5)
+        #expect(night.model.decision == ModelCallPolicy.Decision(ask: false, reason: "no-instruction"))
+        #expect(night.model.json["reason"] == "no-instruction")
+    }
+
+    @Test("a new instruction asks the model; its tokens and estimated cost are reported")
+    func newInstructionAsksTheModel() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1, instruction: "one grammar session on Wednesday")
+        let calls = Counter()
+        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls))
+            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(calls.count == 1)
         #expect(night.model.called && night.model.turns == 1 && night.model.tokens.total == 110)
+        #expect(night.model.decision?.reason == "new-instruction")
+        // 100 input tokens at $1.25 per million and 10 output tokens at $10 per million.
+        #expect(abs(night.model.costUSD - 0.000225) < 1e-12)
     }
 
     @Test("no change, no flag and no instruction: no request is made")
@@ -59,7 +75,7 @@ struct UserPipelineTests {
     @Test("the model's edits join the changeset with reason model")
     func modelEditsAreReported() throws {
         let f = try NightlyFixture()
-        try f.addStudents(1)
+        try f.addStudents(1, instruction: "one grammar session on Wednesday")
         let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
             .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         let created = try #require(night.edits.first { $0.op == .create })
@@ -70,7 +86,7 @@ struct UserPipelineTests {
     @Test("a failing model with --on-model-error=local still commits the local edits")
     func modelFailureKeepsLocalEdits() throws {
         let f = try NightlyFixture()
-        try f.addStudents(1)
+        try f.addStudents(1, instruction: "one grammar session on Wednesday")
         let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .local)
             .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(night.status == .changed && night.edits.count == 5)
@@ -80,7 +96,7 @@ struct UserPipelineTests {
     @Test("a failing model with --on-model-error=skip commits nothing for the user")
     func modelFailureSkipsUser() throws {
         let f = try NightlyFixture()
-        try f.addStudents(1)
+        try f.addStudents(1, instruction: "one grammar session on Wednesday")
         let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .skip)
             .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(night.status == .skipped && night.prepared == nil)

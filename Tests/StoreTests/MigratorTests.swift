@@ -6,7 +6,7 @@ import Testing
 @Suite struct MigratorTests {
     static let tables: Set<String> = ["schema_migrations", "users", "settings", "tasks", "occurrence_overrides", "series_slides",
                                       "statistics", "focus_sessions", "changesets", "changeset_edits", "runs", "user_runs",
-                                      "transcripts", "notification_outbox", "statistics_base", "version_clock"]
+                                      "transcripts", "notification_outbox", "statistics_base", "version_clock", "model_memory"]
 
     /// A later release's migration, only for these tests.
     static let addNickname = Migration.sql(version: 100, name: "users.nickname",

@@ -14,7 +14,7 @@ request body and that still has responses left; a rule with `"repeat": true` kee
 answering with its last response. A response is
 
     {"status": 200, "body": {...json...}, "text": "raw body instead of json",
-     "headers": {...}, "delay": seconds,
+     "headers": {...}, "delay": seconds, "keepAlive": true (keep the connection open),
      "interim": {"status": 103, "headers": {...}}}     (a 1xx block sent first)
 
 or a fault:
@@ -28,6 +28,20 @@ or a fault:
     {"fault": "raw", "status": 200, "text": "not json"}
 
 A request that no rule matches gets a 500 with an OpenAI-style error body saying so.
+
+The script may instead be an object {"rules": [...], "bucket": {...}}: the server then
+enforces a rate limit the way OpenAI documents it, a token bucket and a request bucket that
+refill continuously over "window" seconds:
+
+    "bucket": {"tokens": 2000000, "requests": 10000, "window": 60}
+
+Each chat request is charged ceil(body bytes / 4) + its max_completion_tokens (the
+provider's estimate) and one request when it arrives. When either bucket cannot pay, the
+answer is a 429 `rate_limit_exceeded` with `retry-after-ms`; otherwise the scripted answer is
+played. Every answer carries x-ratelimit-{limit,remaining,reset}-{requests,tokens} (resets as
+`1.5s`), and responses keep the connection open unless they say "keepAlive": false.
+`GET /_stats` returns what the bucket saw: requests, rate_limited, charged tokens, first and
+last arrival times (monotonic seconds), and the bucket.
 
 Every request (method, path, lowercased headers, parsed JSON body, raw body) is recorded
 before it is answered. `GET /_requests` returns the records as a JSON list and
@@ -78,6 +92,63 @@ class Script:
             return None
 
 
+class Bucket:
+    """OpenAI-style rate limits: tokens and requests refilled continuously over a window."""
+
+    def __init__(self, config):
+        self._lock = threading.Lock()
+        self.tokens_limit = float(config.get("tokens", 2000000))
+        self.requests_limit = float(config.get("requests", 10000))
+        self.window = float(config.get("window", 60))
+        self._tokens = self.tokens_limit
+        self._requests = self.requests_limit
+        self._at = time.monotonic()
+        self.stats = {"requests": 0, "rate_limited": 0, "charged": 0, "first": None, "last": None}
+
+    def _refill(self, now):
+        elapsed = now - self._at
+        self._at = now
+        self._tokens = min(self.tokens_limit, self._tokens + elapsed * self.tokens_limit / self.window)
+        self._requests = min(self.requests_limit, self._requests + elapsed * self.requests_limit / self.window)
+
+    def charge(self, cost):
+        """Returns (admitted, seconds to wait when refused)."""
+        with self._lock:
+            now = time.monotonic()
+            self._refill(now)
+            self.stats["requests"] += 1
+            if self._tokens < cost or self._requests < 1:
+                self.stats["rate_limited"] += 1
+                wait = max((cost - self._tokens) * self.window / self.tokens_limit,
+                           (1 - self._requests) * self.window / self.requests_limit, 0.001)
+                return False, wait
+            self._tokens -= cost
+            self._requests -= 1
+            self.stats["charged"] += cost
+            if self.stats["first"] is None:
+                self.stats["first"] = now
+            self.stats["last"] = now
+            return True, 0
+
+    def headers(self):
+        with self._lock:
+            self._refill(time.monotonic())
+            t = max(0.0, self._tokens)
+            r = max(0.0, self._requests)
+            return {
+                "x-ratelimit-limit-tokens": "%d" % self.tokens_limit,
+                "x-ratelimit-remaining-tokens": "%d" % t,
+                "x-ratelimit-reset-tokens": "%.3fs" % ((self.tokens_limit - t) * self.window / self.tokens_limit),
+                "x-ratelimit-limit-requests": "%d" % self.requests_limit,
+                "x-ratelimit-remaining-requests": "%d" % r,
+                "x-ratelimit-reset-requests": "%.3fs" % ((self.requests_limit - r) * self.window / self.requests_limit),
+            }
+
+    def snapshot(self):
+        with self._lock:
+            return dict(self.stats, tokens_limit=self.tokens_limit, requests_limit=self.requests_limit, window=self.window)
+
+
 class Recorder:
     """Every request the server saw, in arrival order."""
 
@@ -118,6 +189,9 @@ class Handler(BaseHTTPRequestHandler):
         self._read_body()
         if self.path == "/_requests":
             self._send_json(200, self.server.recorder.all())
+        elif self.path == "/_stats":
+            bucket = self.server.bucket
+            self._send_json(200, bucket.snapshot() if bucket else {})
         else:
             self._send_json(404, error_body("no such path: GET " + self.path, "unknown_url"))
 
@@ -131,7 +205,22 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.split("?")[0].endswith("/chat/completions"):
             self._send_json(404, error_body("no such path: POST " + self.path, "unknown_url"))
             return
-        response = self.server.script.next_response(raw.decode("utf-8", "replace"))
+        text = raw.decode("utf-8", "replace")
+        bucket = self.server.bucket
+        if bucket is not None:
+            try:
+                cap = int((json.loads(text) or {}).get("max_completion_tokens") or 0)
+            except (ValueError, AttributeError):
+                cap = 0
+            admitted, wait = bucket.charge((len(raw) + 3) // 4 + max(0, cap))
+            if not admitted:
+                headers = bucket.headers()
+                headers["retry-after-ms"] = "%d" % max(1, int(wait * 1000))
+                body = error_body("Rate limit reached on tokens per min (TPM); please try again later.", "rate_limit_exceeded")
+                body["error"]["type"] = "tokens"
+                self._send_bytes(429, json.dumps(body).encode(), "application/json", {"headers": headers, "keepAlive": True})
+                return
+        response = self.server.script.next_response(text)
         if response is None:
             self._send_json(500, error_body("mock_openai: no script rule matches this request", "mock_unmatched"))
             return
@@ -200,11 +289,12 @@ class Handler(BaseHTTPRequestHandler):
             "raw": raw.decode("utf-8", "replace"),
         })
 
-    def _start(self, status, headers):
+    def _start(self, status, headers, keep_alive=False):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Connection", "close")
+        if not keep_alive:
+            self.send_header("Connection", "close")
         self.end_headers()
 
     def _send_bytes(self, status, payload, content_type, response):
@@ -216,9 +306,15 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
         headers = {"Content-Type": content_type, "Content-Length": str(len(payload))}
         headers.update(response.get("headers", {}))
-        self._start(status, headers)
+        keep_alive = bool(response.get("keepAlive"))
+        bucket = self.server.bucket
+        if bucket is not None:
+            if "x-ratelimit-remaining-tokens" not in headers:
+                headers.update(bucket.headers())
+            keep_alive = response.get("keepAlive", True) is not False
+        self._start(status, headers, keep_alive)
         self.wfile.write(payload)
-        self.close_connection = True
+        self.close_connection = not keep_alive
 
     def _send_json(self, status, value):
         self._send_bytes(status, json.dumps(value).encode(), "application/json", {})
@@ -261,12 +357,17 @@ def main(argv):
         return 2
     with open(argv[1], encoding="utf-8") as script_file:
         rules = json.load(script_file)
+    bucket = None
+    if isinstance(rules, dict):
+        bucket = Bucket(rules["bucket"]) if rules.get("bucket") else None
+        rules = rules.get("rules", [])
     record_path = None
     if "--record" in argv:
         record_path = argv[argv.index("--record") + 1]
 
     server = Server(("127.0.0.1", 0), Handler)
     server.script = Script(rules)
+    server.bucket = bucket
     server.recorder = Recorder(record_path)
 
     # A parent that spawns us from a worker thread (Foundation's Process under libdispatch)

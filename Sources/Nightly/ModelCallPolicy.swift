@@ -1,0 +1,122 @@
+import Foundation
+import Planning
+import Store
+
+/// When the model is asked for a student (assistant.md "When the model is asked"): only for
+/// what the deterministic rules cannot do. A night on which the rules merely moved missed
+/// sessions asks nobody; the rules' work needs no review.
+///
+/// Asked, in this order of precedence (the first that holds is the reason reported):
+/// - `flags`: the rules left a `could-not-fit` or `needs-decision` flag the model has not
+///   been shown yet (the rules raise the same flag night after night until the session turns
+///   stale or the student acts; once reviewed it is no reason to ask again);
+/// - `new-instruction` / `changed-instruction`: the instruction differs from the one the model
+///   last handled;
+/// - `settings-changed`: windows, session length, tone, language or planning knobs changed
+///   since the model last handled the instruction;
+/// - `plan-changed`: the student changed their plan inside the horizon since replan last saw
+///   it (a digest of the plan on the dates the last night covered; completing a session is not
+///   a change, the nightly rules' own moves are not either, as the digest is taken after them);
+/// - `periodic-review`: a standing instruction is reviewed every `reviewEveryDays` days, on a
+///   night chosen by a stable hash of the student id so the reviews spread evenly over the
+///   period (or on the first night after a missed one).
+///
+/// Not asked: `no-instruction` (nothing to carry out, no new flag) and `unchanged`.
+package struct ModelCallPolicy: Sendable {
+    /// Days between reviews of an unchanged standing instruction; 0 turns them off.
+    package var reviewEveryDays: Int
+
+    package static let defaultReviewEveryDays = 7
+
+    package init(reviewEveryDays: Int = ModelCallPolicy.defaultReviewEveryDays) {
+        self.reviewEveryDays = max(0, reviewEveryDays)
+    }
+
+    /// The verdict for one student and why.
+    package struct Decision: Sendable, Hashable {
+        package var ask: Bool
+        package var reason: String
+
+        package init(ask: Bool, reason: String) { self.ask = ask; self.reason = reason }
+
+        /// The words the model is given for why it is asked.
+        package var why: String {
+            switch reason {
+            case "flags": return "the local rules left sessions they could not place or decide (see the flags)"
+            case "new-instruction": return "I gave a new instruction"
+            case "changed-instruction": return "I changed my instruction"
+            case "settings-changed": return "I changed my settings"
+            case "plan-changed": return "I changed my plan since your last review"
+            case "periodic-review": return "the periodic review of my standing instruction"
+            default: return reason
+            }
+        }
+    }
+
+    /// - Parameters:
+    ///   - planChanged: whether the plan on the remembered dates differs from the remembered
+    ///     digest (nil: could not tell, e.g. no memory).
+    package func decide(userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
+                       memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?) -> Decision {
+        let seen = memory?.reviewedFlags ?? []
+        if flags.contains(where: { !seen.contains(Self.flagKey($0)) }) { return Decision(ask: true, reason: "flags") }
+        let instruction = settings.instruction.trimmingWhitespace()
+        guard !instruction.isEmpty else { return Decision(ask: false, reason: "no-instruction") }
+        guard let memory, let handled = memory.instructionDigest else { return Decision(ask: true, reason: "new-instruction") }
+        if handled != Self.instructionDigest(instruction) { return Decision(ask: true, reason: "changed-instruction") }
+        if memory.settingsDigest != Self.settingsDigest(settings, language: language, zone: zone) {
+            return Decision(ask: true, reason: "settings-changed")
+        }
+        if planChanged ?? true { return Decision(ask: true, reason: "plan-changed") }
+        if isReviewDue(userID: userID, planDate: planDate, reviewedOn: memory.reviewedOn) {
+            return Decision(ask: true, reason: "periodic-review")
+        }
+        return Decision(ask: false, reason: "unchanged")
+    }
+
+    /// The student's review night comes once per period (a stable hash of the id picks which),
+    /// and a review missed (downtime) is made up on the first night after the period.
+    func isReviewDue(userID: String, planDate: CivilDate, reviewedOn: CivilDate?) -> Bool {
+        guard reviewEveryDays > 0 else { return false }
+        guard let reviewedOn else { return true }
+        guard reviewedOn < planDate else { return false }
+        if reviewedOn.days(until: planDate) > reviewEveryDays { return true }
+        let slot = Int(Self.hash(userID) % UInt64(reviewEveryDays))
+        let day = ((planDate.dayNumber % reviewEveryDays) + reviewEveryDays) % reviewEveryDays
+        return day == slot
+    }
+
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return h
+    }
+
+    /// How a flag is remembered: the session and the kind (a needs-decision flag's count may
+    /// grow from night to night; that is the same question).
+    package static func flagKey(_ flag: PlanFlag) -> String { "\(flag.id)|\(flag.kind.rawValue)" }
+
+    package static func instructionDigest(_ instruction: String) -> String {
+        StableID.make(prefix: "i", parts: [instruction.trimmingWhitespace()])
+    }
+
+    /// What the model reads of the settings besides the instruction.
+    package static func settingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
+        let windows = Weekday.allCases.map { d in s.windows.windows(on: d).map(\.description).joined(separator: ",") }
+        return StableID.make(prefix: "s", parts: windows + [
+            String(s.windowsEnabled), String(s.sessionMinutes), String(s.sessionMinutesEnabled), s.tone, language, zone,
+            String(s.horizonDays), String(s.deleteAfterDays), s.keepCategories.joined(separator: ","), String(s.splitSessions),
+        ])
+    }
+
+    /// A digest of the sessions on `from…through`: place, title, category, note and whether
+    /// skipped. Completion is left out: a student ticking off sessions gives the model nothing
+    /// to do.
+    package static func planDigest(_ plan: UserPlan, from: CivilDate, through: CivilDate) -> String {
+        var parts: [String] = []
+        for o in plan.occurrences(from: from, through: through) {
+            parts.append("\(o.id)|\(o.start)|\(o.end)|\(o.allDay)|\(o.state == .skipped)|\(o.title)|\(o.category)|\(o.note)")
+        }
+        return StableID.make(prefix: "p", parts: parts)
+    }
+}
