@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Dependencies point one way (see DESIGN.md):
-// replan → ReplanCLI → Nightly → {Assistant, Store} → Planning; Assistant → HTTP → CCurl; Store → CSQLite.
+// replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning; Assistant → HTTP → CCurl; Store → CSQLite.
+// Exchange holds formats at the edge of the domain (the original app's Firestore export); it
+// reads JSON with Planning's reader, so every format shares one parser and one error shape.
 let package = Package(
     name: "replan",
     platforms: [.macOS(.v13)],
@@ -13,15 +15,17 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Planning"),
+        .target(name: "Exchange", dependencies: ["Planning"]),
         .target(name: "Store", dependencies: ["CSQLite", "Planning"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(name: "Assistant", dependencies: ["HTTP", "Planning"]),
         .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Planning"]),
-        .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP"]),
+        .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Exchange", "Planning", "Assistant", "HTTP"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
         // What the test targets share (generators of students, fixtures); tests only.
         .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),
         .testTarget(name: "PlanningTests", dependencies: ["Planning", "ReplanTestSupport"]),
+        .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "Planning"], exclude: ["Fixtures"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),

@@ -21,6 +21,13 @@ public enum JSONValue: Hashable, Sendable {
 
     public init(parsing text: String) throws(DataError) { try self.init(parsing: Data(text.utf8)) }
 
+    /// Parses bytes the caller already holds as an array, without the copy `Data` needs: an
+    /// import of a large export keeps one buffer of it in memory, not two.
+    package init(parsing bytes: [UInt8]) throws(DataError) {
+        var parser = JSONParser(bytes: bytes)
+        self = try parser.parseDocument()
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
