@@ -3,8 +3,8 @@ import PackageDescription
 
 // Dependencies point one way (see DESIGN.md):
 // replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning; Assistant → HTTP → CCurl; Store → CSQLite.
-// Exchange holds formats at the edge of the domain (the original app's Firestore export); it
-// reads JSON with Planning's reader, so every format shares one parser and one error shape.
+// Exchange holds formats at the edge of the domain (replan/1, iCalendar, the original app's
+// Firestore export); it reads JSON with Planning's reader, so every format shares one parser and one error shape.
 let package = Package(
     name: "replan",
     platforms: [.macOS(.v13)],

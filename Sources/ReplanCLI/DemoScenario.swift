@@ -1,4 +1,5 @@
 import Foundation
+import Exchange
 import Planning
 
 /// The sample student of `replan demo`: a week, relative to today, with missed sessions, a

@@ -1,4 +1,5 @@
 import Foundation
+import Exchange
 import Planning
 import Store
 

@@ -74,15 +74,23 @@ final class RunningProcess: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) } ?? FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        let input = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardInput = input ?? FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
         let ended = self.ended
         process.terminationHandler = { [weak self] _ in
             if let self { self.clock.withLock { self.endedAt = Date() } }
             ended.signal()
         }
         clock.withLock { startedAt = Date() }
+        // The child has its own copies: close ours at once. Left to the Process object, they
+        // stayed open for the whole test run (hundreds of them), and past about 1,300 open
+        // descriptors Foundation's Process.run() on Linux can crash reading /proc/self/fd
+        // (swift-corelibs-foundation #5472: readdir's d_name copied whole past its buffer).
+        defer { for handle in [input, output, errors] { try? handle?.close() } }
         try process.run()
     }
 

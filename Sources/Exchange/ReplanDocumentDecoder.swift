@@ -1,4 +1,5 @@
 import Foundation
+import Planning
 
 /// Validates and decodes a `replan/1` document completely before anything is written: the
 /// first problem is reported with its JSON path.

@@ -1,4 +1,5 @@
 import Foundation
+import Planning
 
 /// A user's occurrences in a date range as an iCalendar (RFC 5545) file, fit to be served as a
 /// subscribed calendar (`replan feeds`).

@@ -1,3 +1,6 @@
+import Foundation
+import Planning
+
 /// The `replan/1` import/export document (data.md): any number of users, each with settings,
 /// tasks (with their occurrence overrides and slides) and focus sessions.
 public struct ReplanDocument: Hashable, Sendable {

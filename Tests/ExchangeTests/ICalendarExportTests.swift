@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Planning
+@testable import Exchange
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 private func date(_ text: String) -> CivilDate { CivilDate(text)! }
