@@ -44,6 +44,26 @@ struct Outcome: CustomStringConvertible {
     }
 }
 
+extension Outcome {
+    /// Runs a program other than replan (a shell, python3) to its end and collects its output.
+    static func of(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                   directory: String? = nil) throws -> Outcome {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out; p.standardError = err
+        try p.run()
+        // Read before waiting so a large output cannot fill the pipe and stall the program.
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
+                       stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -119,16 +119,7 @@ import Testing
     static func shell(_ program: String, _ script: String) throws -> Outcome? {
         let path = ["/usr/bin/", "/bin/"].map { $0 + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else { return nil }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = ["-c", script]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
-                       stderr: String(decoding: e, as: UTF8.self))
+        return try Outcome.of(path, ["-c", script])
     }
 
     @Test func bashCompletionCompletesCommandsSubcommandsOptionsAndValues() async throws {

@@ -23,18 +23,7 @@ import Testing
 
     /// Runs a command line with /bin/sh, as a user pasting it would.
     static func shell(_ line: String, directory: String, environment: [String: String]) throws -> Outcome {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", line]
-        p.environment = environment
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
-                       stderr: String(decoding: e, as: UTF8.self))
+        try Outcome.of("/bin/sh", ["-c", line], environment: environment, directory: directory)
     }
 
     @Test func theHintNamesReplanOnlyWhenPATHFindsThisBinary() throws {

@@ -66,18 +66,9 @@ import Testing
         let pending = try await Self.entries(s).rows
         let state = s.path("outbox.cursor")
         func consume() throws -> Outcome {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
-                           "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once"]
-            p.environment = s.environment
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out; p.standardError = err
-            try p.run()
-            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
-                           stderr: String(decoding: e, as: UTF8.self))
+            try Outcome.of("/usr/bin/env", ["python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
+                                             "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once"],
+                           environment: s.environment)
         }
         let run = try consume()
         #expect(run.code == 0 && run.stderr.isEmpty, "\(run)")
