@@ -21,6 +21,8 @@ struct PostponementPass {
     var busy: BusyIndex
     /// How far the busy index holds every occurrence.
     private var indexedThrough: CivilDate
+    /// Days past `indexedThrough` whose occurrences are in the busy index too.
+    private var sparselyIndexed: Set<Int> = []
     var edits: [PlanEdit] = []
     var flags: [PlanFlag] = []
     /// The open occurrences this pass found overdue (the postponer runs another pass while one
@@ -216,7 +218,6 @@ struct PostponementPass {
             n += 1
             if skipped.contains(day) { continue }
             let target = slot(for: o, on: day)
-            ensureCovered(through: target.end.date.adding(days: 1))
             guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
             if openSessions(of: key, on: day).contains(where: { $0.id != o.id }) { continue }
             move(o, to: target, reason: .seriesShift)
@@ -443,7 +444,7 @@ struct PostponementPass {
     /// `rule` says, and not taken by anything busy but `ignoring` (planning.md §5.3).
     private mutating func usable(_ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
                                  windows rule: PlacementValidator.WindowRule) -> Bool {
-        ensureCovered(through: target.end.date.adding(days: 1))
+        ensureCovered(days: target.start.date...max(target.start.date, target.end.date))
         return PlacementValidator.check(start: target.start, end: target.end, allDay: o.allDay, key: key,
                                         ignoring: ignoring, busy: busy, windows: windows, rule: rule,
                                         now: now, zone: zone) == nil
@@ -533,8 +534,26 @@ struct PostponementPass {
     mutating func ensureCovered(through day: CivilDate) {
         guard day > indexedThrough else { return }
         let end = max(day, indexedThrough.adding(days: 7))
-        // The busy index does not care about order, so the expansion need not sort.
+        // The busy index does not care about order, so the expansion need not sort. Days
+        // indexed on their own before (`ensureCovered(days:)`) are met again: an entry already
+        // there stays.
         for o in plan.unsortedOccurrences(from: indexedThrough.adding(days: 1), through: end) { busy.insertIfAbsent(o) }
         indexedThrough = end
+    }
+
+    /// Makes sure the busy index knows every occurrence touching `days`. Days near what is
+    /// indexed extend it; days far ahead (a course appended after an end months away) are
+    /// indexed on their own, so a check there does not expand every day in between.
+    mutating func ensureCovered(days: ClosedRange<CivilDate>) {
+        guard days.upperBound > indexedThrough else { return }
+        if days.lowerBound <= indexedThrough.adding(days: 7) {
+            ensureCovered(through: days.upperBound)
+            return
+        }
+        for day in days.lowerBound.dayNumber...days.upperBound.dayNumber where !sparselyIndexed.contains(day) {
+            let date = CivilDate(dayNumber: day)
+            for o in plan.unsortedOccurrences(from: date, through: date) { busy.insertIfAbsent(o) }
+            sparselyIndexed.insert(day)
+        }
     }
 }
