@@ -232,7 +232,9 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// Adds a slide of `days` from `from` onward; slides of one series from the same date merge.
-    public mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
+    /// Slides are version-1 data: the rules write none, but stored ones are read and diffed, and
+    /// tests build such plans with this.
+    package mutating func addSlide(taskID: String, from: CivilDate, days: Int) {
         var list = slides[taskID] ?? []
         if let i = list.firstIndex(where: { $0.from == from }) {
             list[i].days += days
