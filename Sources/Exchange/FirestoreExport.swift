@@ -84,15 +84,7 @@ package enum FirestoreExport {
         for doc in try documents(collections["tasks"], jsonPath: jsonPath("tasks")) {
             let uid = doc.id
             var u = user(uid)
-            for taskDoc in try documents(try subcollection(doc, "userTasks")) {
-                let taskID = taskDoc.id
-                let path = "\(prefix)tasks/\(uid)/userTasks/\(taskID)"
-                let instances = try documents(try subcollection(taskDoc, "instances"))
-                    .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value)) }
-                u.tasks.append(FirestoreTaskRecord(
-                    document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value)),
-                    instances: instances))
-            }
+            u.tasks += try taskRecords(try documents(try subcollection(doc, "userTasks")), uid: uid, prefix: prefix)
             users[uid] = u
         }
         for (uid, doc, _) in try documents(collections["studySettings"], jsonPath: jsonPath("studySettings")) {
@@ -115,20 +107,28 @@ package enum FirestoreExport {
         return users.keys.sorted().map { users[$0]! }
     }
 
+    /// A user's task documents with their instances, named by their Firestore paths (both
+    /// export shapes hold them the same way).
+    private static func taskRecords(_ taskDocs: [(id: String, value: JSONValue, path: String)], uid: String,
+                                    prefix: String) throws(DataError) -> [FirestoreTaskRecord] {
+        var records: [FirestoreTaskRecord] = []
+        for taskDoc in taskDocs {
+            let path = "\(prefix)tasks/\(uid)/userTasks/\(taskDoc.id)"
+            let instances = try documents(try subcollection(taskDoc, "instances"))
+                .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value)) }
+            records.append(FirestoreTaskRecord(
+                document: FirestoreDocument(id: taskDoc.id, path: path, fields: fields(of: taskDoc.value)),
+                instances: instances))
+        }
+        return records
+    }
+
     private static func perUser(_ top: [String: JSONValue], prefix: String, source: String?) throws(DataError) -> FirestoreUserRecords {
         let r = try JSONObjectReader(.object(top), path: "")
         try r.rejectUnknownKeys(["uid", "userTasks", "studySettings", "settings", "userStatistics"])
         let uid = try r.string("uid")
         var u = FirestoreUserRecords(uid: uid, source: source)
-        for taskDoc in try documents(top["userTasks"], jsonPath: "userTasks") {
-            let taskID = taskDoc.id
-            let path = "\(prefix)tasks/\(uid)/userTasks/\(taskID)"
-            let instances = try documents(try subcollection(taskDoc, "instances"))
-                .map { FirestoreDocument(id: $0.id, path: "\(path)/instances/\($0.id)", fields: fields(of: $0.value)) }
-            u.tasks.append(FirestoreTaskRecord(
-                document: FirestoreDocument(id: taskID, path: path, fields: fields(of: taskDoc.value)),
-                instances: instances))
-        }
+        u.tasks += try taskRecords(try documents(top["userTasks"], jsonPath: "userTasks"), uid: uid, prefix: prefix)
         if let s = top["studySettings"], s != .null {
             guard case .object = s else { throw DataError(path: "studySettings", message: "expected a document (object), got \(s.typeName)") }
             u.studySettings = FirestoreDocument(id: uid, path: "\(prefix)studySettings/\(uid)", fields: fields(of: s))
