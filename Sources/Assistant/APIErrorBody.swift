@@ -5,13 +5,13 @@ import Foundation
 /// `code` arrives as a string (`"rate_limit_exceeded"`), a number (some proxies send the
 /// HTTP status) or null; it is kept as text. Servers that send `{"error": "text"}` are
 /// understood too.
-public struct APIErrorBody: Sendable, Equatable {
-    public var message: String
-    public var type: String?
-    public var param: String?
-    public var code: String?
+package struct APIErrorBody: Sendable, Equatable {
+    package var message: String
+    package var type: String?
+    package var param: String?
+    package var code: String?
 
-    public init(message: String, type: String? = nil, param: String? = nil, code: String? = nil) {
+    package init(message: String, type: String? = nil, param: String? = nil, code: String? = nil) {
         self.message = message
         self.type = type
         self.param = param
@@ -19,7 +19,7 @@ public struct APIErrorBody: Sendable, Equatable {
     }
 
     /// The error body in `data`, or nil when `data` is not such a body (an HTML proxy page).
-    public static func decode(_ data: Data) -> APIErrorBody? {
+    package static func decode(_ data: Data) -> APIErrorBody? {
         guard let document = try? WireJSON.parse(data), let error = document["error"] else { return nil }
         switch error {
         case .string(let message):
@@ -38,7 +38,7 @@ public struct APIErrorBody: Sendable, Equatable {
 
     /// The account is out of credit: retrying cannot help and no other user's run will fare
     /// better. OpenAI says so in `code`, and in `type` for older bodies.
-    public var isInsufficientQuota: Bool {
+    package var isInsufficientQuota: Bool {
         code == "insufficient_quota" || type == "insufficient_quota"
     }
 

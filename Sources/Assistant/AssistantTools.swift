@@ -3,15 +3,15 @@
 ///
 /// Strict function calling requires every property to be listed in `required`; optional
 /// fields are therefore nullable (`["string", "null"]`) and a null means "leave unchanged".
-public enum AssistantTools {
-    public static let saveTask = "saveTask"
-    public static let updateTask = "updateTask"
-    public static let deleteTask = "deleteTask"
-    public static let endConversation = "end_conversation"
+package enum AssistantTools {
+    package static let saveTask = "saveTask"
+    package static let updateTask = "updateTask"
+    package static let deleteTask = "deleteTask"
+    package static let endConversation = "end_conversation"
 
     static let dateTimeDescription = "YYYY-MM-DDTHH:MM local (YYYY-MM-DD if all-day)"
 
-    public static let all: [ToolDefinition] = [
+    package static let all: [ToolDefinition] = [
         ToolDefinition(name: saveTask, description: "Create one-off sessions. Each item is checked on its own; the result lists the new ids.",
                        parameters: object(["tasks": array(of: object([
                            "title": ["type": "string"],

@@ -10,19 +10,19 @@ import Foundation
 /// `temperature` or `max_tokens`: reasoning models reject both (see the fixtures
 /// `error_400_temperature_unsupported_value.json`, `error_400_max_tokens_unsupported_parameter.json`);
 /// the cap is `max_completion_tokens`. Keys are sorted so a stored body is reproducible.
-public struct ChatCompletionRequest: Sendable, Equatable {
-    public var model: String
-    public var messages: [ChatMessage]
-    public var tools: [ToolDefinition]
+package struct ChatCompletionRequest: Sendable, Equatable {
+    package var model: String
+    package var messages: [ChatMessage]
+    package var tools: [ToolDefinition]
     /// Omitted when nil or empty.
-    public var reasoningEffort: String?
-    public var maxCompletionTokens: Int?
+    package var reasoningEffort: String?
+    package var maxCompletionTokens: Int?
     /// Routes requests with the same prefix to the same cache (`prompt_cache_key`); omitted when nil.
     package var promptCacheKey: String?
     /// `service_tier` (e.g. `flex`), passed through when configured; omitted when nil or empty.
     package var serviceTier: String?
 
-    public init(
+    package init(
         model: String,
         messages: [ChatMessage],
         tools: [ToolDefinition] = [],
@@ -41,7 +41,7 @@ public struct ChatCompletionRequest: Sendable, Equatable {
     }
 
     /// A request with the model, effort and token cap of `configuration`.
-    public init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition], promptCacheKey: String? = nil) {
+    package init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition], promptCacheKey: String? = nil) {
         self.init(
             model: configuration.model,
             messages: messages,
@@ -54,7 +54,7 @@ public struct ChatCompletionRequest: Sendable, Equatable {
     }
 
     /// The JSON body, compact with sorted keys.
-    public func encoded() throws(ModelCallError) -> Data {
+    package func encoded() throws(ModelCallError) -> Data {
         do {
             return try WireJSON.makeEncoder().encode(self)
         } catch {
@@ -74,7 +74,7 @@ extension ChatCompletionRequest: Encodable {
         case serviceTier = "service_tier"
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var body = encoder.container(keyedBy: CodingKeys.self)
         try body.encode(model, forKey: .model)
         try body.encode(messages, forKey: .messages)

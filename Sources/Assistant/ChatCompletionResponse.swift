@@ -10,20 +10,20 @@ import Foundation
 /// `toolCalls` decides what happens next, never `finish_reason`: a server forced to call a
 /// tool answers with tool calls and `finish_reason: "stop"` (fixture
 /// `tool_choice_named_finish_reason_stop.json`).
-public struct ChatCompletionResponse: Sendable, Equatable {
-    public var id: String?
-    public var model: String?
-    public var content: String?
-    public var refusal: String?
-    public var toolCalls: [ToolCall]
+package struct ChatCompletionResponse: Sendable, Equatable {
+    package var id: String?
+    package var model: String?
+    package var content: String?
+    package var refusal: String?
+    package var toolCalls: [ToolCall]
     /// A pre-tools `function_call` from an old server: tolerated and reported, but not a tool
     /// call (it has no id to answer), so it does not make `callsTools` true.
-    public var legacyFunctionCall: ToolCall?
-    public var finishReason: String?
+    package var legacyFunctionCall: ToolCall?
+    package var finishReason: String?
     /// Zero when the server reported none.
-    public var usage: TokenUsage
+    package var usage: TokenUsage
 
-    public init(
+    package init(
         id: String? = nil,
         model: String? = nil,
         content: String? = nil,
@@ -44,15 +44,15 @@ public struct ChatCompletionResponse: Sendable, Equatable {
     }
 
     /// Whether the model wants tools run (and then to be asked again).
-    public var callsTools: Bool { !toolCalls.isEmpty }
+    package var callsTools: Bool { !toolCalls.isEmpty }
 
     /// The answer as the assistant message that continues the conversation.
-    public var assistantMessage: ChatMessage {
+    package var assistantMessage: ChatMessage {
         .assistant(content: content, toolCalls: toolCalls)
     }
 
     /// Decodes a response body, explaining in plain words what is wrong with a bad one.
-    public static func decode(_ data: Data) throws(ModelCallError) -> ChatCompletionResponse {
+    package static func decode(_ data: Data) throws(ModelCallError) -> ChatCompletionResponse {
         do {
             return try JSONDecoder().decode(ChatCompletionResponse.self, from: data)
         } catch let error as DecodingError {
@@ -105,7 +105,7 @@ extension ChatCompletionResponse: Decodable {
         case name, arguments
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let body = try decoder.container(keyedBy: CodingKeys.self)
         id = try? body.decodeIfPresent(String.self, forKey: .id)
         model = try? body.decodeIfPresent(String.self, forKey: .model)

@@ -7,11 +7,11 @@ import HTTP
 ///
 /// Blocking: `complete` holds its thread through the requests and the pauses between them
 /// (see `HTTPClient`). Safe to share between threads.
-public final class ChatCompletionsClient: Sendable {
+package final class ChatCompletionsClient: Sendable {
     /// Blocks for the given seconds, returning early when the token is cancelled.
-    public typealias Pause = @Sendable (_ seconds: Double, _ cancellation: CancellationToken?) -> Void
+    package typealias Pause = @Sendable (_ seconds: Double, _ cancellation: CancellationToken?) -> Void
 
-    public let configuration: ModelConfiguration
+    package let configuration: ModelConfiguration
     private let http: HTTPClient
     private let retryPolicy: RetryPolicy
     private let pause: Pause
@@ -24,7 +24,7 @@ public final class ChatCompletionsClient: Sendable {
     ///   - sleep: waits between attempts; tests inject one that records and returns at once.
     ///   - random: numbers in `0..<1` for retry jitter.
     ///   - clock: the current time, for `retry-after` given as a date.
-    public init(
+    package init(
         configuration: ModelConfiguration,
         http: HTTPClient = HTTPClient(),
         retryPolicy: RetryPolicy = RetryPolicy(),
@@ -43,7 +43,7 @@ public final class ChatCompletionsClient: Sendable {
     }
 
     /// The real pause: sleeps, but wakes as soon as the run is cancelled.
-    public static let cancellableSleep: Pause = { seconds, cancellation in
+    package static let cancellableSleep: Pause = { seconds, cancellation in
         if let cancellation {
             cancellation.wait(seconds: seconds)
         } else if seconds > 0 {
@@ -53,7 +53,7 @@ public final class ChatCompletionsClient: Sendable {
 
     /// Posts `request` to `{baseURL}/chat/completions` until it succeeds, fails for good or
     /// runs out of retries. Never throws: the outcome is `ChatExchange.result`.
-    public func complete(_ request: ChatCompletionRequest, cancellation: CancellationToken? = nil) -> ChatExchange {
+    package func complete(_ request: ChatCompletionRequest, cancellation: CancellationToken? = nil) -> ChatExchange {
         let body: Data
         do {
             body = try request.encoded()

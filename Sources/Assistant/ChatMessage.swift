@@ -4,7 +4,7 @@
 /// calls omits `content` when it has none (as the API itself does, see the fixture
 /// `request_tool_results_roundtrip_parallel.json`); one with neither text nor tool calls
 /// sends `"content": ""`, since the API requires one of the two.
-public enum ChatMessage: Sendable, Equatable {
+package enum ChatMessage: Sendable, Equatable {
     case system(String)
     case user(String)
     case assistant(content: String?, toolCalls: [ToolCall])
@@ -19,7 +19,7 @@ extension ChatMessage: Codable {
         case toolCallId = "tool_call_id"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let message = try decoder.container(keyedBy: CodingKeys.self)
         let role = try message.decode(String.self, forKey: .role)
         let content = try message.decodeIfPresent(WireJSON.self, forKey: .content)?.messageText
@@ -41,7 +41,7 @@ extension ChatMessage: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var message = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .system(let content):

@@ -1,9 +1,9 @@
 import Planning
 
 /// What one user's model conversation came to.
-public struct ConversationOutcome: Sendable {
+package struct ConversationOutcome: Sendable {
     /// How the conversation ended.
-    public enum Ending: String, Sendable, CaseIterable {
+    package enum Ending: String, Sendable, CaseIterable {
         /// The model called `end_conversation`.
         case endConversation = "end_conversation"
         /// The model answered with text and no tool calls.
@@ -34,23 +34,23 @@ public struct ConversationOutcome: Sendable {
     }
 
     /// The working copy with the model's validated edits; the input plan when `failed`.
-    public var plan: UserPlan
-    public var ending: Ending
+    package var plan: UserPlan
+    package var ending: Ending
     /// Occurrences the model edited, with the explanation it gave (may be empty); empty when `failed`.
-    public var touched: [OccurrenceID: String]
+    package var touched: [OccurrenceID: String]
     /// The `end_conversation` summary or the final text answer.
-    public var summary: String?
+    package var summary: String?
     /// Chat completion requests made (at most the limit); retries are not turns.
-    public var turns: Int
+    package var turns: Int
     /// HTTP requests made, retries included.
-    public var requests: Int
-    public var usage: TokenUsage
+    package var requests: Int
+    package var usage: TokenUsage
     /// Why the conversation failed or stopped early (never the key).
-    public var error: String?
+    package var error: String?
     /// The account has no quota left: nobody else in this run should ask.
-    public var quotaExhausted: Bool
+    package var quotaExhausted: Bool
     /// See `ConversationTranscript`.
-    public var transcript: JSONValue
+    package var transcript: JSONValue
 
     /// `finish_reason` of every answered request, in order (`?` when the server sent none).
     package var finishReasons: [String] = []
@@ -58,5 +58,5 @@ public struct ConversationOutcome: Sendable {
     package var endStatus: String?
     package var question: String?
 
-    public var failed: Bool { ending.isFailure }
+    package var failed: Bool { ending.isFailure }
 }

@@ -13,16 +13,16 @@ import Planning
 /// - `error` `{turn, error}`: why the turn produced no usable answer, after any retries.
 /// - `tool` `{turn, toolCallId, name, arguments, result}`: each tool call and its result.
 /// - `end` `{ending, turns, requests, summary?, error?}`: how the conversation ended.
-public struct ConversationTranscript: Sendable {
-    public private(set) var entries: [JSONValue] = []
+package struct ConversationTranscript: Sendable {
+    package private(set) var entries: [JSONValue] = []
 
     /// Bodies larger than this are kept as truncated text: a transcript is for reading, and a
     /// server gone wrong must not fill the database.
     static let bodyLimit = 256 * 1024
 
-    public init() {}
+    package init() {}
 
-    public var json: JSONValue { .array(entries) }
+    package var json: JSONValue { .array(entries) }
 
     mutating func record(_ exchange: ChatExchange, turn: Int) {
         entries.append(["kind": "request", "turn": .int(turn), "body": Self.body(exchange.requestBody)])

@@ -4,7 +4,7 @@ import HTTP
 ///
 /// Descriptions never contain the API key: it travels only in a request header, which no
 /// case carries, and server text is redacted by the client before it lands here.
-public enum ModelCallError: Error, Equatable, CustomStringConvertible {
+package enum ModelCallError: Error, Equatable, CustomStringConvertible {
     /// No HTTP response (connection, timeout, size cap), after any retries.
     case transport(HTTPError)
     /// The server answered with an error status that is not retried or kept failing.
@@ -19,7 +19,7 @@ public enum ModelCallError: Error, Equatable, CustomStringConvertible {
     /// The run was cancelled (SIGINT/SIGTERM) while the request or a retry pause was pending.
     case cancelled
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let error):
             return "the model server could not be reached: \(error)"

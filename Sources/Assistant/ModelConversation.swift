@@ -15,17 +15,17 @@ import Planning
 /// by `--on-model-error`, what happens to the night.
 ///
 /// Blocking: holds the calling thread through every request (see `ChatCompletionsClient`).
-public struct ModelConversation: Sendable {
-    public static let defaultMaxRequests = 15
+package struct ModelConversation: Sendable {
+    package static let defaultMaxRequests = 15
 
-    public let client: ChatCompletionsClient
-    public let prompt: SystemPrompt
-    public var maxRequests: Int
-    public var maxDeletes: Int
+    package let client: ChatCompletionsClient
+    package let prompt: SystemPrompt
+    package var maxRequests: Int
+    package var maxDeletes: Int
     /// Proposes ids for tasks the model creates (tests make them predictable).
-    public var makeTaskID: @Sendable () -> String
+    package var makeTaskID: @Sendable () -> String
 
-    public init(client: ChatCompletionsClient, prompt: SystemPrompt, maxRequests: Int = ModelConversation.defaultMaxRequests,
+    package init(client: ChatCompletionsClient, prompt: SystemPrompt, maxRequests: Int = ModelConversation.defaultMaxRequests,
                 maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
                 makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID) {
         self.client = client
@@ -42,7 +42,7 @@ public struct ModelConversation: Sendable {
     ///   - localEdits, flags: what the local rules did tonight, for the prompt.
     ///   - cancellation: cancelled on SIGINT/SIGTERM; stops an in-flight request or retry pause.
     ///   - why: why the call policy asks the model tonight, told to the model.
-    public func run(plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
+    package func run(plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
                     why: String = "a review of my plan", cancellation: CancellationToken? = nil) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0, requests = 0

@@ -2,9 +2,9 @@ import Foundation
 
 /// A plain-text system-prompt template with named `{{placeholders}}`, loaded at run time from
 /// `prompts/` so the wording can change without a rebuild.
-public struct PromptTemplate: Sendable, Hashable {
-    public let name: String
-    public let text: String
+package struct PromptTemplate: Sendable, Hashable {
+    package let name: String
+    package let text: String
     /// `text` cut into literal runs and placeholders once: rendering runs for every student
     /// the model sees, and searching the text for `{{` each time was a noticeable share of it.
     private let parts: [Part]
@@ -14,12 +14,12 @@ public struct PromptTemplate: Sendable, Hashable {
         case placeholder(String)
     }
 
-    public init(name: String, text: String) {
+    package init(name: String, text: String) {
         self.name = name; self.text = text
         parts = PromptTemplate.cut(text)
     }
 
-    public static func load(directory: String, name: String) throws(PromptError) -> PromptTemplate {
+    package static func load(directory: String, name: String) throws(PromptError) -> PromptTemplate {
         let path = (directory as NSString).appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw .cannotRead(path: path)
@@ -28,14 +28,14 @@ public struct PromptTemplate: Sendable, Hashable {
     }
 
     /// The placeholder names in order of appearance.
-    public var placeholders: [String] {
+    package var placeholders: [String] {
         parts.compactMap { if case .placeholder(let name) = $0 { return name } else { return nil } }
     }
 
     /// Fills every placeholder. Fails loudly on a placeholder it has no value for, and on a
     /// required value the template never uses (a template without `{{plan}}` would quietly
     /// give the model nothing to work on).
-    public func render(_ values: [String: String], required: Set<String>) throws(PromptError) -> String {
+    package func render(_ values: [String: String], required: Set<String>) throws(PromptError) -> String {
         let names = placeholders
         if let unknown = names.first(where: { values[$0] == nil }) {
             throw .unknownPlaceholder(template: name, placeholder: unknown, known: values.keys.sorted())
@@ -78,12 +78,12 @@ public struct PromptTemplate: Sendable, Hashable {
 }
 
 /// Why a system prompt could not be rendered.
-public enum PromptError: Error, Equatable, CustomStringConvertible {
+package enum PromptError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String)
     case unknownPlaceholder(template: String, placeholder: String, known: [String])
     case missingPlaceholder(template: String, placeholder: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotRead(let path): return "cannot read prompt template \(path)"
         case .unknownPlaceholder(let t, let p, let known):

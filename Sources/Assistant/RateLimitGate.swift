@@ -21,7 +21,7 @@ import HTTP
 ///
 /// Numbers from headers never trap: unreadable, negative, huge or non-finite values are
 /// ignored or clamped.
-public final class RateLimitGate: @unchecked Sendable {
+package final class RateLimitGate: @unchecked Sendable {
     private let condition = NSCondition()
     private let maxInFlight: Int
     private var allowed: Int
@@ -103,7 +103,7 @@ public final class RateLimitGate: @unchecked Sendable {
     /// - Parameters:
     ///   - maxInFlight: the most requests in flight at once.
     ///   - initialInFlight: where the adaptive limit starts (at most `maxInFlight`).
-    public init(maxInFlight: Int, initialInFlight: Int? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
+    package init(maxInFlight: Int, initialInFlight: Int? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.maxInFlight = max(1, maxInFlight)
         self.allowed = min(max(1, initialInFlight ?? maxInFlight), max(1, maxInFlight))
         self.clock = clock
@@ -114,12 +114,12 @@ public final class RateLimitGate: @unchecked Sendable {
     static let reportSlack = 0.25
 
     /// Requests the gate currently lets through at once.
-    public var currentLimit: Int { condition.withLock { allowed } }
+    package var currentLimit: Int { condition.withLock { allowed } }
 
     package var counters: Counters { condition.withLock { tally } }
 
     /// Blocks until a request of `estimatedTokens` may start; false when cancelled while waiting.
-    public func enter(estimatedTokens: Int = 0, cancellation: CancellationToken?) -> Bool {
+    package func enter(estimatedTokens: Int = 0, cancellation: CancellationToken?) -> Bool {
         condition.lock(); defer { condition.unlock() }
         let cost = Double(max(0, estimatedTokens))
         var waitedSince: Date?
@@ -167,7 +167,7 @@ public final class RateLimitGate: @unchecked Sendable {
     }
 
     /// A request finished; `rateLimitedFor` is the server's retry-after when it said 429.
-    public func leave(rateLimitedFor delay: Double?) {
+    package func leave(rateLimitedFor delay: Double?) {
         condition.lock(); defer { condition.unlock() }
         inFlight = max(0, inFlight - 1)
         let now = clock()

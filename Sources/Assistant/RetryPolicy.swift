@@ -12,32 +12,32 @@ import HTTP
 /// (no retry can refill the account), an oversized response (it would be as large again),
 /// cancellation, an invalid URL, and other transport failures (TLS trust problems do not
 /// cure themselves within seconds).
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// What the last attempt produced.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case transport(HTTPError)
         /// A non-2xx response, its lowercased headers and its error body if it had one.
         case response(status: Int, headers: [String: String], error: APIErrorBody?)
     }
 
     /// Try again after a pause, or report the failure.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case retry(afterSeconds: Double)
         case giveUp
     }
 
     /// Retries after the first attempt; 4 means at most 5 requests.
-    public var maxRetries: Int
+    package var maxRetries: Int
     /// Longest wait a server's `retry-after` may impose.
-    public var retryAfterCap: Double
+    package var retryAfterCap: Double
     /// Backoff before the first retry; it doubles for each further one.
-    public var initialBackoff: Double
-    public var maxBackoff: Double
+    package var initialBackoff: Double
+    package var maxBackoff: Double
     /// Share of the backoff that random jitter may take off, so that many clients failing
     /// together do not retry in lockstep.
-    public var jitter: Double
+    package var jitter: Double
 
-    public init(
+    package init(
         maxRetries: Int = 4,
         retryAfterCap: Double = 60,
         initialBackoff: Double = 0.5,
@@ -55,7 +55,7 @@ public struct RetryPolicy: Sendable, Equatable {
     ///   - retriesSoFar: how many retries were already made (0 after the first attempt).
     ///   - random: a number in `0..<1` for the jitter.
     ///   - now: the current time, to turn an HTTP-date `retry-after` into seconds.
-    public func decide(retriesSoFar: Int, outcome: Outcome, random: Double, now: Date) -> Decision {
+    package func decide(retriesSoFar: Int, outcome: Outcome, random: Double, now: Date) -> Decision {
         guard retriesSoFar < maxRetries, isRetryable(outcome) else { return .giveUp }
         if case .response(_, let headers, _) = outcome, let requested = serverDelay(headers, now: now) {
             return .retry(afterSeconds: min(requested, retryAfterCap))

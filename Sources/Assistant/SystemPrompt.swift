@@ -18,24 +18,24 @@ package struct PromptMessages: Sendable, Hashable {
 /// message, so the first ~1,000 tokens of every request are byte-identical across students and
 /// cached by the provider; and the plan is day-grouped lines instead of JSON (about a third of
 /// the tokens), since a model reads a timetable as easily as JSON.
-public struct SystemPrompt: Sendable {
+package struct SystemPrompt: Sendable {
     package static let systemFile = "system.txt"
-    public static let withSettingsFile = "with-study-settings.txt"
-    public static let withoutSettingsFile = "without-study-settings.txt"
+    package static let withSettingsFile = "with-study-settings.txt"
+    package static let withoutSettingsFile = "without-study-settings.txt"
     static let required: Set<String> = ["now", "plan", "localChanges", "language", "instruction", "freeSlots"]
     /// Days of free slots listed (from today).
     package static let freeSlotDays = 7
 
     package let system: PromptTemplate
-    public let withSettings: PromptTemplate
-    public let withoutSettings: PromptTemplate
+    package let withSettings: PromptTemplate
+    package let withoutSettings: PromptTemplate
 
     package init(system: PromptTemplate = PromptTemplate(name: SystemPrompt.systemFile, text: ""),
                 withSettings: PromptTemplate, withoutSettings: PromptTemplate) {
         self.system = system; self.withSettings = withSettings; self.withoutSettings = withoutSettings
     }
 
-    public static func load(directory: String) throws(PromptError) -> SystemPrompt {
+    package static func load(directory: String) throws(PromptError) -> SystemPrompt {
         SystemPrompt(system: try .load(directory: directory, name: systemFile),
                      withSettings: try .load(directory: directory, name: withSettingsFile),
                      withoutSettings: try .load(directory: directory, name: withoutSettingsFile))
@@ -140,11 +140,11 @@ public struct SystemPrompt: Sendable {
 
 /// The dates the model sees: `today − deleteAfterDays … today + horizonDays`. The prompt's
 /// size is bounded by this window, not by the student's history.
-public struct PlanWindow: Sendable, Hashable {
-    public let from: CivilDate
-    public let through: CivilDate
+package struct PlanWindow: Sendable, Hashable {
+    package let from: CivilDate
+    package let through: CivilDate
 
-    public init(today: CivilDate, settings: UserSettings) {
+    package init(today: CivilDate, settings: UserSettings) {
         from = today.adding(days: -settings.deleteAfterDays)
         through = today.adding(days: settings.horizonDays)
     }

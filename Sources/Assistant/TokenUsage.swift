@@ -4,19 +4,19 @@ import Planning
 ///
 /// Decodes the `usage` object of a Chat Completions response; every field may be missing
 /// (local servers often omit the details) and then counts as 0.
-public struct TokenUsage: Sendable, Hashable {
-    public var prompt: Int
-    public var completion: Int
+package struct TokenUsage: Sendable, Hashable {
+    package var prompt: Int
+    package var completion: Int
     /// Part of `completion` spent on hidden reasoning.
-    public var reasoning: Int
+    package var reasoning: Int
     /// Part of `prompt` served from the provider's prompt cache.
-    public var cached: Int
+    package var cached: Int
     /// As reported by the server; `prompt + completion` when it reports none.
-    public var total: Int
+    package var total: Int
 
-    public static let zero = TokenUsage(prompt: 0, completion: 0, reasoning: 0, cached: 0, total: 0)
+    package static let zero = TokenUsage(prompt: 0, completion: 0, reasoning: 0, cached: 0, total: 0)
 
-    public init(prompt: Int, completion: Int, reasoning: Int = 0, cached: Int = 0, total: Int? = nil) {
+    package init(prompt: Int, completion: Int, reasoning: Int = 0, cached: Int = 0, total: Int? = nil) {
         self.prompt = prompt
         self.completion = completion
         self.reasoning = reasoning
@@ -24,7 +24,7 @@ public struct TokenUsage: Sendable, Hashable {
         self.total = total ?? Int.saturating(prompt, plus: completion)
     }
 
-    public static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
+    package static func + (left: TokenUsage, right: TokenUsage) -> TokenUsage {
         // Saturating: the counts are the server's numbers (see `Int.saturating`).
         TokenUsage(
             prompt: .saturating(left.prompt, plus: right.prompt),
@@ -35,7 +35,7 @@ public struct TokenUsage: Sendable, Hashable {
         )
     }
 
-    public static func += (left: inout TokenUsage, right: TokenUsage) {
+    package static func += (left: inout TokenUsage, right: TokenUsage) {
         left = left + right
     }
 }
@@ -57,7 +57,7 @@ extension TokenUsage: Decodable {
         case reasoning = "reasoning_tokens"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let usage = try decoder.container(keyedBy: CodingKeys.self)
         let promptDetails = try? usage.nestedContainer(keyedBy: PromptDetailsKeys.self, forKey: .promptDetails)
         let completionDetails = try? usage.nestedContainer(keyedBy: CompletionDetailsKeys.self, forKey: .completionDetails)

@@ -5,12 +5,12 @@
 /// tool executor must be able to say so. Servers that send arguments as a JSON object
 /// instead of a string (some local ones do) are accepted; the object is re-serialised
 /// with sorted keys.
-public struct ToolCall: Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var arguments: String
+package struct ToolCall: Sendable, Equatable {
+    package var id: String
+    package var name: String
+    package var arguments: String
 
-    public init(id: String, name: String, arguments: String) {
+    package init(id: String, name: String, arguments: String) {
         self.id = id
         self.name = name
         self.arguments = arguments
@@ -26,7 +26,7 @@ extension ToolCall: Codable {
         case name, arguments
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let call = try decoder.container(keyedBy: CodingKeys.self)
         let function = try call.nestedContainer(keyedBy: FunctionKeys.self, forKey: .function)
         // A missing id is left empty; the response decoder gives it a positional one.
@@ -48,7 +48,7 @@ extension ToolCall: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var call = encoder.container(keyedBy: CodingKeys.self)
         try call.encode(id, forKey: .id)
         try call.encode("function", forKey: .type)

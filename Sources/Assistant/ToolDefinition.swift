@@ -1,15 +1,15 @@
 /// A function the model may call, as offered in the request's `tools` list:
 /// `{"type": "function", "function": {"name", "description", "parameters", "strict"}}`.
-public struct ToolDefinition: Sendable, Equatable {
-    public var name: String
-    public var description: String
+package struct ToolDefinition: Sendable, Equatable {
+    package var name: String
+    package var description: String
     /// The JSON Schema of the arguments object, sent as is.
-    public var parameters: WireJSON
+    package var parameters: WireJSON
     /// Asks the server to make arguments match `parameters` exactly (Structured Outputs);
     /// the schema must then list every property as required and forbid additional ones.
-    public var strict: Bool
+    package var strict: Bool
 
-    public init(name: String, description: String, parameters: WireJSON, strict: Bool = true) {
+    package init(name: String, description: String, parameters: WireJSON, strict: Bool = true) {
         self.name = name
         self.description = description
         self.parameters = parameters
@@ -26,7 +26,7 @@ extension ToolDefinition: Encodable {
         case name, description, parameters, strict
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var tool = encoder.container(keyedBy: CodingKeys.self)
         try tool.encode("function", forKey: .type)
         var function = tool.nestedContainer(keyedBy: FunctionKeys.self, forKey: .function)

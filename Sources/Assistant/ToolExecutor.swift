@@ -23,25 +23,25 @@ import Planning
 /// - At most `maxDeletes` deletions or skips per user run; deleting a session the model
 ///   itself created in this conversation only undoes that creation and is not counted.
 /// - Malformed arguments, unknown tools and unknown fields are error results, never a crash.
-public struct ToolExecutor: Sendable {
-    public static let defaultMaxDeletes = 10
+package struct ToolExecutor: Sendable {
+    package static let defaultMaxDeletes = 10
 
     /// The working copy with every accepted item applied.
-    public private(set) var plan: UserPlan
+    package private(set) var plan: UserPlan
     /// The user's local time; nothing is placed before it.
-    public let now: CivilDateTime
+    package let now: CivilDateTime
     /// The last date a new or moved session may start on.
-    public let lastPlacementDate: CivilDate
-    public let maxDeletes: Int
+    package let lastPlacementDate: CivilDate
+    package let maxDeletes: Int
     /// Deletions and skips counted against `maxDeletes`.
-    public private(set) var deletions = 0
+    package private(set) var deletions = 0
     /// Occurrences the model changed, created or deleted, with the explanation given for
     /// the edit (may be empty); the changeset reports them with reason `model`.
-    public private(set) var touched: [OccurrenceID: String] = [:]
+    package private(set) var touched: [OccurrenceID: String] = [:]
     /// Set once `end_conversation` was called.
-    public private(set) var ended = false
+    package private(set) var ended = false
     /// The summary given with `end_conversation`, if any.
-    public private(set) var summary: String?
+    package private(set) var summary: String?
     /// The structured end of `end_conversation`: `done`, `nothing-needed` or `needs-student`.
     package private(set) var endStatus: String?
     /// What the student must decide, when the model said `needs-student`.
@@ -58,7 +58,7 @@ public struct ToolExecutor: Sendable {
     ///   - createdAt: the instant stamped on created tasks.
     ///   - lastPlacementDate: defaults to the end of the plan window the prompt shows.
     ///   - makeTaskID: proposes ids for new tasks; a proposal already in use is discarded.
-    public init(plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
+    package init(plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
                 maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
                 makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID) {
         self.plan = plan
@@ -71,7 +71,7 @@ public struct ToolExecutor: Sendable {
 
     /// `m-` and ten random base-32 characters (50 bits): task ids are unique across users,
     /// and a collision with a task outside the loaded plan is vanishingly unlikely.
-    public static let randomTaskID: @Sendable () -> String = {
+    package static let randomTaskID: @Sendable () -> String = {
         "m-" + StableID.base32(UInt64.random(in: 0...UInt64.max), length: 10)
     }
 
@@ -82,7 +82,7 @@ public struct ToolExecutor: Sendable {
     /// Runs one tool call and returns its result (see `ToolResult`).
     ///
     /// - Parameter explanation: what the model said alongside the call, kept with each edit.
-    public mutating func execute(_ call: ToolCall, explanation: String = "") -> JSONValue {
+    package mutating func execute(_ call: ToolCall, explanation: String = "") -> JSONValue {
         do {
             let arguments = try ToolArguments.parse(call.arguments)
             switch call.name {

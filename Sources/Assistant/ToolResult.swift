@@ -5,12 +5,12 @@ import Planning
 /// item named one); a call refused as a whole (bad arguments, unknown tool) answers with a
 /// single `{"ok": false, "error": "…"}`. A placement refused for want of room also carries
 /// `"nearest": {"start", "end"}`, the nearest slot the rules accept.
-public enum ToolResult {
-    public static func ok(id: String) -> JSONValue {
+package enum ToolResult {
+    package static func ok(id: String) -> JSONValue {
         ["ok": true, "id": .string(id)]
     }
 
-    public static func failure(_ message: String, id: String? = nil, nearest: TimeRange? = nil) -> JSONValue {
+    package static func failure(_ message: String, id: String? = nil, nearest: TimeRange? = nil) -> JSONValue {
         var entry: [String: JSONValue] = ["ok": false, "error": .string(message)]
         if let id { entry["id"] = .string(id) }
         if let nearest { entry["nearest"] = ["start": .string(nearest.start.description), "end": .string(nearest.end.description)] }
@@ -18,7 +18,7 @@ public enum ToolResult {
     }
 
     /// Whether a result (one entry, or a list of them) reports only successes.
-    public static func allSucceeded(_ result: JSONValue) -> Bool {
+    package static func allSucceeded(_ result: JSONValue) -> Bool {
         switch result {
         case .array(let entries): return entries.allSatisfy(allSucceeded)
         default: return result["ok"]?.boolValue == true

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Integers and fractional numbers are kept apart so that a schema's `"maxItems": 10`
 /// is sent back as `10`, not `10.0`.
-public enum WireJSON: Sendable, Hashable {
+package enum WireJSON: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int)
@@ -15,22 +15,22 @@ public enum WireJSON: Sendable, Hashable {
     case object([String: WireJSON])
 
     /// Parses a complete JSON document (any value, not only objects).
-    public static func parse(_ data: Data) throws -> WireJSON {
+    package static func parse(_ data: Data) throws -> WireJSON {
         try JSONDecoder().decode(WireJSON.self, from: data)
     }
 
     /// Compact JSON with keys sorted, so equal values always give equal bytes.
-    public func serialized() throws -> Data {
+    package func serialized() throws -> Data {
         try WireJSON.makeEncoder().encode(self)
     }
 
     /// The member `key` of an object; nil for other values or a missing key.
-    public subscript(key: String) -> WireJSON? {
+    package subscript(key: String) -> WireJSON? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
@@ -45,7 +45,7 @@ public enum WireJSON: Sendable, Hashable {
 }
 
 extension WireJSON: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -64,7 +64,7 @@ extension WireJSON: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -82,13 +82,13 @@ extension WireJSON: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expres
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: WireJSON...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, WireJSON)...) {
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .integer(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: WireJSON...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, WireJSON)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -19,14 +19,14 @@ import Planning
 ///   `X-REPLAN-COMPLETED`;
 /// - a `VALARM` from the student's reminder setting, when notifications are on, for timed
 ///   sessions still open.
-public enum ICalendarExport {
+package enum ICalendarExport {
     /// How often a subscribed calendar should fetch the feed again: plans change nightly and
     /// with the student's own edits.
-    public static let refreshInterval = "PT6H"
+    package static let refreshInterval = "PT6H"
 
     /// - Parameter dropped: one-off sessions deleted by recent changesets; those in the range
     ///   (and not back in the plan) are listed as cancelled events.
-    public static func render(_ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
+    package static func render(_ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
                               dropped: [DroppedSession] = []) -> String {
         let shown = plan.user.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? plan.user.id
         let name = escape(shown + " — study plan")

@@ -3,31 +3,31 @@ import Planning
 
 /// The `replan/1` import/export document (data.md): any number of users, each with settings,
 /// tasks (with their occurrence overrides and slides) and focus sessions.
-public struct ReplanDocument: Hashable, Sendable {
-    public static let format = "replan/1"
+package struct ReplanDocument: Hashable, Sendable {
+    package static let format = "replan/1"
 
     /// One user's part of a document.
-    public struct Entry: Hashable, Sendable {
-        public var user: User
-        public var tasks: [StudyTask]
-        public var overrides: [OccurrenceOverride]
-        public var slides: [SeriesSlide]
-        public var focusSessions: [FocusSession]
+    package struct Entry: Hashable, Sendable {
+        package var user: User
+        package var tasks: [StudyTask]
+        package var overrides: [OccurrenceOverride]
+        package var slides: [SeriesSlide]
+        package var focusSessions: [FocusSession]
 
-        public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+        package init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
                     focusSessions: [FocusSession] = []) {
             self.user = user; self.tasks = tasks; self.overrides = overrides; self.slides = slides
             self.focusSessions = focusSessions
         }
     }
 
-    public var entries: [Entry]
+    package var entries: [Entry]
 
-    public init(entries: [Entry]) { self.entries = entries }
+    package init(entries: [Entry]) { self.entries = entries }
 
     /// The document as JSON: keys sorted, tasks by start then id, overrides and slides by date,
     /// so exporting the same data twice gives the same bytes.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["format": .string(ReplanDocument.format), "users": .array(entries.map(ReplanDocument.encode))])
     }
 

@@ -3,17 +3,17 @@ import Planning
 
 /// Validates and decodes a `replan/1` document completely before anything is written: the
 /// first problem is reported with its JSON path.
-public struct ReplanDocumentDecoder: Sendable {
+package struct ReplanDocumentDecoder: Sendable {
     /// Timestamp given to imported tasks (the document has no created/updated times).
-    public let now: Date
+    package let now: Date
 
-    public init(now: Date) { self.now = now }
+    package init(now: Date) { self.now = now }
 
-    public func decode(_ data: Data) throws(DataError) -> ReplanDocument {
+    package func decode(_ data: Data) throws(DataError) -> ReplanDocument {
         try decode(try JSONValue(parsing: data))
     }
 
-    public func decode(_ root: JSONValue) throws(DataError) -> ReplanDocument {
+    package func decode(_ root: JSONValue) throws(DataError) -> ReplanDocument {
         let doc = try JSONObjectReader(root, path: "")
         try doc.rejectUnknownKeys(["format", "users"])
         let format = try doc.string("format")

@@ -5,16 +5,16 @@ import Synchronization
 /// or a pause between retries. Signal handlers (SIGINT/SIGTERM) cancel a shared token.
 ///
 /// Cancelling is one-way; a cancelled token stays cancelled.
-public final class CancellationToken: Sendable {
+package final class CancellationToken: Sendable {
     private let flag = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public var isCancelled: Bool {
+    package var isCancelled: Bool {
         flag.load(ordering: .acquiring)
     }
 
-    public func cancel() {
+    package func cancel() {
         flag.store(true, ordering: .releasing)
     }
 
@@ -24,7 +24,7 @@ public final class CancellationToken: Sendable {
     /// It polls in short slices instead of waiting on a condition: cancellation is rare,
     /// a 20 ms reaction time is plenty, and the token stays a lock-free atomic.
     @discardableResult
-    public func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(max(0, seconds))
         while !isCancelled {
             let remaining = deadline.timeIntervalSinceNow

@@ -15,7 +15,7 @@ import Foundation
 /// Redirects are not followed (an API endpoint that redirects is misconfigured, and
 /// following would resend the `Authorization` header elsewhere); `Expect: 100-continue` is
 /// never sent; only http and https are spoken.
-public final class HTTPClient: @unchecked Sendable {
+package final class HTTPClient: @unchecked Sendable {
     private let lock = NSLock()
     /// Idle easy handles, each with the connections it keeps open.
     private var idle: [UnsafeMutableRawPointer] = []
@@ -23,7 +23,7 @@ public final class HTTPClient: @unchecked Sendable {
     /// Idle handles kept at most; more are cleaned up (their connections closed).
     private let maxIdle: Int
 
-    public init(maxIdleHandles: Int = 256) { maxIdle = max(0, maxIdleHandles) }
+    package init(maxIdleHandles: Int = 256) { maxIdle = max(0, maxIdleHandles) }
 
     deinit {
         for handle in idle { curl_easy_cleanup(handle) }
@@ -35,7 +35,7 @@ public final class HTTPClient: @unchecked Sendable {
     /// Performs `request` and returns the final response, whatever its status.
     /// - Parameter cancellation: when cancelled from another thread, the transfer stops
     ///   within about a second (libcurl's progress interval while idle) with `.cancelled`.
-    public func send(_ request: HTTPRequest, cancellation: CancellationToken? = nil) throws(HTTPError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest, cancellation: CancellationToken? = nil) throws(HTTPError) -> HTTPResponse {
         let setup = CurlLibrary.initialisation
         guard setup == CURLE_OK else {
             throw .transport(code: Int(setup.rawValue), message: "libcurl could not be initialised")

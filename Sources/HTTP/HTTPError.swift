@@ -2,7 +2,7 @@
 /// it is a response, and deciding what it means is the caller's business.
 ///
 /// No case carries request headers, because the `Authorization` header holds the API key.
-public enum HTTPError: Error, Equatable, CustomStringConvertible {
+package enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// The server could not be reached, or the connection broke before a whole response arrived.
     case connectionFailed(String)
     /// The connect or total timeout of the request elapsed.
@@ -16,7 +16,7 @@ public enum HTTPError: Error, Equatable, CustomStringConvertible {
     /// Any other libcurl failure (TLS trust, out of memory, …), with curl's code and text.
     case transport(code: Int, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .connectionFailed(let detail):
             return "connection failed: \(detail)"

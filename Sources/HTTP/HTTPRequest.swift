@@ -2,24 +2,24 @@ import Foundation
 
 /// Everything needed to perform one HTTP exchange: where, how, what to send, and the
 /// limits that keep a misbehaving server from stalling or flooding the nightly job.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// Absolute `http://` or `https://` URL; other schemes are refused by the client.
-    public var url: String
+    package var url: String
     /// Request method; the model API only needs `POST`.
-    public var method: String
-    public var headers: [HTTPHeader]
-    public var body: Data
+    package var method: String
+    package var headers: [HTTPHeader]
+    package var body: Data
     /// Seconds allowed to establish the connection (TCP and TLS).
-    public var connectTimeout: Double
+    package var connectTimeout: Double
     /// Seconds allowed for the whole exchange, connection included.
-    public var totalTimeout: Double
+    package var totalTimeout: Double
     /// Largest response body accepted; anything bigger ends the transfer with
     /// `HTTPError.responseTooLarge`, so one bad answer cannot exhaust memory.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
 
-    public static let defaultMaxResponseBytes = 8 * 1024 * 1024
+    package static let defaultMaxResponseBytes = 8 * 1024 * 1024
 
-    public init(
+    package init(
         url: String,
         method: String = "POST",
         headers: [HTTPHeader] = [],

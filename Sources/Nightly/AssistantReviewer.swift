@@ -6,15 +6,15 @@ import Planning
 /// The model stage of the pipeline backed by the Assistant module: one `ModelConversation`
 /// per user, its outcome turned into a `ModelReview`. A conversation that found the account
 /// out of quota trips the run's `ModelShutoff`, so the remaining users are not asked.
-public struct AssistantReviewer: ModelReviewer {
-    public let conversation: ModelConversation
+package struct AssistantReviewer: ModelReviewer {
+    package let conversation: ModelConversation
     /// Cancelled on SIGINT/SIGTERM: ends an in-flight request at once.
-    public let cancellation: CancellationToken?
-    public let shutoff: ModelShutoff?
+    package let cancellation: CancellationToken?
+    package let shutoff: ModelShutoff?
     /// The model stage's time limits (nil: none).
-    public let deadline: ModelDeadline?
+    package let deadline: ModelDeadline?
 
-    public init(conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
+    package init(conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
                 deadline: ModelDeadline? = nil) {
         self.conversation = conversation
         self.cancellation = cancellation
@@ -22,11 +22,11 @@ public struct AssistantReviewer: ModelReviewer {
         self.deadline = deadline
     }
 
-    public func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+    package func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
         review(working, local: local, now: now, why: "a review of my plan")
     }
 
-    public func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
+    package func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
         var watch: DeadlineWatch?
         if let deadline {
             let started = Date()

@@ -2,8 +2,8 @@ import Planning
 
 /// The JSON shapes of cli.md for edits, flags and summaries, shared by `run`, `preview` and
 /// `show` (the report stored with a changeset uses them too, so `show` prints what `run` saw).
-public enum EditReport {
-    public static func edit(_ e: PlanEdit) -> JSONValue {
+package enum EditReport {
+    package static func edit(_ e: PlanEdit) -> JSONValue {
         var o: [String: JSONValue] = [
             "op": .string(e.op.rawValue), "id": .string(e.id.description), "title": .string(e.title),
             "before": e.before.map(range) ?? .null, "after": e.after.map(range) ?? .null,
@@ -16,7 +16,7 @@ public enum EditReport {
     /// The text of `.array(edits.map(edit))`, written directly: a catch-up night's report lists
     /// dozens of edits, and building their objects only to write and free them cost more than
     /// the text. Keys in sorted order, as `JSONValue.text` writes them.
-    public static func editsText(_ edits: [PlanEdit]) -> String {
+    package static func editsText(_ edits: [PlanEdit]) -> String {
         var w = JSONTextWriter()
         w.raw("[")
         for (i, e) in edits.enumerated() {
@@ -51,22 +51,22 @@ public enum EditReport {
         w.raw("}")
     }
 
-    public static func range(_ r: TimeRange) -> JSONValue {
+    package static func range(_ r: TimeRange) -> JSONValue {
         ["start": .string(r.start.description), "end": .string(r.end.description)]
     }
 
-    public static func flag(_ f: PlanFlag) -> JSONValue {
+    package static func flag(_ f: PlanFlag) -> JSONValue {
         var o: [String: JSONValue] = ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
         if f.count != 1 { o["count"] = .int(f.count) }
         return .object(o)
     }
 
-    public static func summary(_ s: PlanSummary) -> JSONValue {
+    package static func summary(_ s: PlanSummary) -> JSONValue {
         ["dropped": .int(s.dropped), "skipped": .int(s.skipped), "rescheduled": .int(s.rescheduled), "chained": .int(s.chained)]
     }
 
     /// Reads an edit back from a stored report.
-    public static func edit(from v: JSONValue) -> PlanEdit? {
+    package static func edit(from v: JSONValue) -> PlanEdit? {
         guard let op = v["op"]?.stringValue.flatMap(PlanEdit.Operation.init(rawValue:)),
               let id = v["id"]?.stringValue.flatMap(OccurrenceID.init),
               let reason = v["reason"]?.stringValue.flatMap(PlanEdit.Reason.init(rawValue:)) else { return nil }

@@ -9,23 +9,23 @@ import HTTP
 /// model stage passes `perRun` seconds (counted from `startedAt`), the conversation in
 /// flight is stopped the same way and the remaining students are not asked at all (the
 /// run's `ModelShutoff` says why, and the run's summary shows it).
-public struct ModelDeadline: Sendable {
-    public var perRun: TimeInterval
-    public var perStudent: TimeInterval
-    public var startedAt: Date
+package struct ModelDeadline: Sendable {
+    package var perRun: TimeInterval
+    package var perStudent: TimeInterval
+    package var startedAt: Date
 
-    public static let defaultPerRun: TimeInterval = 2 * 3600
-    public static let defaultPerStudent: TimeInterval = 300
+    package static let defaultPerRun: TimeInterval = 2 * 3600
+    package static let defaultPerStudent: TimeInterval = 300
 
-    public init(perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()) {
+    package init(perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()) {
         self.perRun = perRun; self.perStudent = perStudent; self.startedAt = startedAt
     }
 
     /// When the run's model stage ends.
-    public var runEnd: Date { startedAt.addingTimeInterval(perRun) }
+    package var runEnd: Date { startedAt.addingTimeInterval(perRun) }
 
     /// Why the run's model stage is over at `now`, or nil while it is not.
-    public func runExpired(at now: Date) -> String? {
+    package func runExpired(at now: Date) -> String? {
         now >= runEnd ? "the model stage's deadline for this run (\(Self.seconds(perRun))) passed; the remaining students get their local edits only" : nil
     }
 

@@ -5,8 +5,8 @@
 /// from the wording of `ModelCallError`, `HTTPError` and the conversation's endings, which
 /// tests pin (a change of wording there fails `ModelErrorKindTests`). Unknown wording still
 /// counts, under its first clause.
-public enum ModelErrorKind {
-    public static func of(_ error: String) -> String {
+package enum ModelErrorKind {
+    package static func of(_ error: String) -> String {
         let text = error.hasPrefix("model failed: ") ? String(error.dropFirst("model failed: ".count)) : error
         if text.hasPrefix("the model account has no quota left") { return "insufficient_quota" }
         if let rest = text.after("the model server answered HTTP ") {
@@ -34,7 +34,7 @@ public enum ModelErrorKind {
     }
 
     /// The kinds by count, most frequent first (ties by name, so the order is stable).
-    public static func ranked(_ counts: [String: Int]) -> [(kind: String, count: Int)] {
+    package static func ranked(_ counts: [String: Int]) -> [(kind: String, count: Int)] {
         counts.map { (kind: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }
     }
 }

@@ -5,7 +5,7 @@ import Planning
 /// The model stage of the pipeline: reviews a user's plan after the local rules and may edit
 /// the working copy through validated tool calls. Implemented by the Assistant-backed
 /// reviewer; the pipeline only knows this shape, so `--no-model` is simply "no reviewer".
-public protocol ModelReviewer: Sendable {
+package protocol ModelReviewer: Sendable {
     /// - Parameters:
     ///   - working: the plan after the local rules.
     ///   - local: what the local rules did (for the prompt).
@@ -16,39 +16,39 @@ public protocol ModelReviewer: Sendable {
 
 extension ModelReviewer {
     /// Reviewers that do not tell the model why simply ignore it.
-    public func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
+    package func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
         review(working, local: local, now: now)
     }
 }
 
 /// What the model stage did for one user.
-public struct ModelReview: Sendable {
+package struct ModelReview: Sendable {
     /// How the conversation ended (the conversation's own vocabulary).
-    public typealias Ending = ConversationOutcome.Ending
+    package typealias Ending = ConversationOutcome.Ending
 
     /// The working copy after the model's validated edits (on failure: unchanged input).
-    public var plan: UserPlan
-    public var ending: Ending
+    package var plan: UserPlan
+    package var ending: Ending
     /// Occurrences the model changed, with the explanation it gave (may be empty).
-    public var touched: [OccurrenceID: String]
-    public var requests: Int
-    public var turns: Int
-    public var usage: TokenCounts
+    package var touched: [OccurrenceID: String]
+    package var requests: Int
+    package var turns: Int
+    package var usage: TokenCounts
     /// Why the model stage failed, for the user run and the log (never the key).
-    public var error: String?
+    package var error: String?
     /// The quota is gone: the run stops asking the model for the remaining users.
-    public var quotaExhausted: Bool
+    package var quotaExhausted: Bool
     /// Every message exchanged, for `replan show --transcript`.
-    public var transcript: JSONValue
+    package var transcript: JSONValue
     /// What the model told the student at the end (its `end_conversation` summary or final text).
-    public var summary: String?
+    package var summary: String?
     /// `finish_reason` of each answered request.
     package var finishReasons: [String] = []
     /// The `status` and `question` of `end_conversation`.
     package var endStatus: String?
     package var question: String?
 
-    public init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
+    package init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
                 usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = [],
                 summary: String? = nil) {
         self.plan = plan; self.ending = ending; self.touched = touched; self.requests = requests; self.turns = turns
@@ -56,26 +56,26 @@ public struct ModelReview: Sendable {
         self.summary = summary
     }
 
-    public var failed: Bool { ending.isFailure }
+    package var failed: Bool { ending.isFailure }
 }
 
 /// Token usage summed over requests.
-public struct TokenCounts: Hashable, Sendable {
-    public var prompt = 0, completion = 0, reasoning = 0, cached = 0
+package struct TokenCounts: Hashable, Sendable {
+    package var prompt = 0, completion = 0, reasoning = 0, cached = 0
 
-    public init(prompt: Int = 0, completion: Int = 0, reasoning: Int = 0, cached: Int = 0) {
+    package init(prompt: Int = 0, completion: Int = 0, reasoning: Int = 0, cached: Int = 0) {
         self.prompt = prompt; self.completion = completion; self.reasoning = reasoning; self.cached = cached
     }
 
-    public var total: Int { .saturating(prompt, plus: completion) }
+    package var total: Int { .saturating(prompt, plus: completion) }
 
-    public static func + (a: TokenCounts, b: TokenCounts) -> TokenCounts {
+    package static func + (a: TokenCounts, b: TokenCounts) -> TokenCounts {
         // Saturating: these are a model server's numbers (issue 13, item 7).
         TokenCounts(prompt: .saturating(a.prompt, plus: b.prompt), completion: .saturating(a.completion, plus: b.completion),
                     reasoning: .saturating(a.reasoning, plus: b.reasoning), cached: .saturating(a.cached, plus: b.cached))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["prompt": .int(prompt), "completion": .int(completion), "reasoning": .int(reasoning), "cached": .int(cached), "total": .int(total)]
     }
 }

@@ -4,17 +4,17 @@ import Foundation
 /// (429 `insufficient_quota`): no other user's request could fare better, so asking again
 /// would only add failed requests. Shared by every user pipeline of the run; the pipeline
 /// reads it through `UserPipeline.modelDisabledReason`.
-public final class ModelShutoff: @unchecked Sendable {
+package final class ModelShutoff: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: String?
 
-    public init() {}
+    package init() {}
 
     /// Why the model is off for the rest of the run, once tripped.
-    public var reason: String? { lock.withLock { stored } }
+    package var reason: String? { lock.withLock { stored } }
 
     /// Turns the model off; the first reason is kept.
-    public func trip(_ reason: String) {
+    package func trip(_ reason: String) {
         lock.withLock { if stored == nil { stored = reason } }
     }
 }

@@ -7,13 +7,13 @@ import Store
 /// CPU priority than the writer) and hands every user's changeset, user-run row and statistics
 /// to one writer thread and connection (`BatchingWriter`), so a user's night is either fully
 /// recorded or not at all (crash-only) and writers never fight over the database.
-public final class NightlyRunner: @unchecked Sendable {
+package final class NightlyRunner: @unchecked Sendable {
     /// Why a run could not start.
-    public enum RunError: Error, CustomStringConvertible {
+    package enum RunError: Error, CustomStringConvertible {
         case locked(path: String)
         case store(StoreError)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .locked(let path): return "another replan run holds the lock on \(path); try again later"
             case .store(let e): return e.description
@@ -22,14 +22,14 @@ public final class NightlyRunner: @unchecked Sendable {
     }
 
     /// Counts of one run.
-    public struct Report: Sendable {
-        public var runID = 0
-        public var due = 0
-        public var changed = 0
-        public var unchanged = 0
-        public var skipped = 0
-        public var failed = 0
-        public var tokens = TokenCounts()
+    package struct Report: Sendable {
+        package var runID = 0
+        package var due = 0
+        package var changed = 0
+        package var unchanged = 0
+        package var skipped = 0
+        package var failed = 0
+        package var tokens = TokenCounts()
         /// Estimated cost of the run's model requests, US dollars.
         package var costUSD = 0.0
         /// Students by the call policy's reason (asked or not), e.g. `flags`, `unchanged`.
@@ -37,20 +37,20 @@ public final class NightlyRunner: @unchecked Sendable {
         /// Students the model was actually asked for.
         package var modelAsked = 0
         /// Users for whom the model was wanted, and how many of those got no answer.
-        public var modelWanted = 0
-        public var modelFailed = 0
+        package var modelWanted = 0
+        package var modelFailed = 0
         /// Students whose model stage ended in an error, by `ModelErrorKind` (with
         /// `--on-model-error=local` their local edits still committed, so they are not
         /// `failed`; these counts are what makes such errors visible).
-        public var modelErrors: [String: Int] = [:]
-        public var interrupted = false
-        public var startedAt = Date()
-        public var finishedAt = Date()
+        package var modelErrors: [String: Int] = [:]
+        package var interrupted = false
+        package var startedAt = Date()
+        package var finishedAt = Date()
 
-        public var done: Int { changed + unchanged + skipped + failed }
-        public var modelErrorCount: Int { modelErrors.values.reduce(0, +) }
+        package var done: Int { changed + unchanged + skipped + failed }
+        package var modelErrorCount: Int { modelErrors.values.reduce(0, +) }
         /// assistant.md / cli.md exit 69: the model was needed and unavailable for every user.
-        public var modelUnavailableForAll: Bool { modelWanted > 0 && modelFailed == modelWanted }
+        package var modelUnavailableForAll: Bool { modelWanted > 0 && modelFailed == modelWanted }
     }
 
     let databasePath: String
@@ -69,7 +69,7 @@ public final class NightlyRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var report = Report()
 
-    public init(databasePath: String, pipeline: UserPipeline, options: RunOptions,
+    package init(databasePath: String, pipeline: UserPipeline, options: RunOptions,
                 shouldStop: @escaping @Sendable () -> Bool = { false },
                 onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
                 onProgress: @escaping @Sendable (Report) -> Void = { _ in },
@@ -78,7 +78,7 @@ public final class NightlyRunner: @unchecked Sendable {
         self.shouldStop = shouldStop; self.onUser = onUser; self.onProgress = onProgress; self.beforeCommit = beforeCommit
     }
 
-    public func run() throws(RunError) -> Report {
+    package func run() throws(RunError) -> Report {
         guard let runLock = try wrap({ () throws(StoreError) in try RunLock.tryAcquire(databasePath: databasePath) }) else {
             throw .locked(path: databasePath)
         }

@@ -6,14 +6,14 @@ import Store
 /// occurrence-level edits with reasons, and the notification outbox rows. Every write of
 /// calendar data — nightly, manual command or import — goes through here, so all of it is
 /// reviewable and undoable the same way.
-public struct PlanCommitter: Sendable {
+package struct PlanCommitter: Sendable {
     /// A changeset ready to commit, and what it means for the student.
-    public struct Prepared: Sendable {
-        public var changeset: NewChangeset
-        public var edits: [PlanEdit]
+    package struct Prepared: Sendable {
+        package var changeset: NewChangeset
+        package var edits: [PlanEdit]
     }
 
-    public init() {}
+    package init() {}
 
     /// - Parameters:
     ///   - reasons: reasons known for particular occurrences (from the local rules or the
@@ -24,7 +24,7 @@ public struct PlanCommitter: Sendable {
     ///     report's "summary" too.
     ///   - report: extra report keys (flags, model) stored with the changeset.
     /// - Returns: nil when the working copy equals the original (nothing to commit).
-    public func prepare(original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
+    package func prepare(original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
                         reasons: [OccurrenceID: PlanEdit.Reason], details: [OccurrenceID: String] = [:],
                         defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue? = [:],
                         report: [String: JSONValue] = [:]) -> Prepared? {
@@ -55,7 +55,7 @@ public struct PlanCommitter: Sendable {
     /// Reminder bookkeeping for users with notifications on: every edited occurrence's old
     /// reminder is cancelled and, if it still takes place in the future, a new one scheduled
     /// at start − reminderMinutes.
-    public static func outbox(for edits: [PlanEdit], plan: UserPlan, now: Date) -> [OutboxEntry] {
+    package static func outbox(for edits: [PlanEdit], plan: UserPlan, now: Date) -> [OutboxEntry] {
         guard plan.settings.notificationsEnabled else { return [] }
         var entries: [OutboxEntry] = []
         for e in edits {

@@ -14,35 +14,35 @@ import Store
 /// day, on consecutive nights) are read. The whole history is read only when there is no
 /// valid base: the first night, or after a write reached back to or before the base's date
 /// (`StatisticsBaseRepository` drops it then). Both ways give the same numbers.
-public enum StatisticsRefresh {
+package enum StatisticsRefresh {
     /// What a night stores: the counts, and the base to settle for the next nights.
-    public struct Night: Sendable {
-        public var counts: [String: CategoryCount]
+    package struct Night: Sendable {
+        package var counts: [String: CategoryCount]
         /// The settled counts through `baseThrough` (the day before tonight's window).
-        public var base: [String: CategoryCount]
-        public var baseThrough: CivilDate
+        package var base: [String: CategoryCount]
+        package var baseThrough: CivilDate
         /// The base serial the counts were read with; the writer stores `base` only if it is
         /// unchanged.
-        public var readSerial: Int
+        package var readSerial: Int
         /// Whether the whole history was read (no valid base).
-        public var fromScratch: Bool
+        package var fromScratch: Bool
     }
 
     /// What the recount reads besides the night's window, in the window's snapshot
     /// (`NightRead`).
-    public struct Source: Sendable {
+    package struct Source: Sendable {
         /// The base as stored when the night read its plan.
-        public var stored: StatisticsBase
+        package var stored: StatisticsBase
         /// The whole plan, read when there was no usable base.
-        public var whole: UserPlan?
+        package var whole: UserPlan?
         /// The one-off tasks that start in the days between the base and the window, read when
         /// the window's own series rows cover those days: `loadPlan(user:window:)` reads every
         /// series with all its slides, and its overrides from `overrideMarginDays` (and the
         /// series' spans) before the window on, which includes every override whose session can
         /// start in days no further back than the margin.
-        public var gapOneOffs: [StudyTask]?
+        package var gapOneOffs: [StudyTask]?
 
-        public init(stored: StatisticsBase, whole: UserPlan? = nil, gapOneOffs: [StudyTask]? = nil) {
+        package init(stored: StatisticsBase, whole: UserPlan? = nil, gapOneOffs: [StudyTask]? = nil) {
             self.stored = stored; self.whole = whole; self.gapOneOffs = gapOneOffs
         }
 
@@ -53,7 +53,7 @@ public enum StatisticsRefresh {
 
     /// Recounts and stores a student's statistics as the database holds them now (after an
     /// undo or redo, say).
-    public static func recount(userID: String, today: CivilDate, db: Database) throws(StoreError) {
+    package static func recount(userID: String, today: CivilDate, db: Database) throws(StoreError) {
         let full = try PlanRepository(db).loadPlan(userID: userID, window: nil)
         try StatisticsRepository(db).recompute(userID: userID, counts: counts(of: full, from: nil, through: today))
     }

@@ -3,31 +3,31 @@ import Planning
 import Store
 
 /// One user's night, prepared but not yet committed: what `preview` prints and `run` commits.
-public struct UserNight: Sendable {
-    public enum Status: String, Sendable {
+package struct UserNight: Sendable {
+    package enum Status: String, Sendable {
         case changed, unchanged, skipped, failed
     }
 
-    public var userID: String
-    public var planDate: CivilDate
-    public var localNow: CivilDateTime
-    public var status: Status
+    package var userID: String
+    package var planDate: CivilDate
+    package var localNow: CivilDateTime
+    package var status: Status
     /// The changeset to commit (nil when nothing changes or the user is skipped).
-    public var prepared: PlanCommitter.Prepared?
-    public var flags: [PlanFlag]
-    public var summary: PlanSummary
-    public var model: ModelSummary
-    public var transcript: JSONValue
-    public var error: String?
+    package var prepared: PlanCommitter.Prepared?
+    package var flags: [PlanFlag]
+    package var summary: PlanSummary
+    package var model: ModelSummary
+    package var transcript: JSONValue
+    package var error: String?
     /// Filled once committed.
-    public var changesetID: ChangesetID?
-    public var durationMilliseconds: Int = 0
+    package var changesetID: ChangesetID?
+    package var durationMilliseconds: Int = 0
     /// Per-category counts to store with the night (nil: leave the statistics as they are).
-    public var statistics: StatisticsRefresh.Night?
+    package var statistics: StatisticsRefresh.Night?
     /// The plan as loaded and as it stands after the night.
-    public var plans: (original: UserPlan, after: UserPlan)?
+    package var plans: (original: UserPlan, after: UserPlan)?
     /// The first date of the window the plan was loaded for (nil when the caller loaded it).
-    public var windowStart: CivilDate?
+    package var windowStart: CivilDate?
     /// What the call policy remembers once this night commits (nil: nothing changes).
     package var memoryUpdate: MemoryUpdate?
 
@@ -36,19 +36,19 @@ public struct UserNight: Sendable {
         case delete
     }
 
-    public var edits: [PlanEdit] { prepared?.edits ?? [] }
+    package var edits: [PlanEdit] { prepared?.edits ?? [] }
 }
 
 /// What the model stage did, as `run`, `preview`, `log` and `show` report it.
-public struct ModelSummary: Sendable {
-    public var called: Bool
-    public var requests: Int
-    public var turns: Int
-    public var tokens: TokenCounts
-    public var ending: String?
-    public var error: String?
+package struct ModelSummary: Sendable {
+    package var called: Bool
+    package var requests: Int
+    package var turns: Int
+    package var tokens: TokenCounts
+    package var ending: String?
+    package var error: String?
     /// The model's closing words to the student, if it gave any.
-    public var summary: String?
+    package var summary: String?
     /// Why the model was or was not asked (nil when the call policy did not run).
     package var decision: ModelCallPolicy.Decision?
     /// `finish_reason` of each answered request.
@@ -59,13 +59,13 @@ public struct ModelSummary: Sendable {
     /// Estimated cost of this student's requests, US dollars.
     package var costUSD: Double = 0
 
-    public init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
+    package init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
                 ending: String? = nil, error: String? = nil, summary: String? = nil) {
         self.called = called; self.requests = requests; self.turns = turns; self.tokens = tokens
         self.ending = ending; self.error = error; self.summary = summary
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
          "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
          "summary": summary.map { .string($0) } ?? .null,

@@ -5,36 +5,36 @@ import Store
 
 /// The per-user pipeline: load → classify and postpone → [model] → validate → changeset.
 /// Prepares only; `NightlyCommit` writes. `preview` runs exactly this and writes nothing.
-public struct UserPipeline: Sendable {
+package struct UserPipeline: Sendable {
     /// What to do with a user whose model stage failed.
-    public enum ModelErrorPolicy: String, Sendable {
+    package enum ModelErrorPolicy: String, Sendable {
         /// Commit the local rules' edits anyway (the default of assistant.md).
         case local
         /// Commit nothing; the user is retried by the next run.
         case skip
     }
 
-    public var reviewer: ModelReviewer?
-    public var onModelError: ModelErrorPolicy
+    package var reviewer: ModelReviewer?
+    package var onModelError: ModelErrorPolicy
     /// Set when the model's quota ran out earlier in this run: no more model calls.
-    public var modelDisabledReason: @Sendable () -> String?
+    package var modelDisabledReason: @Sendable () -> String?
     /// Who is asked (assistant.md "When the model is asked").
     package var policy = ModelCallPolicy()
     /// Turns token counts into the estimated cost stored per student and per run.
     package var prices = ModelPrices.gpt51
 
-    public init(reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
+    package init(reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
                 modelDisabledReason: @escaping @Sendable () -> String? = { nil }) {
         self.reviewer = reviewer; self.onModelError = onModelError; self.modelDisabledReason = modelDisabledReason
     }
 
     /// Prepares one user's night at `now` from the database `db` (read-only).
-    public func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
+    package func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         try prepare(user: UserRepository(db).get(userID), db: db, now: now)
     }
 
     /// Prepares the night of a user already read from `db` (the nightly job streams users).
-    public func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
+    package func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
         let started = Date()
         let window = UserPipeline.window(of: user, now: now)
         // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.

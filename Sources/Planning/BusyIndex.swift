@@ -4,19 +4,19 @@
 /// ones: all-day occurrences never collide with timed ones, only with all-day occurrences of
 /// the same chain key. Occurrences that are being moved are not removed while a placement is
 /// worked out; callers pass their ids as `ignoring`, which keeps "who blocks whom" explicit.
-public struct BusyIndex: Sendable {
+package struct BusyIndex: Sendable {
     /// One busy occurrence as the placement rules see it.
-    public struct Entry: Hashable, Sendable {
-        public var id: OccurrenceID
-        public var title: String
+    package struct Entry: Hashable, Sendable {
+        package var id: OccurrenceID
+        package var title: String
         /// Only all-day entries need a chain key (timed ones collide by time alone); computing
         /// it for every entry would cost a title normalisation per busy session.
-        public var key: ChainKey?
-        public var start: CivilDateTime
-        public var end: CivilDateTime
-        public var allDay: Bool
+        package var key: ChainKey?
+        package var start: CivilDateTime
+        package var end: CivilDateTime
+        package var allDay: Bool
 
-        public init(_ o: Occurrence) {
+        package init(_ o: Occurrence) {
             id = o.id; title = o.title; key = o.allDay ? ChainKey(o) : nil; start = o.start; end = o.end; allDay = o.allDay
         }
 
@@ -44,10 +44,10 @@ public struct BusyIndex: Sendable {
         var allDay: [Int] = []
     }
 
-    public init() {}
+    package init() {}
 
     /// Indexes the open and completed occurrences among `occurrences`; skipped ones are free.
-    public init(_ occurrences: [Occurrence]) {
+    package init(_ occurrences: [Occurrence]) {
         // Room for as many again: the planner extends the index by weeks at a time, and growing
         // the id table means hashing every id in it once more.
         slots.reserveCapacity(2 * occurrences.count)
@@ -55,11 +55,11 @@ public struct BusyIndex: Sendable {
         for o in occurrences { insert(o) }
     }
 
-    public func contains(_ id: OccurrenceID) -> Bool { slotOfID[id] != nil }
-    public func entry(_ id: OccurrenceID) -> Entry? { slotOfID[id].flatMap { slots[$0] } }
+    package func contains(_ id: OccurrenceID) -> Bool { slotOfID[id] != nil }
+    package func entry(_ id: OccurrenceID) -> Entry? { slotOfID[id].flatMap { slots[$0] } }
 
     /// Adds an occurrence, replacing any entry with its id. Skipped occurrences are not busy.
-    public mutating func insert(_ o: Occurrence) {
+    package mutating func insert(_ o: Occurrence) {
         guard o.state != .skipped else { remove(o.id); return }
         let slot = store(Entry(o))
         // One lookup both files the new slot and finds the entry it replaces.
@@ -68,7 +68,7 @@ public struct BusyIndex: Sendable {
     }
 
     /// `insert`, unless an entry with the occurrence's id is already there (it then stays).
-    public mutating func insertIfAbsent(_ o: Occurrence) {
+    package mutating func insertIfAbsent(_ o: Occurrence) {
         guard o.state != .skipped else { return }
         let slot = store(Entry(o))
         // The `default:` subscript looks the id up once and files the new slot if it is new.
@@ -86,7 +86,7 @@ public struct BusyIndex: Sendable {
         }
     }
 
-    public mutating func remove(_ id: OccurrenceID) {
+    package mutating func remove(_ id: OccurrenceID) {
         guard let slot = slotOfID.removeValue(forKey: id) else { return }
         release(slot)
     }
@@ -123,13 +123,13 @@ public struct BusyIndex: Sendable {
     }
 
     /// Removes every entry of one task (all occurrences of a series).
-    public mutating func removeAll(taskID: String) {
+    package mutating func removeAll(taskID: String) {
         let ids = slots.compactMap { $0?.id.taskID == taskID ? $0?.id : nil }
         for id in ids { remove(id) }
     }
 
     /// Timed entries touching `day`, by start.
-    public func timed(on day: CivilDate, ignoring: Set<OccurrenceID> = []) -> [Entry] {
+    package func timed(on day: CivilDate, ignoring: Set<OccurrenceID> = []) -> [Entry] {
         timedSlots(on: day.dayNumber).compactMap { slots[$0] }.filter { !ignores(ignoring, $0.id) }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
     }
@@ -144,12 +144,12 @@ public struct BusyIndex: Sendable {
     }
 
     /// All-day entries on `day`, by id.
-    public func allDay(on day: CivilDate, ignoring: Set<OccurrenceID> = []) -> [Entry] {
+    package func allDay(on day: CivilDate, ignoring: Set<OccurrenceID> = []) -> [Entry] {
         allDaySlots(on: day.dayNumber).compactMap { slots[$0] }.filter { !ignores(ignoring, $0.id) }.sorted { $0.id < $1.id }
     }
 
     /// The earliest timed entry overlapping `start ..< end` (civil minute numbers).
-    public func timedConflict(start: Int, end: Int, ignoring: Set<OccurrenceID> = []) -> Entry? {
+    package func timedConflict(start: Int, end: Int, ignoring: Set<OccurrenceID> = []) -> Entry? {
         guard end > start else { return nil }
         var best: Entry?
         let firstDay = start / 1440 - (start < 0 && start % 1440 != 0 ? 1 : 0)
@@ -165,7 +165,7 @@ public struct BusyIndex: Sendable {
     }
 
     /// An all-day entry of `key` on any date of `first ... last`.
-    public func allDayConflict(key: ChainKey, first: CivilDate, last: CivilDate, ignoring: Set<OccurrenceID> = []) -> Entry? {
+    package func allDayConflict(key: ChainKey, first: CivilDate, last: CivilDate, ignoring: Set<OccurrenceID> = []) -> Entry? {
         guard first <= last else { return nil }
         for day in first.dayNumber...last.dayNumber {
             var best: Entry?

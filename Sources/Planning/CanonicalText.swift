@@ -5,22 +5,22 @@ import Foundation
 /// Every loaded row, row image and report holds several of them, so this is on the nightly
 /// hot path. Reading anything else gives nil, and the caller falls back to the general
 /// parser, so a text is accepted exactly when the general parser would accept it.
-public enum CanonicalText {
+package enum CanonicalText {
     /// `YYYY-MM-DD`, a real day.
-    public static func date(_ b: UnsafeBufferPointer<UInt8>) -> CivilDate? {
+    package static func date(_ b: UnsafeBufferPointer<UInt8>) -> CivilDate? {
         guard b.count == 10 else { return nil }
         return datePrefix(b)
     }
 
     /// `YYYY-MM-DDTHH:MM`.
-    public static func dateTime(_ b: UnsafeBufferPointer<UInt8>) -> CivilDateTime? {
+    package static func dateTime(_ b: UnsafeBufferPointer<UInt8>) -> CivilDateTime? {
         guard b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), let date = datePrefix(b),
               let h = number(b, 11, 2), let m = number(b, 14, 2), h < 24, m < 60 else { return nil }
         return CivilDateTime(date: date, time: TimeOfDay(hour: h, minute: m))
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (`Timestamp.text`).
-    public static func timestamp(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
+    package static func timestamp(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count == 20, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
               b[19] == UInt8(ascii: "Z"), let date = datePrefix(b),
               let h = number(b, 11, 2), let m = number(b, 14, 2), let s = number(b, 17, 2), h < 24, m < 60, s < 60 else { return nil }
@@ -29,7 +29,7 @@ public enum CanonicalText {
 
     /// `HH:MM-HH:MM`, a study window as settings store it (`24:00` allowed as its end); the
     /// times in minutes. Whether start is before end is the caller's check.
-    public static func timeRange(_ b: UnsafeBufferPointer<UInt8>) -> (start: TimeOfDay, end: TimeOfDay)? {
+    package static func timeRange(_ b: UnsafeBufferPointer<UInt8>) -> (start: TimeOfDay, end: TimeOfDay)? {
         guard b.count == 11, b[5] == UInt8(ascii: "-"), let start = time(b, 0), let end = time(b, 6) else { return nil }
         guard start < 1440, end <= 1440 else { return nil }
         return (TimeOfDay(minutes: start), TimeOfDay(minutes: end))
@@ -62,20 +62,20 @@ public enum CanonicalText {
     // MARK: Writing
 
     /// `YYYY-MM-DD`, or nil for a year outside 0…9999 (the caller's general formatting).
-    public static func text(year: Int, month: Int, day: Int) -> String? {
+    package static func text(year: Int, month: Int, day: Int) -> String? {
         guard (0...9999).contains(year) else { return nil }
         return string(length: 10) { writeDate(year, month, day, into: $0) }
     }
 
     /// `YYYY-MM-DDTHH:MM`, or nil for a year outside 0…9999.
-    public static func text(year: Int, month: Int, day: Int, minutes: Int) -> String? {
+    package static func text(year: Int, month: Int, day: Int, minutes: Int) -> String? {
         guard (0...9999).contains(year), (0..<1440).contains(minutes) else { return nil }
         return string(length: 16) { writeDateTime(year, month, day, minutes, into: $0) }
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` for a UTC instant `seconds` (0 ..< 86,400) into the day, or nil
     /// for a year outside 0…9999.
-    public static func text(year: Int, month: Int, day: Int, seconds: Int) -> String? {
+    package static func text(year: Int, month: Int, day: Int, seconds: Int) -> String? {
         guard (0...9999).contains(year), (0..<86_400).contains(seconds) else { return nil }
         return string(length: 20) { b in
             writeDateTime(year, month, day, seconds / 60, into: b)
@@ -86,7 +86,7 @@ public enum CanonicalText {
     }
 
     /// `HH:MM` for 0…1440 minutes (`24:00` is the end of a day's window).
-    public static func text(minutes: Int) -> String? {
+    package static func text(minutes: Int) -> String? {
         guard (0...1440).contains(minutes) else { return nil }
         return string(length: 5) { writeTime(minutes, into: $0, at: 0) }
     }

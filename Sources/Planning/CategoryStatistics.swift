@@ -1,18 +1,18 @@
 /// Per-category counts of one user's plan (data.md "Statistic"): sessions due so far,
 /// completed ones, completion rate and focus minutes.
-public struct CategoryStatistics: Hashable, Sendable {
-    public var category: String
+package struct CategoryStatistics: Hashable, Sendable {
+    package var category: String
     /// Occurrences in the period that were not skipped.
-    public var taskCount: Int
-    public var completedCount: Int
-    public var focusMinutes: Int
+    package var taskCount: Int
+    package var completedCount: Int
+    package var focusMinutes: Int
 
-    public var completionRate: Double { taskCount == 0 ? 0 : Double(completedCount) / Double(taskCount) }
+    package var completionRate: Double { taskCount == 0 ? 0 : Double(completedCount) / Double(taskCount) }
 
     /// Counts occurrences that start within `from ... through` (skipped ones do not count; a
     /// session is "due" once its day has come) and the focus minutes recorded in that period.
     /// Sorted by category.
-    public static func compute(plan: UserPlan, focusSessions: [FocusSession], from: CivilDate, through: CivilDate) -> [CategoryStatistics] {
+    package static func compute(plan: UserPlan, focusSessions: [FocusSession], from: CivilDate, through: CivilDate) -> [CategoryStatistics] {
         var byCategory: [String: CategoryStatistics] = [:]
         func entry(_ c: String) -> CategoryStatistics { byCategory[c] ?? CategoryStatistics(category: c, taskCount: 0, completedCount: 0, focusMinutes: 0) }
         // Counted per task first (occurrences of a task share its category), in no order: the
@@ -38,7 +38,7 @@ public struct CategoryStatistics: Hashable, Sendable {
     }
 
     /// The first date any of the plan's tasks touch (the start of "all time").
-    public static func firstDate(of plan: UserPlan, focusSessions: [FocusSession]) -> CivilDate? {
+    package static func firstDate(of plan: UserPlan, focusSessions: [FocusSession]) -> CivilDate? {
         (plan.tasks.values.map(\.start.date) + focusSessions.map(\.start.date)).min()
     }
 }

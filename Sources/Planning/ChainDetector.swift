@@ -6,18 +6,18 @@
 /// take part in linking (a run of daily lessons with one done in the middle is still one run)
 /// but are never members; skipped ones are invisible. Series never chain: their missed
 /// sessions follow the series' own policy (§4).
-public struct ChainDetector: Sendable {
+package struct ChainDetector: Sendable {
     /// Consecutive parts link when at most this many days apart.
-    public var maxPartGap: Int
+    package var maxPartGap: Int
 
-    public init(maxPartGap: Int = 7) { self.maxPartGap = maxPartGap }
+    package init(maxPartGap: Int = 7) { self.maxPartGap = maxPartGap }
 
     /// The chains among `occurrences` (series occurrences among them are ignored), ordered by
     /// the start of their first member.
     ///
     /// - Parameter classes: the overdue class of each open occurrence; open ones without a
     ///   class (stale ones kept for a decision) link but are not members.
-    public func chains(in occurrences: [Occurrence], classes: [OccurrenceID: OverdueClass]) -> [Chain] {
+    package func chains(in occurrences: [Occurrence], classes: [OccurrenceID: OverdueClass]) -> [Chain] {
         var groups: [ChainKey: [Occurrence]] = [:]
         for o in occurrences where !o.isSeriesOccurrence && o.state != .skipped {
             groups[ChainKey(o), default: []].append(o)
@@ -40,7 +40,7 @@ public struct ChainDetector: Sendable {
     }
 
     /// Whether two neighbours (in start order) link.
-    public func linked(_ a: Occurrence, _ b: Occurrence) -> Bool {
+    package func linked(_ a: Occurrence, _ b: Occurrence) -> Bool {
         linked(a, ChainKey.partNumber(a.title), b, ChainKey.partNumber(b.title))
     }
 

@@ -8,24 +8,24 @@ import Foundation
 /// (2)", "ｅｎｇｌｉｓｈ　Reading 3") share the key too. The category is compared as the user
 /// wrote it (trimmed), because categories are names the user picked from a list, and
 /// different categories never share a key.
-public struct ChainKey: Hashable, Sendable, CustomStringConvertible {
-    public let category: String
-    public let title: String
+package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
+    package let category: String
+    package let title: String
 
-    public init(title: String, category: String) {
+    package init(title: String, category: String) {
         self.category = category.trimmingWhitespace()
         self.title = NormalizedTitleCache.shared.title(for: title)
     }
 
-    public init(_ occurrence: Occurrence) {
+    package init(_ occurrence: Occurrence) {
         self.init(title: occurrence.title, category: occurrence.category)
     }
 
-    public var description: String { "\(category)/\(title)" }
+    package var description: String { "\(category)/\(title)" }
 
     /// The number a title's trailing part marker carries (planning.md §1): 2 for "Math [2/4]",
     /// "Part 2", "#2", "(2)", "ch.2", "Day 2", "第2課" and "第二章"; nil without a marker.
-    public static func partNumber(_ title: String) -> Int? {
+    package static func partNumber(_ title: String) -> Int? {
         NormalizedTitleCache.shared.entry(for: title).part
     }
 
@@ -64,7 +64,7 @@ public struct ChainKey: Hashable, Sendable, CustomStringConvertible {
     ///
     /// A title that would be empty without its marker ("2", "第3課") keeps it, so such titles
     /// still only chain with themselves.
-    public static func normalizedTitle(_ title: String) -> String { normalized(title).title }
+    package static func normalizedTitle(_ title: String) -> String { normalized(title).title }
 
     /// The normalised title and the part number its marker carries.
     static func normalized(_ title: String) -> (title: String, part: Int?) {

@@ -6,21 +6,21 @@
 /// Stored as that day number alone: the planner compares, hashes and steps through dates far
 /// more often than it reads their year, month and day, and one integer makes all three of
 /// those a single machine operation (and an occurrence a smaller value to copy).
-public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
-    public let dayNumber: Int
+    package let dayNumber: Int
 
     /// Creates a date, or nil when the components do not name a real day.
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
         self.dayNumber = CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
-    public init(dayNumber: Int) { self.dayNumber = dayNumber }
+    package init(dayNumber: Int) { self.dayNumber = dayNumber }
 
     /// Parses exactly `YYYY-MM-DD`.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let u = Array(text.utf8)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
               let y = Digits.parse(u[0..<4]), let m = Digits.parse(u[5..<7]), let d = Digits.parse(u[8..<10])
@@ -28,9 +28,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(year: y, month: m, day: d)
     }
 
-    public static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    package static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -38,9 +38,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    public var year: Int { components.year }
-    public var month: Int { components.month }
-    public var day: Int { components.day }
+    package var year: Int { components.year }
+    package var month: Int { components.month }
+    package var day: Int { components.day }
 
     /// Days since 1970-01-01 of a valid date (Howard Hinnant's days-from-civil algorithm).
     private static func dayNumber(year: Int, month: Int, day: Int) -> Int {
@@ -66,19 +66,19 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+    package func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
 
     /// Whole days from `self` to `other` (positive when `other` is later).
-    public func days(until other: CivilDate) -> Int { other.dayNumber - dayNumber }
+    package func days(until other: CivilDate) -> Int { other.dayNumber - dayNumber }
 
-    public var weekday: Weekday {
+    package var weekday: Weekday {
         // 1970-01-01 was a Thursday.
         let index = ((dayNumber % 7) + 7 + 3) % 7 // 0 = Monday
         return Weekday.allCases[index]
     }
 
     /// The same day of month `months` later, clamped to the last day of shorter months.
-    public func adding(months: Int, anchorDay: Int? = nil) -> CivilDate {
+    package func adding(months: Int, anchorDay: Int? = nil) -> CivilDate {
         let c = components
         let total = (c.year * 12 + (c.month - 1)) + months
         let y = total / 12, m = total % 12 + 1
@@ -86,9 +86,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return CivilDate(dayNumber: CivilDate.dayNumber(year: y, month: m, day: d))
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
+    package static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
 
-    public var description: String {
+    package var description: String {
         let c = components
         return CanonicalText.text(year: c.year, month: c.month, day: c.day) ?? "\(Digits.pad(c.year, 4))-\(Digits.pad(c.month, 2))-\(Digits.pad(c.day, 2))"
     }

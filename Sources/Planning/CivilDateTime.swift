@@ -5,30 +5,30 @@
 ///
 /// Stored as its civil minute number alone (like `CivilDate`, one integer): the rules compare
 /// and subtract date-times constantly, and read the date or time of day from it cheaply.
-public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Civil minutes since 1970-01-01T00:00: a total order and simple interval arithmetic.
-    public let minuteNumber: Int
+    package let minuteNumber: Int
 
-    public init(date: CivilDate, time: TimeOfDay) {
+    package init(date: CivilDate, time: TimeOfDay) {
         // Minute overflow rolls into the date, so `time` is always 0..<1440.
         self.minuteNumber = date.dayNumber * 1440 + time.minutes
     }
 
-    public init(minuteNumber: Int) { self.minuteNumber = minuteNumber }
+    package init(minuteNumber: Int) { self.minuteNumber = minuteNumber }
 
     /// The local date (days are floored, also before 1970).
-    public var date: CivilDate {
+    package var date: CivilDate {
         CivilDate(dayNumber: minuteNumber >= 0 ? minuteNumber / 1440 : -((1439 - minuteNumber) / 1440))
     }
 
     /// The time of day, `0 ..< 1440` minutes.
-    public var time: TimeOfDay { TimeOfDay(minutes: minuteNumber - date.dayNumber * 1440) }
+    package var time: TimeOfDay { TimeOfDay(minutes: minuteNumber - date.dayNumber * 1440) }
 
-    public func adding(minutes: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + minutes) }
-    public func adding(days: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + days * 1440) }
+    package func adding(minutes: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + minutes) }
+    package func adding(days: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + days * 1440) }
 
     /// Parses `YYYY-MM-DDTHH:MM` with optional `:00` seconds. Offsets are handled by `UserZone`.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let s = String(text)
         guard s.utf8.count == 16 || s.utf8.count == 19 else { return nil }
         let u = Array(s.utf8)
@@ -43,9 +43,9 @@ public struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         self.init(date: d, time: t)
     }
 
-    public static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.minuteNumber < b.minuteNumber }
+    package static func < (a: CivilDateTime, b: CivilDateTime) -> Bool { a.minuteNumber < b.minuteNumber }
 
-    public var description: String {
+    package var description: String {
         let c = date.components
         return CanonicalText.text(year: c.year, month: c.month, day: c.day, minutes: time.minutes) ?? "\(date)T\(time)"
     }

@@ -1,20 +1,20 @@
 /// Bad input data: what is wrong and where (a JSON path such as `users[0].tasks[3].end`, or a
 /// field name such as `title`). Reported with exit code 65; nothing is written.
-public struct DataError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+package struct DataError: Error, Equatable, Sendable, CustomStringConvertible {
+    package var path: String
+    package var message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
     /// The same error located under a parent path (`tasks[3]` + `end` → `tasks[3].end`).
-    public func under(_ parent: String) -> DataError {
+    package func under(_ parent: String) -> DataError {
         guard !parent.isEmpty else { return self }
         if path.isEmpty { return DataError(path: parent, message: message) }
         return DataError(path: path.hasPrefix("[") ? parent + path : parent + "." + path, message: message)
     }
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    package var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

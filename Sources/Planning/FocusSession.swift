@@ -1,10 +1,10 @@
 /// Time the student spent with the app's focus timer on a category; feeds focus minutes.
-public struct FocusSession: Hashable, Sendable {
-    public var category: String
-    public var start: CivilDateTime
-    public var minutes: Int
+package struct FocusSession: Hashable, Sendable {
+    package var category: String
+    package var start: CivilDateTime
+    package var minutes: Int
 
-    public init(category: String, start: CivilDateTime, minutes: Int) {
+    package init(category: String, start: CivilDateTime, minutes: Int) {
         self.category = category; self.start = start; self.minutes = minutes
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document as a value, printed deterministically (keys sorted, no spaces) so that row
 /// images, plan snapshots and prompts are byte-stable across runs.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,16 +10,16 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public static func int(_ i: Int) -> JSONValue { .number(Double(i)) }
+    package static func int(_ i: Int) -> JSONValue { .number(Double(i)) }
 
     /// Parses JSON text strictly (RFC 8259): duplicate keys are an error rather than a silent
     /// overwrite, so an imported document never loses data without saying so.
-    public init(parsing data: Data) throws(DataError) {
+    package init(parsing data: Data) throws(DataError) {
         var parser = JSONParser(bytes: [UInt8](data))
         self = try parser.parseDocument()
     }
 
-    public init(parsing text: String) throws(DataError) { try self.init(parsing: Data(text.utf8)) }
+    package init(parsing text: String) throws(DataError) { try self.init(parsing: Data(text.utf8)) }
 
     /// Parses bytes the caller already holds as an array, without the copy `Data` needs: an
     /// import of a large export keeps one buffer of it in memory, not two.
@@ -28,23 +28,23 @@ public enum JSONValue: Hashable, Sendable {
         self = try parser.parseDocument()
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
 
-    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    public var doubleValue: Double? { if case .number(let n) = self { return n }; return nil }
-    public var intValue: Int? {
+    package var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    package var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    package var doubleValue: Double? { if case .number(let n) = self { return n }; return nil }
+    package var intValue: Int? {
         if case .number(let n) = self, n.rounded() == n, abs(n) < 9.007e15 { return Int(n) }
         return nil
     }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
+    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
+    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
 
     /// The JSON type name, for error messages ("expected a string, got a number").
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -56,14 +56,14 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// Compact text with sorted keys.
-    public var text: String {
+    package var text: String {
         var out = JSONTextBuffer(indent: nil)
         out.write(self, level: 0)
         return out.string
     }
 
     /// Indented text with sorted keys (two spaces), for files people read.
-    public var prettyText: String {
+    package var prettyText: String {
         var out = JSONTextBuffer(indent: Array("  ".utf8))
         out.write(self, level: 0)
         return out.string
@@ -74,7 +74,7 @@ extension JSONValue {
     /// The compact text of an object with `members` and one more member, `key`, whose value is
     /// already JSON text (`rawValue`, written by `JSONTextWriter`), at its sorted place: the same
     /// bytes as `.object(members + [key: value]).text` when `rawValue` is that value's text.
-    public static func text(ofObject members: [String: JSONValue], adding key: String, rawValue: String) -> String {
+    package static func text(ofObject members: [String: JSONValue], adding key: String, rawValue: String) -> String {
         var out = JSONTextBuffer(indent: nil)
         out.writeObject(members, adding: key, rawValue: rawValue)
         return out.string
@@ -85,18 +85,18 @@ extension JSONValue {
 /// written so often that building a `JSONValue` first (a dictionary per object, its keys
 /// sorted, every node freed again) costs more than the text itself. The caller writes object
 /// keys in sorted order.
-public struct JSONTextWriter {
+package struct JSONTextWriter {
     private var buffer = JSONTextBuffer(indent: nil)
 
-    public init() {}
+    package init() {}
 
     /// Punctuation and keys known to need no escaping: `{"id":`, `,`, `]`.
-    public mutating func raw(_ text: StaticString) { buffer.appendRaw(text) }
-    public mutating func string(_ s: String) { buffer.writeString(s) }
+    package mutating func raw(_ text: StaticString) { buffer.appendRaw(text) }
+    package mutating func string(_ s: String) { buffer.writeString(s) }
     /// The date-time as the string its `description` is, without making that string first.
-    public mutating func string(_ t: CivilDateTime) { buffer.writeDateTime(t) }
-    public mutating func value(_ v: JSONValue) { buffer.write(v, level: 0) }
-    public var text: String { buffer.string }
+    package mutating func string(_ t: CivilDateTime) { buffer.writeDateTime(t) }
+    package mutating func value(_ v: JSONValue) { buffer.write(v, level: 0) }
+    package var text: String { buffer.string }
 }
 
 /// Writes JSON text as UTF-8 bytes. Row images, reports and transcripts are written for every
@@ -232,16 +232,16 @@ private struct JSONTextBuffer {
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
                      ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         // Sized up front (every row image is built this way: a task's has 16 members), so the
         // table is not grown and rehashed member by member; a repeated key keeps the last value.
         var members = [String: JSONValue](minimumCapacity: elements.count)
         for (key, value) in elements { members[key] = value }
         self = .object(members)
     }
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }

@@ -5,8 +5,8 @@
 /// and manual commands are reported the same way. A slide moves a whole series tail; only its
 /// occurrences up to `through` (by original date, or by where they sit) are listed (the slide
 /// row itself carries the rest).
-public enum OccurrenceDiff {
-    public static func edits(from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
+package enum OccurrenceDiff {
+    package static func edits(from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
                              reason: (OccurrenceID) -> PlanEdit.Reason) -> [PlanEdit] {
         var edits: [OccurrenceID: PlanEdit] = [:]
         func record(_ op: PlanEdit.Operation, _ id: OccurrenceID, _ title: String, _ before: TimeRange?, _ after: TimeRange?) {

@@ -3,13 +3,13 @@
 /// Series are never materialised: the recurrence dates whose occurrences can land in the range
 /// are computed arithmetically, so a two-week range of a ten-year daily series costs two weeks
 /// of work. Overrides and slides are applied on the way.
-public struct OccurrenceExpander: Sendable {
-    public let zone: UserZone
+package struct OccurrenceExpander: Sendable {
+    package let zone: UserZone
 
-    public init(zone: UserZone) { self.zone = zone }
+    package init(zone: UserZone) { self.zone = zone }
 
     /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
-    public func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+    package func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
                             from: CivilDate, through: CivilDate) -> [Occurrence] {
         OccurrenceExpander.sortedByStart(unsortedOccurrences(of: tasks, overrides: overrides, slides: slides,
                                                              from: from, through: through))
@@ -56,7 +56,7 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// The original recurrence date number `n` of a series (n = 0 is the first session).
-    public static func recurrenceDate(of task: StudyTask, index n: Int) -> CivilDate {
+    package static func recurrenceDate(of task: StudyTask, index n: Int) -> CivilDate {
         let first = task.start.date
         switch task.repeatRule?.every ?? .daily {
         case .daily: return first.adding(days: n)
@@ -66,7 +66,7 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// The index of the first recurrence on or after `date` (0 when `date` is before the start).
-    public static func firstIndex(onOrAfter date: CivilDate, of task: StudyTask) -> Int {
+    package static func firstIndex(onOrAfter date: CivilDate, of task: StudyTask) -> Int {
         let first = task.start.date
         guard date > first else { return 0 }
         var n: Int
@@ -80,7 +80,7 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// Whether `date` is one of the series' original recurrence dates.
-    public static func isRecurrenceDate(_ date: CivilDate, of task: StudyTask) -> Bool {
+    package static func isRecurrenceDate(_ date: CivilDate, of task: StudyTask) -> Bool {
         guard let rule = task.repeatRule, date >= task.start.date else { return false }
         if let until = rule.until, date > until { return false }
         let first = task.start.date
@@ -94,12 +94,12 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// Total slide, in days, applying to the occurrence originally on `date`.
-    public static func slideDays(for date: CivilDate, slides: [SeriesSlide]) -> Int {
+    package static func slideDays(for date: CivilDate, slides: [SeriesSlide]) -> Int {
         slides.reduce(0) { $1.from <= date ? $0 + $1.days : $0 }
     }
 
     /// Where the series (with its slides, before any move override) puts the occurrence of `date`.
-    public func scheduledPlace(of task: StudyTask, originalDate: CivilDate, slides: [SeriesSlide]) -> (start: CivilDateTime, end: CivilDateTime) {
+    package func scheduledPlace(of task: StudyTask, originalDate: CivilDate, slides: [SeriesSlide]) -> (start: CivilDateTime, end: CivilDateTime) {
         let day = originalDate.adding(days: OccurrenceExpander.slideDays(for: originalDate, slides: slides))
         if task.allDay {
             return (CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
@@ -110,7 +110,7 @@ public struct OccurrenceExpander: Sendable {
     }
 
     /// The occurrence of a series on its original date, with overrides and slides applied.
-    public func occurrence(of task: StudyTask, originalDate: CivilDate, override: OccurrenceOverride?,
+    package func occurrence(of task: StudyTask, originalDate: CivilDate, override: OccurrenceOverride?,
                            slides: [SeriesSlide]) -> Occurrence {
         var place = scheduledPlace(of: task, originalDate: originalDate, slides: slides)
         if let o = override, let s = o.start, let e = o.end { place = (s, e) }

@@ -1,14 +1,14 @@
 /// The id of an occurrence: `TASKID` for a one-off task, `TASKID@YYYY-MM-DD` (original local
 /// date) for a series occurrence.
-public struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let taskID: String
-    public let originalDate: CivilDate?
+package struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let taskID: String
+    package let originalDate: CivilDate?
 
-    public init(taskID: String, originalDate: CivilDate? = nil) {
+    package init(taskID: String, originalDate: CivilDate? = nil) {
         self.taskID = taskID; self.originalDate = originalDate
     }
 
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         switch parts.count {
         case 1 where !text.isEmpty:
@@ -24,18 +24,18 @@ public struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConverti
     /// The task id and the date's day number (a one-off task's nil date hashes as a number no
     /// date has): ids are the keys of the planner's tables, and hashing an optional date
     /// field by field cost as much again as the task id.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(taskID)
         hasher.combine(originalDate?.dayNumber ?? Int.min)
     }
 
-    public var description: String {
+    package var description: String {
         originalDate.map { "\(taskID)@\($0)" } ?? taskID
     }
 
     /// By task id, then original date (a one-off task's bare id first). Compared field by field:
     /// sorting occurrences is on the planner's hot path, and building the text is not free.
-    public static func < (a: OccurrenceID, b: OccurrenceID) -> Bool {
+    package static func < (a: OccurrenceID, b: OccurrenceID) -> Bool {
         if a.taskID != b.taskID { return a.taskID < b.taskID }
         switch (a.originalDate, b.originalDate) {
         case (nil, nil): return false

@@ -4,20 +4,20 @@
 /// Overrides are sparse: an occurrence without one is open and sits where the series (and its
 /// slides) put it. `start`/`end` set means the occurrence was moved; it can be moved and
 /// completed at the same time.
-public struct OccurrenceOverride: Hashable, Sendable {
-    public var taskID: String
-    public var originalDate: CivilDate
-    public var state: OccurrenceState
-    public var start: CivilDateTime?
-    public var end: CivilDateTime?
-    public var version: Int
+package struct OccurrenceOverride: Hashable, Sendable {
+    package var taskID: String
+    package var originalDate: CivilDate
+    package var state: OccurrenceState
+    package var start: CivilDateTime?
+    package var end: CivilDateTime?
+    package var version: Int
 
-    public init(taskID: String, originalDate: CivilDate, state: OccurrenceState,
+    package init(taskID: String, originalDate: CivilDate, state: OccurrenceState,
                 start: CivilDateTime? = nil, end: CivilDateTime? = nil, version: Int = 1) {
         self.taskID = taskID; self.originalDate = originalDate; self.state = state
         self.start = start; self.end = end; self.version = version
     }
 
-    public var isMove: Bool { start != nil }
-    public var occurrenceID: OccurrenceID { OccurrenceID(taskID: taskID, originalDate: originalDate) }
+    package var isMove: Bool { start != nil }
+    package var occurrenceID: OccurrenceID { OccurrenceID(taskID: taskID, originalDate: originalDate) }
 }

@@ -1,4 +1,4 @@
 /// Where an occurrence stands: still to do, done, or deliberately not done.
-public enum OccurrenceState: String, Sendable, Hashable, Codable, CaseIterable {
+package enum OccurrenceState: String, Sendable, Hashable, Codable, CaseIterable {
     case open, completed, skipped
 }

@@ -1,5 +1,5 @@
 /// How an open occurrence stands on the night of a run (planning.md §2).
-public enum OverdueClass: String, Sendable, Hashable, CaseIterable {
+package enum OverdueClass: String, Sendable, Hashable, CaseIterable {
     /// Today or later (or still running): stays unless a chain shift moves it.
     case current
     /// Missed within the last `deleteAfterDays` days: rescheduled.
@@ -9,18 +9,18 @@ public enum OverdueClass: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The open occurrences of one run sorted into the classes of planning.md §2.
-public struct OverdueClassification: Hashable, Sendable {
-    public var current: [Occurrence] = []
-    public var overdue: [Occurrence] = []
+package struct OverdueClassification: Hashable, Sendable {
+    package var current: [Occurrence] = []
+    package var overdue: [Occurrence] = []
     /// Stale occurrences the rules drop (one-off deleted, series occurrence skipped).
-    public var stale: [Occurrence] = []
+    package var stale: [Occurrence] = []
     /// Stale occurrences of a kept category: never dropped, flagged `needs-decision`.
-    public var kept: [Occurrence] = []
-    public private(set) var classes: [OccurrenceID: OverdueClass] = [:]
+    package var kept: [Occurrence] = []
+    package private(set) var classes: [OccurrenceID: OverdueClass] = [:]
 
-    public init() {}
+    package init() {}
 
-    public func `class`(of id: OccurrenceID) -> OverdueClass? { classes[id] }
+    package func `class`(of id: OccurrenceID) -> OverdueClass? { classes[id] }
 
     /// Room for `count` classes, so filling a night's classification never rehashes.
     mutating func reserveCapacity(_ count: Int) { classes.reserveCapacity(count) }
@@ -41,26 +41,26 @@ public struct OverdueClassification: Hashable, Sendable {
 /// DST or on the hour of the run. An occurrence earlier today is current (the student may still
 /// do it tonight), and so is one that started before today but is still running at `now`
 /// (decision: a multi-day block that covers today is not "missed").
-public struct OverdueClassifier: Sendable {
-    public let now: CivilDateTime
-    public let deleteAfterDays: Int
+package struct OverdueClassifier: Sendable {
+    package let now: CivilDateTime
+    package let deleteAfterDays: Int
     /// Categories that are never dropped, compared as trimmed text.
-    public let keepCategories: Set<String>
+    package let keepCategories: Set<String>
 
-    public init(now: CivilDateTime, deleteAfterDays: Int = 7, keepCategories: [String] = []) {
+    package init(now: CivilDateTime, deleteAfterDays: Int = 7, keepCategories: [String] = []) {
         self.now = now
         self.deleteAfterDays = deleteAfterDays
         self.keepCategories = Set(keepCategories.map { $0.trimmingWhitespace() })
     }
 
-    public init(now: CivilDateTime, settings: UserSettings) {
+    package init(now: CivilDateTime, settings: UserSettings) {
         self.init(now: now, deleteAfterDays: settings.deleteAfterDays, keepCategories: settings.keepCategories)
     }
 
-    public var today: CivilDate { now.date }
+    package var today: CivilDate { now.date }
 
     /// The class of an open occurrence; nil for completed and skipped ones, which never change.
-    public func classify(_ o: Occurrence) -> OverdueClass? {
+    package func classify(_ o: Occurrence) -> OverdueClass? {
         guard o.state == .open else { return nil }
         let stillRunning = o.allDay ? o.lastDate >= today : o.end > now
         if o.start.date >= today || stillRunning { return .current }
@@ -68,11 +68,11 @@ public struct OverdueClassifier: Sendable {
     }
 
     /// Whether a stale occurrence of this category is kept and flagged instead of dropped.
-    public func keeps(category: String) -> Bool {
+    package func keeps(category: String) -> Bool {
         keepCategories.contains(category.trimmingWhitespace())
     }
 
-    public func classify(_ occurrences: [Occurrence]) -> OverdueClassification {
+    package func classify(_ occurrences: [Occurrence]) -> OverdueClassification {
         var result = OverdueClassification()
         result.reserveCapacity(occurrences.count)
         for o in occurrences {

@@ -1,7 +1,7 @@
 /// Why a session cannot go where someone wants to put it. The description is written for the
 /// reader who has to fix the request (the model in a tool result, or the student), so it names
 /// the session in the way, the windows of that day, or the current time.
-public enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible {
     case endNotAfterStart(start: CivilDateTime, end: CivilDateTime)
     case completed(OccurrenceID)
     case skipped(OccurrenceID)
@@ -13,7 +13,7 @@ public enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible {
     case overlaps(title: String, start: CivilDateTime, end: CivilDateTime)
     case overlapsAllDay(title: String, date: CivilDate)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .endNotAfterStart:
             return "end must be after start"
@@ -46,7 +46,7 @@ public enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible {
 
 extension Weekday {
     /// The English day name used in messages ("Wednesday").
-    public var englishName: String {
+    package var englishName: String {
         switch self {
         case .mon: return "Monday"
         case .tue: return "Tuesday"

@@ -8,9 +8,9 @@ import Foundation
 /// Busy means the timed intervals of open and completed occurrences other than the one being
 /// placed; all-day sessions only collide with all-day sessions of the same chain key. Overlaps
 /// that already exist between other sessions are not the candidate's problem.
-public struct PlacementValidator: Sendable {
+package struct PlacementValidator: Sendable {
     /// How the study windows apply to a timed placement.
-    public enum WindowRule: Hashable, Sendable {
+    package enum WindowRule: Hashable, Sendable {
         /// The session lies inside one window of its day.
         case required
         /// The session keeps a time of day the student chose outside the windows; any day that
@@ -20,20 +20,20 @@ public struct PlacementValidator: Sendable {
         case ignored
     }
 
-    public let plan: UserPlan
-    public let now: CivilDateTime
+    package let plan: UserPlan
+    package let now: CivilDateTime
 
-    public init(plan: UserPlan, now: CivilDateTime) {
+    package init(plan: UserPlan, now: CivilDateTime) {
         self.plan = plan; self.now = now
     }
 
     /// `now` read on the user's clock, rounded up to the minute as the postponer does.
-    public init(plan: UserPlan, now: Date) {
+    package init(plan: UserPlan, now: Date) {
         self.init(plan: plan, now: Postponer(now: now).civilNow(in: plan.zone))
     }
 
     /// Accepts the candidate, or throws the first rule it breaks.
-    public func validate(_ candidate: PlacementCandidate, windows rule: WindowRule = .required) throws(PlacementError) {
+    package func validate(_ candidate: PlacementCandidate, windows rule: WindowRule = .required) throws(PlacementError) {
         try PlacementValidator.checkOrder(start: candidate.start, end: candidate.end, allDay: candidate.allDay)
         let key: ChainKey
         var ignoring: Set<OccurrenceID> = []
@@ -61,7 +61,7 @@ public struct PlacementValidator: Sendable {
     }
 
     /// The open and completed occurrences that occupy `day` (timed and all-day), by start.
-    public func busyOccurrences(on day: CivilDate, excluding: Set<OccurrenceID> = []) -> [Occurrence] {
+    package func busyOccurrences(on day: CivilDate, excluding: Set<OccurrenceID> = []) -> [Occurrence] {
         plan.occurrences(from: day, through: day).filter { $0.state != .skipped && !excluding.contains($0.id) }
     }
 
@@ -112,7 +112,7 @@ public struct PlacementValidator: Sendable {
     }
 
     /// Whether `start ..< end` lies inside one study window of its start day.
-    public static func isInsideWindows(start: CivilDateTime, end: CivilDateTime, windows: WeeklyWindows) -> Bool {
+    package static func isInsideWindows(start: CivilDateTime, end: CivilDateTime, windows: WeeklyWindows) -> Bool {
         let base = start.date.dayNumber * 1440
         return windows.windows(on: start.date.weekday).contains {
             start.minuteNumber >= base + $0.start.minutes && end.minuteNumber <= base + $0.end.minutes

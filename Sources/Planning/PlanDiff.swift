@@ -8,9 +8,9 @@ import Foundation
 /// Order matters for foreign keys and is mirrored for undo: task inserts and updates first,
 /// then override and slide rows, then task deletions (whose overrides and slides are removed
 /// before them).
-public enum PlanDiff {
+package enum PlanDiff {
     /// - Parameter reason: the reason recorded for a row, from the occurrence-level edits.
-    public static func changes(from original: UserPlan, to working: UserPlan, now: Date,
+    package static func changes(from original: UserPlan, to working: UserPlan, now: Date,
                                reason: (RowChange.Entity, String) -> String) -> [RowChange] {
         var upserts: [RowChange] = [], children: [RowChange] = [], deletions: [RowChange] = []
 

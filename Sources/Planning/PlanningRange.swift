@@ -8,12 +8,12 @@
 /// - `through` = today + 2 × horizonDays. The rules are not bounded by it: the loaded plan holds
 ///   every one-off task ahead and every series, and their busy view grows to whatever day a
 ///   placement or a check touches (G1).
-public struct PlanningRange: Hashable, Sendable {
-    public let today: CivilDate
-    public let lookback: CivilDate
-    public let through: CivilDate
+package struct PlanningRange: Hashable, Sendable {
+    package let today: CivilDate
+    package let lookback: CivilDate
+    package let through: CivilDate
 
-    public init(today: CivilDate, settings: UserSettings) {
+    package init(today: CivilDate, settings: UserSettings) {
         self.today = today
         self.lookback = today.adding(days: -(max(settings.deleteAfterDays, 0) + 1))
         self.through = today.adding(days: 2 * max(settings.horizonDays, 1))

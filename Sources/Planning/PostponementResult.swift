@@ -1,28 +1,28 @@
 /// What one night's local rules did to a user's plan (planning.md §6): the updated working
 /// copy, the edits as a student reads them, the flags for the assistant and the summary.
-public struct PostponementResult: Hashable, Sendable {
+package struct PostponementResult: Hashable, Sendable {
     /// The working copy with every edit applied; the nightly job diffs it against the loaded
     /// plan to build the changeset (one slide row for a slid series, not a row per occurrence).
-    public var plan: UserPlan
+    package var plan: UserPlan
     /// In order of work: drops first, then each work item's moves, skips, deletions and
     /// creations.
-    public var edits: [PlanEdit]
-    public var flags: [PlanFlag]
-    public var summary: PlanSummary
+    package var edits: [PlanEdit]
+    package var flags: [PlanFlag]
+    package var summary: PlanSummary
     /// `now` on the user's clock, rounded up to the minute (nothing is placed before it).
-    public var now: CivilDateTime
+    package var now: CivilDateTime
 
-    public init(plan: UserPlan, edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, now: CivilDateTime) {
+    package init(plan: UserPlan, edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, now: CivilDateTime) {
         self.plan = plan; self.edits = edits; self.flags = flags; self.summary = summary; self.now = now
     }
 
-    public var hasEdits: Bool { !edits.isEmpty }
+    package var hasEdits: Bool { !edits.isEmpty }
 
     /// The edit of one occurrence, if the rules touched it.
-    public func edit(for id: OccurrenceID) -> PlanEdit? { edits.first { $0.id == id } }
+    package func edit(for id: OccurrenceID) -> PlanEdit? { edits.first { $0.id == id } }
 
     /// The flags of one occurrence.
-    public func flags(for id: OccurrenceID) -> [PlanFlag.Kind] { flags.filter { $0.id == id }.map(\.kind) }
+    package func flags(for id: OccurrenceID) -> [PlanFlag.Kind] { flags.filter { $0.id == id }.map(\.kind) }
 }
 
 extension PlanSummary {
@@ -30,7 +30,7 @@ extension PlanSummary {
     /// dropped (reason dropped-stale), skipped (reason missed), rescheduled (every move of the
     /// rules, and an occurrence replaced by split parts), of which chained (reason make-up,
     /// chain-shift or series-shift). Created split parts are not counted again.
-    public init(edits: [PlanEdit]) {
+    package init(edits: [PlanEdit]) {
         self.init()
         for e in edits where e.op != .create {
             switch e.reason {

@@ -13,27 +13,27 @@ import Foundation
 /// its own result while a pass both changed something and left a missed session without a
 /// place; every repeated pass either places one more missed session or changes nothing, so this
 /// ends, and the edits of all passes are merged into one before → after per occurrence.
-public struct Postponer: Sendable {
+package struct Postponer: Sendable {
     /// The run's instant.
-    public let now: Date
+    package let now: Date
 
-    public init(now: Date) { self.now = now }
+    package init(now: Date) { self.now = now }
 
     /// A run at a wall-clock time in `zone` (tests and `--now`).
-    public init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
+    package init(localNow: CivilDateTime, zone: UserZone) { self.now = zone.instant(localNow) }
 
     /// The detail of an edit made by a repeated pass, after other moves of the night made room.
-    public static let laterPassDetail = "placed once other moves made room"
+    package static let laterPassDetail = "placed once other moves made room"
 
     /// `now` on the user's clock, rounded up to the whole minute: planning is to the minute,
     /// and a session may not start in a minute that has already begun.
-    public func civilNow(in zone: UserZone) -> CivilDateTime {
+    package func civilNow(in zone: UserZone) -> CivilDateTime {
         let seconds = now.timeIntervalSince1970
         let remainder = seconds - (seconds / 60).rounded(.down) * 60
         return zone.civil(remainder > 0 ? now.addingTimeInterval(60 - remainder) : now)
     }
 
-    public func postpone(_ plan: UserPlan) -> PostponementResult {
+    package func postpone(_ plan: UserPlan) -> PostponementResult {
         let civil = civilNow(in: plan.zone)
         var current = plan
         var edits = EditLog()

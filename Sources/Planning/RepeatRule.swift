@@ -1,13 +1,13 @@
 /// How a series repeats: from the task's first start, every day / week / month, until an
 /// optional inclusive last date, and what happens to the sessions a student misses
 /// (planning.md §4).
-public struct RepeatRule: Hashable, Sendable {
-    public enum Frequency: String, CaseIterable, Sendable, Codable {
+package struct RepeatRule: Hashable, Sendable {
+    package enum Frequency: String, CaseIterable, Sendable, Codable {
         case daily, weekly, monthly
     }
 
     /// What an overdue occurrence of the series gets (planning.md §4).
-    public enum MissedPolicy: String, CaseIterable, Sendable, Codable {
+    package enum MissedPolicy: String, CaseIterable, Sendable, Codable {
         /// Appended after the series' end, in its cadence (a course).
         case shift
         /// Marked skipped (a habit simply goes on tomorrow).
@@ -16,18 +16,18 @@ public struct RepeatRule: Hashable, Sendable {
         case makeUp = "make-up"
     }
 
-    public var every: Frequency
-    public var until: CivilDate?
+    package var every: Frequency
+    package var until: CivilDate?
     /// The policy the student chose; nil takes the default for the series' kind (`defaultMissed`).
-    public var missed: MissedPolicy?
+    package var missed: MissedPolicy?
 
-    public init(every: Frequency, until: CivilDate? = nil, missed: MissedPolicy? = nil) {
+    package init(every: Frequency, until: CivilDate? = nil, missed: MissedPolicy? = nil) {
         self.every = every; self.until = until; self.missed = missed
     }
 
     /// planning.md §4: a daily series with an end is a course (`shift`), one without an end is a
     /// habit (`skip`), weekly and monthly series are lessons (`make-up`).
-    public var defaultMissed: MissedPolicy {
+    package var defaultMissed: MissedPolicy {
         switch every {
         case .daily: return until == nil ? .skip : .shift
         case .weekly, .monthly: return .makeUp
@@ -36,13 +36,13 @@ public struct RepeatRule: Hashable, Sendable {
 
     /// The policy the rules apply. `shift` needs an end to append after: an open-ended series
     /// set to `shift` is made up instead (planning.md §4).
-    public var effectiveMissed: MissedPolicy {
+    package var effectiveMissed: MissedPolicy {
         let chosen = missed ?? defaultMissed
         return chosen == .shift && until == nil ? .makeUp : chosen
     }
 
     /// The policy to write out (export, images): nil when it is the kind's default.
-    public var explicitMissed: MissedPolicy? {
+    package var explicitMissed: MissedPolicy? {
         guard let missed, missed != defaultMissed else { return nil }
         return missed
     }

@@ -3,8 +3,8 @@ import Foundation
 /// The JSON image of one stored row (task, occurrence override, series slide), as kept in a
 /// changeset's before/after columns. Images round-trip exactly, so undo restores a deleted
 /// task with the same id, subtasks, dates and version.
-public enum RowImage {
-    public static func task(_ t: StudyTask) -> JSONValue {
+package enum RowImage {
+    package static func task(_ t: StudyTask) -> JSONValue {
         var repeatValue: JSONValue = .null
         if let r = t.repeatRule {
             var rep: [String: JSONValue] = ["every": .string(r.every.rawValue), "until": r.until.map { .string($0.description) } ?? .null]
@@ -24,7 +24,7 @@ public enum RowImage {
         ]
     }
 
-    public static func task(from image: JSONValue) throws(DataError) -> StudyTask {
+    package static func task(from image: JSONValue) throws(DataError) -> StudyTask {
         let r = ImageReader(image, entity: "task")
         var rule: RepeatRule?
         if let rep = image["repeat"], rep != .null {
@@ -57,7 +57,7 @@ public enum RowImage {
                          version: try r.int("version"))
     }
 
-    public static func override(_ o: OccurrenceOverride) -> JSONValue {
+    package static func override(_ o: OccurrenceOverride) -> JSONValue {
         [
             "task": .string(o.taskID), "date": .string(o.originalDate.description), "state": .string(o.state.rawValue),
             "start": o.start.map { .string($0.description) } ?? .null,
@@ -66,7 +66,7 @@ public enum RowImage {
         ]
     }
 
-    public static func override(from image: JSONValue) throws(DataError) -> OccurrenceOverride {
+    package static func override(from image: JSONValue) throws(DataError) -> OccurrenceOverride {
         let r = ImageReader(image, entity: "override")
         guard let state = OccurrenceState(rawValue: try r.string("state")) else { throw r.bad("state") }
         let start = try r.optionalDateTime("start"), end = try r.optionalDateTime("end")
@@ -76,11 +76,11 @@ public enum RowImage {
                                   start: start, end: end, version: try r.int("version"))
     }
 
-    public static func slide(_ s: SeriesSlide) -> JSONValue {
+    package static func slide(_ s: SeriesSlide) -> JSONValue {
         ["task": .string(s.taskID), "from": .string(s.from.description), "days": .int(s.days), "version": .int(s.version)]
     }
 
-    public static func slide(from image: JSONValue) throws(DataError) -> SeriesSlide {
+    package static func slide(from image: JSONValue) throws(DataError) -> SeriesSlide {
         let r = ImageReader(image, entity: "slide")
         return SeriesSlide(taskID: try r.string("task"), from: try r.date("from"), days: try r.int("days"), version: try r.int("version"))
     }

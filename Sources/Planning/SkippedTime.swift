@@ -8,7 +8,7 @@ extension UserZone {
     /// different time than planned (or run shorter than its length), so the slot search and the
     /// placement rules treat them as unavailable. Zones change their offset at most once in a few
     /// days, which is what makes two offset probes around the day enough to rule a day out.
-    public func skippedMinutes(on date: CivilDate) -> Range<Int>? {
+    package func skippedMinutes(on date: CivilDate) -> Range<Int>? {
         let dayStart = date.dayNumber * 86_400
         let dayEnd = dayStart + 86_400
         // Instants that can show a wall-clock time of this day lie within ±14 h of its UTC reading.

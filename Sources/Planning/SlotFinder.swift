@@ -7,18 +7,18 @@
 /// of day clamped into the gap. Candidates rank by (day offset, |start − preferred|, smaller
 /// gap, earlier start): the first day with any room wins, so a session is never pushed further
 /// out than it has to be.
-public struct SlotFinder: Sendable {
-    public var windows: WeeklyWindows
-    public var horizonDays: Int
-    public var now: CivilDateTime
+package struct SlotFinder: Sendable {
+    package var windows: WeeklyWindows
+    package var horizonDays: Int
+    package var now: CivilDateTime
     /// The user's zone, for the minutes a spring-forward night skips; nil plans as if in UTC.
-    public var zone: UserZone?
+    package var zone: UserZone?
 
-    public init(windows: WeeklyWindows, horizonDays: Int, now: CivilDateTime, zone: UserZone? = nil) {
+    package init(windows: WeeklyWindows, horizonDays: Int, now: CivilDateTime, zone: UserZone? = nil) {
         self.windows = windows; self.horizonDays = horizonDays; self.now = now; self.zone = zone
     }
 
-    public init(settings: UserSettings, now: CivilDateTime, zone: UserZone? = nil) {
+    package init(settings: UserSettings, now: CivilDateTime, zone: UserZone? = nil) {
         self.init(windows: settings.effectiveWindows, horizonDays: settings.horizonDays, now: now, zone: zone)
     }
 
@@ -30,7 +30,7 @@ public struct SlotFinder: Sendable {
     ///   - ignoring: occurrences that do not block, typically the one being placed.
     ///   - allowed: days the search may use (planning.md §6: a day holding another open session
     ///     of the same course, or on or after the course's next session, is not a candidate).
-    public func slot(length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
+    package func slot(length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
                      busy: BusyIndex, ignoring: Set<OccurrenceID> = [],
                      allowed: (CivilDate) -> Bool = { _ in true }) -> TimeRange? {
         guard length > 0, horizonDays >= 0 else { return nil }
@@ -56,7 +56,7 @@ public struct SlotFinder: Sendable {
 
     /// The first date from `from` (never before today) within the horizon on which an all-day
     /// occurrence of `days` days meets no other all-day occurrence of the same chain key.
-    public func allDaySlot(days: Int, key: ChainKey, from: CivilDate, busy: BusyIndex,
+    package func allDaySlot(days: Int, key: ChainKey, from: CivilDate, busy: BusyIndex,
                            ignoring: Set<OccurrenceID> = [], allowed: (CivilDate) -> Bool = { _ in true }) -> CivilDate? {
         guard horizonDays >= 0 else { return nil }
         for offset in 0...horizonDays {
@@ -71,7 +71,7 @@ public struct SlotFinder: Sendable {
 
     /// The free gaps of `day` in civil minute numbers, in order: windows minus busy, minus
     /// everything before `notBefore`, minus skipped DST minutes.
-    public func gaps(on day: CivilDate, notBefore: Int, busy: BusyIndex, ignoring: Set<OccurrenceID> = []) -> [Range<Int>] {
+    package func gaps(on day: CivilDate, notBefore: Int, busy: BusyIndex, ignoring: Set<OccurrenceID> = []) -> [Range<Int>] {
         let base = day.dayNumber * 1440
         let dayWindows = windows.windows(on: day.weekday)
         guard !dayWindows.isEmpty else { return [] }

@@ -1,6 +1,6 @@
 /// Short ids derived from content (FNV-1a, base-32), stable across runs and machines.
-public enum StableID {
-    public static func make(prefix: String, parts: [String]) -> String {
+package enum StableID {
+    package static func make(prefix: String, parts: [String]) -> String {
         var hash: UInt64 = 0xcbf29ce484222325
         for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
@@ -10,7 +10,7 @@ public enum StableID {
     }
 
     /// Lower-case Crockford-style base 32 without ambiguous letters.
-    public static func base32(_ value: UInt64, length: Int) -> String {
+    package static func base32(_ value: UInt64, length: Int) -> String {
         let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
         var v = value, out = ""
         for _ in 0..<length { out.append(alphabet[Int(v & 31)]); v >>= 5 }

@@ -5,25 +5,25 @@ import Foundation
 /// Named `StudyTask` so it never shadows Swift's concurrency `Task`. Start and end are local
 /// wall-clock times in the owner's zone; an all-day task uses midnight of its first and last
 /// (inclusive) day, so a one-day all-day task has `end == start`.
-public struct StudyTask: Hashable, Sendable {
-    public var id: String
-    public var userID: String
-    public var title: String
-    public var note: String
-    public var category: String
-    public var color: TaskColor
-    public var start: CivilDateTime
-    public var end: CivilDateTime
-    public var allDay: Bool
-    public var completed: Bool
-    public var subtasks: [Subtask]
-    public var repeatRule: RepeatRule?
-    public var createdAt: Date
-    public var updatedAt: Date
+package struct StudyTask: Hashable, Sendable {
+    package var id: String
+    package var userID: String
+    package var title: String
+    package var note: String
+    package var category: String
+    package var color: TaskColor
+    package var start: CivilDateTime
+    package var end: CivilDateTime
+    package var allDay: Bool
+    package var completed: Bool
+    package var subtasks: [Subtask]
+    package var repeatRule: RepeatRule?
+    package var createdAt: Date
+    package var updatedAt: Date
     /// Bumped on every change; changesets compare it to detect concurrent edits.
-    public var version: Int
+    package var version: Int
 
-    public init(id: String, userID: String, title: String, note: String = "", category: String,
+    package init(id: String, userID: String, title: String, note: String = "", category: String,
                 color: TaskColor = .green, start: CivilDateTime, end: CivilDateTime, allDay: Bool = false,
                 completed: Bool = false, subtasks: [Subtask] = [], repeatRule: RepeatRule? = nil,
                 createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil, version: Int = 1) {
@@ -34,18 +34,18 @@ public struct StudyTask: Hashable, Sendable {
         self.updatedAt = updatedAt ?? createdAt; self.version = version
     }
 
-    public var isSeries: Bool { repeatRule != nil }
+    package var isSeries: Bool { repeatRule != nil }
 
     /// The last local date its (first) session touches: an end at midnight does not touch its day.
-    public var lastDate: CivilDate { allDay ? end.date : end.adding(minutes: -1).date }
+    package var lastDate: CivilDate { allDay ? end.date : end.adding(minutes: -1).date }
 
     /// Length in civil minutes (for all-day tasks: whole days × 1440, inclusive end).
-    public var lengthMinutes: Int {
+    package var lengthMinutes: Int {
         allDay ? (end.minuteNumber - start.minuteNumber) + 1440 : end.minuteNumber - start.minuteNumber
     }
 
     /// Checks every rule of data.md on this task; the error names the field.
-    public func validate() throws(DataError) {
+    package func validate() throws(DataError) {
         try TaskRules.validateID(id)
         try TaskRules.validateTitle(title)
         try TaskRules.validateNote(note)

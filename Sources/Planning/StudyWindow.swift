@@ -1,17 +1,17 @@
 /// One study window of a weekday, `HH:MM-HH:MM` in local time, start < end (`24:00` allowed
 /// as an end).
-public struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
-    public let start: TimeOfDay
-    public let end: TimeOfDay
+package struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
+    package let start: TimeOfDay
+    package let end: TimeOfDay
 
-    public init(start: TimeOfDay, end: TimeOfDay) throws(DataError) {
+    package init(start: TimeOfDay, end: TimeOfDay) throws(DataError) {
         guard start < end else {
             throw DataError(path: "", message: "window \(start)-\(end) must start before it ends")
         }
         self.start = start; self.end = end
     }
 
-    public init(_ text: String) throws(DataError) {
+    package init(_ text: String) throws(DataError) {
         // Stored settings hold exactly `HH:MM-HH:MM`; read those from the bytes (every due
         // student's settings are decoded each night).
         var bytes = text
@@ -28,8 +28,8 @@ public struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
         try self.init(start: s, end: e)
     }
 
-    public var minutes: Int { end.minutes - start.minutes }
-    public var description: String { "\(start)-\(end == TimeOfDay(minutes: 1440) ? "24:00" : end.description)" }
+    package var minutes: Int { end.minutes - start.minutes }
+    package var description: String { "\(start)-\(end == TimeOfDay(minutes: 1440) ? "24:00" : end.description)" }
 }
 
 extension StringProtocol {
@@ -42,12 +42,12 @@ extension StringProtocol {
 }
 
 /// The study windows of every weekday. A weekday may have none.
-public struct WeeklyWindows: Hashable, Sendable {
-    public private(set) var byWeekday: [Weekday: [StudyWindow]]
+package struct WeeklyWindows: Hashable, Sendable {
+    package private(set) var byWeekday: [Weekday: [StudyWindow]]
 
     /// Validates each day: windows sorted by start and not overlapping. Days are checked
     /// Monday first, so the same input always reports the same error.
-    public init(_ byWeekday: [Weekday: [StudyWindow]]) throws(DataError) {
+    package init(_ byWeekday: [Weekday: [StudyWindow]]) throws(DataError) {
         var sorted: [Weekday: [StudyWindow]] = [:]
         for day in Weekday.allCases {
             guard let windows = byWeekday[day], !windows.isEmpty else { continue }
@@ -61,7 +61,7 @@ public struct WeeklyWindows: Hashable, Sendable {
     }
 
     /// Parses `{"mon": ["09:00-12:00", …]}` style text ranges.
-    public init(text: [Weekday: [String]]) throws(DataError) {
+    package init(text: [Weekday: [String]]) throws(DataError) {
         var parsed: [Weekday: [StudyWindow]] = [:]
         for day in Weekday.allCases {
             guard let ranges = text[day] else { continue }
@@ -74,16 +74,16 @@ public struct WeeklyWindows: Hashable, Sendable {
         try self.init(parsed)
     }
 
-    public func windows(on day: Weekday) -> [StudyWindow] { byWeekday[day] ?? [] }
+    package func windows(on day: Weekday) -> [StudyWindow] { byWeekday[day] ?? [] }
 
     /// Mon–Fri 09:00–17:00, the default of data.md.
-    public static let standard: WeeklyWindows = {
+    package static let standard: WeeklyWindows = {
         let nineToFive = try! StudyWindow(start: TimeOfDay(hour: 9, minute: 0), end: TimeOfDay(hour: 17, minute: 0))
         return try! WeeklyWindows([.mon: [nineToFive], .tue: [nineToFive], .wed: [nineToFive], .thu: [nineToFive], .fri: [nineToFive]])
     }()
 
     /// What every day has when the user's window preference is off (planning.md §1).
-    public static let windowsOff: WeeklyWindows = {
+    package static let windowsOff: WeeklyWindows = {
         let day = try! StudyWindow(start: TimeOfDay(hour: 8, minute: 0), end: TimeOfDay(hour: 22, minute: 0))
         return try! WeeklyWindows(Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, [day]) }))
     }()

@@ -1,9 +1,9 @@
 /// One checklist item of a task.
-public struct Subtask: Hashable, Sendable, Codable {
-    public var title: String
-    public var done: Bool
+package struct Subtask: Hashable, Sendable, Codable {
+    package var title: String
+    package var done: Bool
 
-    public init(title: String, done: Bool = false) {
+    package init(title: String, done: Bool = false) {
         self.title = title; self.done = done
     }
 }

@@ -1,5 +1,5 @@
 /// The four task colours and what they mean to the student.
-public enum TaskColor: String, CaseIterable, Sendable, Codable {
+package enum TaskColor: String, CaseIterable, Sendable, Codable {
     /// urgent / important
     case red
     /// medium
@@ -14,7 +14,7 @@ public enum TaskColor: String, CaseIterable, Sendable, Codable {
     /// The original app stored colours as "r,g,b,a" fractions; only four were ever offered, but
     /// rounding drifted between app versions, so an RGBA string maps to the nearest of the
     /// four reference colours (alpha ignored) rather than needing an exact match.
-    public init?(importing text: String) {
+    package init?(importing text: String) {
         if let named = TaskColor(rawValue: text.lowercased()) { self = named; return }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: " ")) }
         guard parts.count == 4, parts.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else { return nil }

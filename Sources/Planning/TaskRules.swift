@@ -1,9 +1,9 @@
 /// The field rules of data.md for tasks, shared by import, the CLI and the model's tools.
-public enum TaskRules {
+package enum TaskRules {
     /// Category names that mean "no category" and are therefore refused.
-    public static let placeholderCategories: Set<String> = ["未分類", "Uncategorized"]
+    package static let placeholderCategories: Set<String> = ["未分類", "Uncategorized"]
 
-    public static func validateID(_ id: String) throws(DataError) {
+    package static func validateID(_ id: String) throws(DataError) {
         let ok = (1...100).contains(id.count) && id.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "_-.".unicodeScalars.contains($0)
         }
@@ -17,13 +17,13 @@ public enum TaskRules {
     /// that shows it. Decision: carriage return is kept, because notes written on Windows
     /// end their lines with CR LF and must round-trip; output escapes a lone CR (and every
     /// other control character) anyway, also for data stored before this rule.
-    public static func rejectControlCharacters(_ text: String, path: String) throws(DataError) {
+    package static func rejectControlCharacters(_ text: String, path: String) throws(DataError) {
         guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return }
         let byte = text.utf8[index]
         throw DataError(path: path, message: "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab, newline and carriage return are allowed")
     }
 
-    public static func validateTitle(_ title: String) throws(DataError) {
+    package static func validateTitle(_ title: String) throws(DataError) {
         try rejectControlCharacters(title, path: "title")
         let trimmed = title.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "title", message: "must not be empty") }
@@ -32,14 +32,14 @@ public enum TaskRules {
         }
     }
 
-    public static func validateNote(_ note: String) throws(DataError) {
+    package static func validateNote(_ note: String) throws(DataError) {
         try rejectControlCharacters(note, path: "note")
         guard note.count <= 4000 else {
             throw DataError(path: "note", message: "must be at most 4000 characters, got \(note.count)")
         }
     }
 
-    public static func validateCategory(_ category: String) throws(DataError) {
+    package static func validateCategory(_ category: String) throws(DataError) {
         try rejectControlCharacters(category, path: "category")
         let trimmed = category.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "category", message: "must not be empty") }
@@ -51,7 +51,7 @@ public enum TaskRules {
         }
     }
 
-    public static func validateTimes(start: CivilDateTime, end: CivilDateTime, allDay: Bool) throws(DataError) {
+    package static func validateTimes(start: CivilDateTime, end: CivilDateTime, allDay: Bool) throws(DataError) {
         if allDay {
             guard start.time.minutes == 0, end.time.minutes == 0 else {
                 throw DataError(path: "start", message: "an all-day task takes dates, not times")
@@ -72,7 +72,7 @@ public enum TaskRules {
 
 extension String {
     /// Trims spaces, tabs and newlines, including full-width spaces.
-    public func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         // Most text (every category and title, many times a night) has nothing to trim: a
         // printable ASCII byte at each end cannot belong to a white-space character (a
         // character is white space by its first scalar, and a printable ASCII scalar

@@ -1,13 +1,13 @@
 /// A wall-clock time of day to the minute ("14:30"), `0 ..< 1440` minutes after midnight.
 /// `24:00` is accepted only where an end of day is meant (see `init(_:allowingEndOfDay:)`).
-public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let minutes: Int
+package struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let minutes: Int
 
-    public init(minutes: Int) { self.minutes = minutes }
-    public init(hour: Int, minute: Int) { self.minutes = hour * 60 + minute }
+    package init(minutes: Int) { self.minutes = minutes }
+    package init(hour: Int, minute: Int) { self.minutes = hour * 60 + minute }
 
     /// Parses `HH:MM`; `24:00` only when `allowingEndOfDay` (the end of a study window).
-    public init?(_ text: some StringProtocol, allowingEndOfDay: Bool = false) {
+    package init?(_ text: some StringProtocol, allowingEndOfDay: Bool = false) {
         let u = Array(text.utf8)
         guard u.count == 5, u[2] == UInt8(ascii: ":"),
               let h = Digits.parse(u[0..<2]), let m = Digits.parse(u[3..<5]), m < 60 else { return nil }
@@ -16,7 +16,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
         self.minutes = h * 60 + m
     }
 
-    public static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
+    package static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
 
-    public var description: String { CanonicalText.text(minutes: minutes) ?? "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))" }
+    package var description: String { CanonicalText.text(minutes: minutes) ?? "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))" }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Instants as text: UTC ISO-8601 with seconds (`2025-01-07T03:00:00Z`), for bookkeeping
 /// columns (created/updated, run times). Plans never use these; they use civil time.
-public enum Timestamp {
-    public static func text(_ date: Date) -> String {
+package enum Timestamp {
+    package static func text(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : -((86_399 - seconds) / 86_400)
         let rest = seconds - days * 86_400
@@ -13,7 +13,7 @@ public enum Timestamp {
     }
 
     /// Parses an ISO-8601 instant: `…Z`, `…+08:00`, with or without seconds.
-    public static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         var text = text
         if let canonical = text.withUTF8({ CanonicalText.timestamp($0) }) { return canonical }
         var s = Substring(text)

@@ -1,12 +1,12 @@
 /// A student: id, IANA zone, language and optional display name (data.md "User").
-public struct User: Hashable, Sendable {
-    public let id: String
-    public var zone: UserZone
-    public var language: String
-    public var displayName: String?
-    public var settings: UserSettings
+package struct User: Hashable, Sendable {
+    package let id: String
+    package var zone: UserZone
+    package var language: String
+    package var displayName: String?
+    package var settings: UserSettings
 
-    public init(id: String, zone: UserZone, language: String = "en", displayName: String? = nil,
+    package init(id: String, zone: UserZone, language: String = "en", displayName: String? = nil,
                 settings: UserSettings = UserSettings()) throws(DataError) {
         try User.validateID(id)
         try User.validateLanguage(language)
@@ -15,7 +15,7 @@ public struct User: Hashable, Sendable {
     }
 
     /// 1–64 characters of letters, digits and `_ - . @`.
-    public static func validateID(_ id: String) throws(DataError) {
+    package static func validateID(_ id: String) throws(DataError) {
         let allowed = id.unicodeScalars.allSatisfy {
             ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "_-.@".unicodeScalars.contains($0)
         }
@@ -26,7 +26,7 @@ public struct User: Hashable, Sendable {
 
     /// A BCP-47-looking tag such as `en` or `zh-TW`: a 2–3 letter language, then up to three
     /// subtags of 1–8 letters or digits (`es-419`, `zh-Hant-TW`).
-    public static func validateLanguage(_ tag: String) throws(DataError) {
+    package static func validateLanguage(_ tag: String) throws(DataError) {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         let ok = !parts.isEmpty && parts.count <= 4 && parts.allSatisfy { p in
             (1...8).contains(p.count) && p.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }

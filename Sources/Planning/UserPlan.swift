@@ -3,18 +3,18 @@ import Foundation
 /// One user's plan in memory: the working copy that local rules and the model's tool calls
 /// edit. Nothing here touches the database; the nightly job diffs the working copy against
 /// the plan it loaded and commits the difference as one changeset.
-public struct UserPlan: Hashable, Sendable {
-    public var user: User
-    public private(set) var tasks: [String: StudyTask]
-    public private(set) var overrides: [OccurrenceID: OccurrenceOverride]
-    public private(set) var slides: [String: [SeriesSlide]]
+package struct UserPlan: Hashable, Sendable {
+    package var user: User
+    package private(set) var tasks: [String: StudyTask]
+    package private(set) var overrides: [OccurrenceID: OccurrenceOverride]
+    package private(set) var slides: [String: [SeriesSlide]]
     /// How far back the plan knows its series' overrides: every override whose original date is
     /// on or after this date was loaded (a window read, `PlanRepository.loadPlan(user:window:)`);
     /// nil when the whole history is here. The rules look for stale series sessions only
     /// where the plan knows what happened (planning.md §2).
-    public var historyFrom: CivilDate?
+    package var historyFrom: CivilDate?
 
-    public init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+    package init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
                 historyFrom: CivilDate? = nil) {
         self.user = user
         self.historyFrom = historyFrom
@@ -35,14 +35,14 @@ public struct UserPlan: Hashable, Sendable {
         return table
     }
 
-    public var zone: UserZone { user.zone }
-    public var settings: UserSettings { user.settings }
-    public var allOverrides: [OccurrenceOverride] { overrides.values.sorted { $0.occurrenceID < $1.occurrenceID } }
-    public var allSlides: [SeriesSlide] { slides.keys.sorted().flatMap { slides[$0]! } }
-    public var sortedTasks: [StudyTask] { tasks.keys.sorted().map { tasks[$0]! } }
+    package var zone: UserZone { user.zone }
+    package var settings: UserSettings { user.settings }
+    package var allOverrides: [OccurrenceOverride] { overrides.values.sorted { $0.occurrenceID < $1.occurrenceID } }
+    package var allSlides: [SeriesSlide] { slides.keys.sorted().flatMap { slides[$0]! } }
+    package var sortedTasks: [StudyTask] { tasks.keys.sorted().map { tasks[$0]! } }
 
     /// The occurrences touching `from ... through`, sorted by start.
-    public func occurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
+    package func occurrences(from: CivilDate, through: CivilDate) -> [Occurrence] {
         // Sorted by (start, id), a total order, so the tasks need not be sorted first.
         OccurrenceExpander.sortedByStart(unsortedOccurrences(from: from, through: through))
     }
@@ -113,7 +113,7 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// The occurrence with this id, wherever it currently sits.
-    public func occurrence(_ id: OccurrenceID) -> Occurrence? {
+    package func occurrence(_ id: OccurrenceID) -> Occurrence? {
         guard let task = tasks[id.taskID] else { return nil }
         guard let date = id.originalDate else {
             // A one-off task is its own occurrence: no expansion (this is asked thousands of
@@ -137,7 +137,7 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// Moves one occurrence: a one-off task's own times, or a move override of a series occurrence.
-    public mutating func move(_ id: OccurrenceID, start: CivilDateTime, end: CivilDateTime) {
+    package mutating func move(_ id: OccurrenceID, start: CivilDateTime, end: CivilDateTime) {
         guard var task = task(of: id) else { return }
         if let date = id.originalDate {
             var o = overrides[id] ?? OccurrenceOverride(taskID: task.id, originalDate: date, state: .open, version: 0)
@@ -158,7 +158,7 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// Marks a series occurrence skipped (its history stays; the series goes on).
-    public mutating func skip(_ id: OccurrenceID) {
+    package mutating func skip(_ id: OccurrenceID) {
         guard let date = id.originalDate, task(of: id) != nil else { return }
         var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .skipped, version: 0)
         o.state = .skipped
@@ -166,7 +166,7 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// Marks an occurrence completed (a one-off task's flag, or a series occurrence's override).
-    public mutating func complete(_ id: OccurrenceID) {
+    package mutating func complete(_ id: OccurrenceID) {
         guard var task = task(of: id) else { return }
         if let date = id.originalDate {
             var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .completed, version: 0)
@@ -179,20 +179,20 @@ public struct UserPlan: Hashable, Sendable {
     }
 
     /// Deletes a task with its overrides and slides.
-    public mutating func deleteTask(_ taskID: String) {
+    package mutating func deleteTask(_ taskID: String) {
         tasks[taskID] = nil
         slides[taskID] = nil
         for key in overrides.keys where key.taskID == taskID { overrides[key] = nil }
     }
 
     /// Adds or replaces a task.
-    public mutating func put(_ task: StudyTask) {
+    package mutating func put(_ task: StudyTask) {
         tasks[task.id] = task
     }
 
     /// Adds or replaces a task together with all of its overrides and slides (import: the
     /// document is authoritative for the series it contains).
-    public mutating func replace(_ task: StudyTask, overrides newOverrides: [OccurrenceOverride], slides newSlides: [SeriesSlide]) {
+    package mutating func replace(_ task: StudyTask, overrides newOverrides: [OccurrenceOverride], slides newSlides: [SeriesSlide]) {
         deleteTask(task.id)
         tasks[task.id] = task
         for o in newOverrides { overrides[o.occurrenceID] = o }
@@ -201,7 +201,7 @@ public struct UserPlan: Hashable, Sendable {
 
     /// The plan with row changes applied (after-images set, absent after-images deleted):
     /// what the database will hold once a changeset commits, for a plan loaded in full.
-    public func applying(_ changes: [RowChange]) throws(DataError) -> UserPlan {
+    package func applying(_ changes: [RowChange]) throws(DataError) -> UserPlan {
         var plan = self
         for change in changes {
             switch change.entity {
@@ -224,7 +224,7 @@ public struct UserPlan: Hashable, Sendable {
 
     /// The plan with its series (and their overrides and slides) as they are and `oneOffs` as
     /// its only one-off tasks.
-    public func replacingOneOffTasks(with oneOffs: [StudyTask]) -> UserPlan {
+    package func replacingOneOffTasks(with oneOffs: [StudyTask]) -> UserPlan {
         var plan = self
         plan.tasks = plan.tasks.filter { $0.value.isSeries }
         for task in oneOffs where !task.isSeries { plan.tasks[task.id] = task }
@@ -254,7 +254,7 @@ extension UserPlan {
     /// date on or after `date`, or nil when the series has none left. A monthly series on day
     /// 29–31 continues from a date on its anchor day, so the new series keeps that anchor
     /// (a split on Feb 28 would re-anchor every later month on the 28th).
-    public func splitDate(ofSeries taskID: String, from date: CivilDate) -> CivilDate? {
+    package func splitDate(ofSeries taskID: String, from date: CivilDate) -> CivilDate? {
         guard let task = tasks[taskID], let rule = task.repeatRule else { return nil }
         var n = OccurrenceExpander.firstIndex(onOrAfter: date, of: task)
         for _ in 0..<48 {
@@ -278,7 +278,7 @@ extension UserPlan {
     ///   `splitDate(ofSeries:from:)`); anything else changes nothing.
     /// - Returns: the new series, or nil when nothing was split.
     @discardableResult
-    public mutating func splitSeries(_ taskID: String, at date: CivilDate, newID: String, now: Date) -> StudyTask? {
+    package mutating func splitSeries(_ taskID: String, at date: CivilDate, newID: String, now: Date) -> StudyTask? {
         guard var old = tasks[taskID], old.repeatRule != nil, date > old.start.date, tasks[newID] == nil,
               OccurrenceExpander.isRecurrenceDate(date, of: old) else { return nil }
         var new = old

@@ -1,28 +1,28 @@
 /// One user's settings (data.md "Settings"), with the documented defaults.
-public struct UserSettings: Hashable, Sendable {
-    public var windows: WeeklyWindows = .standard
-    public var windowsEnabled = true
-    public var sessionMinutes = 60
-    public var sessionMinutesEnabled = true
-    public var tone = "a calm, professional tutor"
-    public var instruction = ""
-    public var autoUpdate = true
-    public var notificationsEnabled = false
-    public var reminderMinutes = 10
-    public var deleteAfterDays = 7
-    public var horizonDays = 14
-    public var keepCategories: [String] = []
-    public var splitSessions = false
+package struct UserSettings: Hashable, Sendable {
+    package var windows: WeeklyWindows = .standard
+    package var windowsEnabled = true
+    package var sessionMinutes = 60
+    package var sessionMinutesEnabled = true
+    package var tone = "a calm, professional tutor"
+    package var instruction = ""
+    package var autoUpdate = true
+    package var notificationsEnabled = false
+    package var reminderMinutes = 10
+    package var deleteAfterDays = 7
+    package var horizonDays = 14
+    package var keepCategories: [String] = []
+    package var splitSessions = false
 
-    public static let allowedReminderMinutes = [0, 5, 10, 15, 30, 60]
+    package static let allowedReminderMinutes = [0, 5, 10, 15, 30, 60]
 
-    public init() {}
+    package init() {}
 
     /// The windows planning uses: the user's own, or 08:00–22:00 every day when turned off.
-    public var effectiveWindows: WeeklyWindows { windowsEnabled ? windows : .windowsOff }
+    package var effectiveWindows: WeeklyWindows { windowsEnabled ? windows : .windowsOff }
 
     /// Checks the ranges of data.md; the error names the setting.
-    public func validate() throws(DataError) {
+    package func validate() throws(DataError) {
         guard (15...240).contains(sessionMinutes) else {
             throw DataError(path: "sessionMinutes", message: "must be between 15 and 240, got \(sessionMinutes)")
         }

@@ -5,16 +5,16 @@ import Foundation
 /// The only place where instants and civil time meet. DST rules of planning.md §1: a civil
 /// time that does not exist (spring-forward gap) moves forward by the gap; an ambiguous one
 /// (fall-back overlap) takes the first of its two instants.
-public struct UserZone: Hashable, Sendable, CustomStringConvertible {
-    public let timeZone: TimeZone
+package struct UserZone: Hashable, Sendable, CustomStringConvertible {
+    package let timeZone: TimeZone
     /// The name the user gave, kept as given: Foundation reports "UTC" as "GMT", and an export
     /// must write back what was imported.
-    public let identifier: String
+    package let identifier: String
     /// Offsets already looked up in ICU; shared by the copies of this value.
     private let offsets: ZoneOffsetCache
 
     /// Validates an IANA identifier; an unknown zone is an error, never a silent UTC.
-    public init(identifier: String) throws(DataError) {
+    package init(identifier: String) throws(DataError) {
         // `TimeZone(identifier:)` also accepts abbreviations ("EST") and offsets ("GMT+8"),
         // which are not IANA zones and do not follow DST. Foundation's known list holds one
         // name per zone and misses current IANA names such as "Asia/Kolkata" and "Etc/UTC", so
@@ -30,11 +30,11 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Two values are the same zone when the zone and the name are (the memo is not part of it).
-    public static func == (a: UserZone, b: UserZone) -> Bool {
+    package static func == (a: UserZone, b: UserZone) -> Bool {
         a.timeZone == b.timeZone && a.identifier == b.identifier
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(timeZone)
         hasher.combine(identifier)
     }
@@ -52,7 +52,7 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     private static let knownIdentifiers = Set(TimeZone.knownTimeZoneIdentifiers)
 
     /// The local wall-clock time of an instant.
-    public func civil(_ instant: Date) -> CivilDateTime {
+    package func civil(_ instant: Date) -> CivilDateTime {
         let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + secondsFromGMT(at: instant.timeIntervalSince1970)
         let minutes = seconds >= 0 ? seconds / 60 : -((59 - seconds) / 60)
         return CivilDateTime(minuteNumber: minutes)
@@ -60,7 +60,7 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
 
     /// The instant of a wall-clock time: the first one when ambiguous, the gap-shifted one when
     /// the time does not exist.
-    public func instant(_ civil: CivilDateTime) -> Date {
+    package func instant(_ civil: CivilDateTime) -> Date {
         let local = Double(civil.minuteNumber * 60)
         // Offsets a day either side: a zone changes its offset at most once in that span.
         let (beforeSeconds, afterSeconds) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
@@ -78,7 +78,7 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
 
     /// The civil time as it will actually show on the clock: unchanged unless it falls in a
     /// spring-forward gap, in which case it moves forward by the gap.
-    public func existing(_ civil: CivilDateTime) -> CivilDateTime {
+    package func existing(_ civil: CivilDateTime) -> CivilDateTime {
         // Fast path for the days without a change of offset (all but two a year, at most).
         let local = Double(civil.minuteNumber * 60)
         if sameOffsetAround(local) { return civil }
@@ -86,12 +86,12 @@ public struct UserZone: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// UTC offset at a civil time, e.g. "+08:00".
-    public func offsetText(at civil: CivilDateTime) -> String {
+    package func offsetText(at civil: CivilDateTime) -> String {
         let seconds = secondsFromGMT(at: instant(civil).timeIntervalSince1970)
         let sign = seconds < 0 ? "-" : "+"
         let m = abs(seconds) / 60
         return "\(sign)\(Digits.pad(m / 60, 2)):\(Digits.pad(m % 60, 2))"
     }
 
-    public var description: String { identifier }
+    package var description: String { identifier }
 }

@@ -1,8 +1,8 @@
 /// A day of the week, Monday first, named as in the settings (`mon` … `sun`).
-public enum Weekday: String, CaseIterable, Sendable, Codable, Comparable {
+package enum Weekday: String, CaseIterable, Sendable, Codable, Comparable {
     case mon, tue, wed, thu, fri, sat, sun
 
-    public var index: Int { Weekday.allCases.firstIndex(of: self)! }
+    package var index: Int { Weekday.allCases.firstIndex(of: self)! }
 
-    public static func < (a: Weekday, b: Weekday) -> Bool { a.index < b.index }
+    package static func < (a: Weekday, b: Weekday) -> Bool { a.index < b.index }
 }

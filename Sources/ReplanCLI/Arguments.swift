@@ -1,17 +1,17 @@
 import Planning
 
 /// One option a command accepts.
-public struct OptionSpec: Sendable {
-    public var name: String
-    public var takesValue: Bool
-    public var repeatable: Bool
-    public var help: String
+package struct OptionSpec: Sendable {
+    package var name: String
+    package var takesValue: Bool
+    package var repeatable: Bool
+    package var help: String
 
-    public static func flag(_ name: String, _ help: String) -> OptionSpec {
+    package static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, takesValue: false, repeatable: false, help: help)
     }
 
-    public static func value(_ name: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+    package static func value(_ name: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
         OptionSpec(name: name, takesValue: true, repeatable: repeatable, help: help)
     }
 }
@@ -20,12 +20,12 @@ public struct OptionSpec: Sendable {
 ///
 /// Global options may stand before or after the command name (cli.md), so parsing knows the
 /// global options and the command's own; anything else is a usage error naming the option.
-public struct Arguments: Sendable {
-    public private(set) var positionals: [String] = []
+package struct Arguments: Sendable {
+    package private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
 
-    public init(tokens: [String], specs: [OptionSpec]) throws(CLIError) {
+    package init(tokens: [String], specs: [OptionSpec]) throws(CLIError) {
         let byName = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var i = 0
         var onlyPositionals = false
@@ -62,26 +62,26 @@ public struct Arguments: Sendable {
         }
     }
 
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
-    public func value(_ name: String) -> String? { values[name]?.last }
-    public func values(_ name: String) -> [String] { values[name] ?? [] }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func value(_ name: String) -> String? { values[name]?.last }
+    package func values(_ name: String) -> [String] { values[name] ?? [] }
 
-    public func required(_ name: String) throws(CLIError) -> String {
+    package func required(_ name: String) throws(CLIError) -> String {
         guard let v = value(name) else { throw .usage("\(name) is required") }
         return v
     }
 
     /// The positional after the command words, required.
-    public func positional(_ index: Int, _ what: String) throws(CLIError) -> String {
+    package func positional(_ index: Int, _ what: String) throws(CLIError) -> String {
         guard index < positionals.count else { throw .usage("missing \(what)") }
         return positionals[index]
     }
 
-    public func rejectExtraPositionals(beyond count: Int) throws(CLIError) {
+    package func rejectExtraPositionals(beyond count: Int) throws(CLIError) {
         if positionals.count > count { throw .usage("unexpected argument '\(positionals[count])'") }
     }
 
-    public func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+    package func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
             throw .badInput("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
@@ -90,13 +90,13 @@ public struct Arguments: Sendable {
     }
 
     /// A local date option (`--from`, `--to`, …), or nil when absent.
-    public func date(_ name: String) throws(CLIError) -> CivilDate? {
+    package func date(_ name: String) throws(CLIError) -> CivilDate? {
         guard let text = value(name) else { return nil }
         guard let d = CivilDate(text) else { throw .badInput("\(name) '\(text)' is not a date YYYY-MM-DD") }
         return d
     }
 
-    public func onOff(_ name: String) throws(CLIError) -> Bool? {
+    package func onOff(_ name: String) throws(CLIError) -> Bool? {
         guard let text = value(name) else { return nil }
         switch text.lowercased() {
         case "on", "true", "yes", "1": return true

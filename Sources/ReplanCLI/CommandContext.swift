@@ -4,21 +4,21 @@ import Planning
 
 /// Everything a command needs from the outside world, injected so tests can run commands
 /// in-process with a fixed clock, environment and captured output.
-public struct CommandContext: Sendable {
-    public var arguments: Arguments
-    public var environment: [String: String]
-    public var console: Console
+package struct CommandContext: Sendable {
+    package var arguments: Arguments
+    package var environment: [String: String]
+    package var console: Console
     /// The run's instant: `--now`, else `REPLAN_NOW`, else the clock.
-    public var now: Date
+    package var now: Date
     /// The database path (`--db`, `REPLAN_DB`, the configuration file's `database`, systemd's
     /// state directory, or the XDG default).
-    public var databasePath: String
+    package var databasePath: String
     /// Where `databasePath` came from, for `config show` and "no database at …" messages.
     var databaseSource: String = "default"
     /// The configuration file read for this command (`/etc/replan/replan.conf` by default).
     var configuration: ConfigurationFile = .none
     /// Set by SIGINT/SIGTERM handlers; long-running commands check it between units of work.
-    public var interruption: Interruption
+    package var interruption: Interruption
 
     /// The `--now` / `REPLAN_NOW` instant, or nil to use the clock.
     static func parseNow(_ text: String?, source: String) throws(CLIError) -> Date? {
@@ -58,29 +58,29 @@ public struct CommandContext: Sendable {
 /// A flag raised by a signal handler and read by the work loop: stop after the current unit.
 /// Raising it also cancels `cancellation`, so a model request in flight ends at once instead
 /// of holding the run for up to the request timeout.
-public final class Interruption: @unchecked Sendable {
+package final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var signal: Int32?
     /// Handed to the model client; cancelled when the interruption is raised.
-    public let cancellation = CancellationToken()
+    package let cancellation = CancellationToken()
 
     private var graceful = false
 
-    public init() {}
+    package init() {}
 
     /// Called by commands that stop cleanly between units of work (`run`, `preview`): a signal
     /// then only raises the flag. Every other command is ended at once by a signal, which is
     /// safe because an open SQLite transaction that never committed leaves no trace.
-    public func handleGracefully() { lock.withLock { graceful = true } }
-    public var isGraceful: Bool { lock.withLock { graceful } }
+    package func handleGracefully() { lock.withLock { graceful = true } }
+    package var isGraceful: Bool { lock.withLock { graceful } }
 
-    public func raise(_ signal: Int32) {
+    package func raise(_ signal: Int32) {
         lock.withLock { if self.signal == nil { self.signal = signal } }
         cancellation.cancel()
     }
-    public var raisedSignal: Int32? { lock.withLock { signal } }
-    public var isRaised: Bool { raisedSignal != nil }
+    package var raisedSignal: Int32? { lock.withLock { signal } }
+    package var isRaised: Bool { raisedSignal != nil }
 
     /// The exit code cli.md gives an interrupted run.
-    public var exitCode: ExitCode { raisedSignal == SIGTERM ? .terminated : .interrupted }
+    package var exitCode: ExitCode { raisedSignal == SIGTERM ? .terminated : .interrupted }
 }

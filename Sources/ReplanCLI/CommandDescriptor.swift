@@ -1,23 +1,23 @@
 /// One command of the `replan` command line: its words, help, options and what it does.
-public struct CommandDescriptor: Sendable {
-    public var path: [String]
-    public var synopsis: String
-    public var summary: String
+package struct CommandDescriptor: Sendable {
+    package var path: [String]
+    package var synopsis: String
+    package var summary: String
     /// Extra help text printed under the synopsis (may be empty).
-    public var details: String
-    public var options: [OptionSpec]
-    public var run: @Sendable (CommandContext) throws -> ExitCode
+    package var details: String
+    package var options: [OptionSpec]
+    package var run: @Sendable (CommandContext) throws -> ExitCode
 
-    public init(path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
+    package init(path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
                 run: @escaping @Sendable (CommandContext) throws -> ExitCode) {
         self.path = path; self.synopsis = synopsis; self.summary = summary; self.details = details
         self.options = options; self.run = run
     }
 
-    public var name: String { path.joined(separator: " ") }
+    package var name: String { path.joined(separator: " ") }
 
     /// The `--help` text of this command, global options included.
-    public func helpText() -> String {
+    package func helpText() -> String {
         var text = "usage: replan \(synopsis)\n\n\(summary)\n"
         if !details.isEmpty { text += "\n\(details)\n" }
         // A command's own option wins over a global one of the same name (`task add --color`).
@@ -35,8 +35,8 @@ public struct CommandDescriptor: Sendable {
 }
 
 /// Options every command accepts, before or after the command name.
-public enum GlobalOptions {
-    public static let specs: [OptionSpec] = [
+package enum GlobalOptions {
+    package static let specs: [OptionSpec] = [
         .value("--db", "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
         .value("--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)"),
         .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),

@@ -3,17 +3,17 @@ import Foundation
 /// Where the command line writes: data to stdout, everything else to stderr (cli.md). Knows
 /// whether each is a terminal, and whether colour is allowed: `--color=always|never`, else
 /// (`auto`) stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
-public final class Console: @unchecked Sendable {
+package final class Console: @unchecked Sendable {
     private let lock = NSLock()
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
-    public let stdoutIsTTY: Bool
-    public let stderrIsTTY: Bool
-    public let stdinIsTTY: Bool
+    package let stdoutIsTTY: Bool
+    package let stderrIsTTY: Bool
+    package let stdinIsTTY: Bool
     /// What `auto` colour would be (a terminal, no `NO_COLOR`, a capable `TERM`).
     private let colorByDefault: Bool
     private var colorMode = ColorMode.auto
-    public var colorAllowed: Bool {
+    package var colorAllowed: Bool {
         lock.withLock {
             switch colorMode {
             case .always: return true
@@ -23,12 +23,12 @@ public final class Console: @unchecked Sendable {
         }
     }
     /// Whether stderr can redraw a progress bar in place (a terminal that is not `TERM=dumb`).
-    public let stderrRedraws: Bool
+    package let stderrRedraws: Bool
     /// Set when stderr is the systemd journal: lines get `<N>` priority prefixes.
-    public let journal: Bool
+    package let journal: Bool
     private let readLineFromInput: () -> String?
 
-    public init(stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
+    package init(stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
                 dumbTerminal: Bool = false,
                 writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
                 readLine: @escaping () -> String? = { nil }) {
@@ -40,7 +40,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// The process's own streams.
-    public static func standard(environment: [String: String]) -> Console {
+    package static func standard(environment: [String: String]) -> Console {
         // no-color.org: NO_COLOR "present and not an empty string" disables colour.
         Console(stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
                 noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
@@ -63,19 +63,19 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Applies `--color`; called once, before the command runs.
-    public func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
+    package func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
 
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         let safe = Console.escapingControls(text, keepingColors: colorAllowed)
         lock.withLock { writeOut(safe.hasSuffix("\n") ? safe : safe + "\n") }
     }
 
     /// A document written byte for byte (iCalendar needs its CRLF line ends); its writer has
     /// escaped the text fields in it already.
-    public func outDocument(_ text: String) { lock.withLock { writeOut(text) } }
+    package func outDocument(_ text: String) { lock.withLock { writeOut(text) } }
 
     /// A log line on stderr, with a journald priority prefix under systemd.
-    public func log(_ text: String, priority: LogPriority = .info) {
+    package func log(_ text: String, priority: LogPriority = .info) {
         let safe = Console.escapingControls(text, keepingColors: colorAllowed)
         lock.withLock { writeErr((journal ? "<\(priority.rawValue)>" : "") + safe + "\n") }
     }
@@ -125,12 +125,12 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Raw stderr output (progress bars redraw in place).
-    public func err(_ text: String) { lock.withLock { writeErr(text) } }
+    package func err(_ text: String) { lock.withLock { writeErr(text) } }
 
-    public func readLine() -> String? { readLineFromInput() }
+    package func readLine() -> String? { readLineFromInput() }
 
     /// Colours text when colour is allowed.
-    public func paint(_ text: String, _ color: TerminalColor) -> String {
+    package func paint(_ text: String, _ color: TerminalColor) -> String {
         colorAllowed ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 }
@@ -171,16 +171,16 @@ final class OutputStream: @unchecked Sendable {
 }
 
 /// syslog priorities as journald reads them from a `<N>` prefix.
-public enum LogPriority: Int, Sendable {
+package enum LogPriority: Int, Sendable {
     case error = 3, warning = 4, notice = 5, info = 6, debug = 7
 }
 
 /// ANSI colour codes used in human output.
-public enum TerminalColor: String, Sendable {
+package enum TerminalColor: String, Sendable {
     case red = "31", green = "32", yellow = "33", blue = "34", dim = "2", bold = "1"
 }
 
 /// `--color=auto|always|never`.
-public enum ColorMode: String, Sendable, CaseIterable {
+package enum ColorMode: String, Sendable, CaseIterable {
     case auto, always, never
 }

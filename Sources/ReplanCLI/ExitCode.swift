@@ -1,5 +1,5 @@
 /// The process exit codes of cli.md.
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case success = 0
     /// The job ran but at least one user failed.
     case someUsersFailed = 1

@@ -3,9 +3,9 @@ import Planning
 
 /// Entry point of the `replan` command line: finds the command, parses its options, runs it
 /// and turns errors into messages and exit codes.
-public enum ReplanCommandLine {
+package enum ReplanCommandLine {
     /// Runs the process's own command line and exits.
-    public static func main() -> Never {
+    package static func main() -> Never {
         let environment = ProcessInfo.processInfo.environment
         let console = Console.standard(environment: environment)
         let interruption = SignalTrap.install()
@@ -15,7 +15,7 @@ public enum ReplanCommandLine {
     }
 
     /// Runs one command line in-process (tests call this directly).
-    public static func run(_ tokens: [String], environment: [String: String], console: Console,
+    package static func run(_ tokens: [String], environment: [String: String], console: Console,
                            interruption: Interruption = Interruption()) -> ExitCode {
         // Only options before a "--" count: after it, "--json" is someone's positional.
         let options = tokens.prefix { $0 != "--" }

@@ -2,11 +2,11 @@ import Planning
 
 /// Why a changeset could not be committed, undone or redone: the rows that no longer look as
 /// expected. Nothing was written when this is thrown.
-public struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvertible {
     /// One conflicting row.
-    public struct Row: Hashable, Sendable, CustomStringConvertible {
+    package struct Row: Hashable, Sendable, CustomStringConvertible {
         /// What is wrong with the row.
-        public enum Kind: String, Hashable, Sendable {
+        package enum Kind: String, Hashable, Sendable {
             /// The row's version (or its presence) differs from what the changeset expects.
             case changed
             /// The row would be restored under a task that no longer exists.
@@ -16,20 +16,20 @@ public struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConverti
             case unrecordedChild = "unrecorded-child"
         }
 
-        public var entity: EditEntity
-        public var key: String
+        package var entity: EditEntity
+        package var key: String
         /// The version the changeset expects; nil = expects the row to be absent.
-        public var expectedVersion: Int?
+        package var expectedVersion: Int?
         /// The version found; nil = the row is absent.
-        public var foundVersion: Int?
-        public var kind: Kind
+        package var foundVersion: Int?
+        package var kind: Kind
 
-        public init(entity: EditEntity, key: String, expectedVersion: Int?, foundVersion: Int?, kind: Kind = .changed) {
+        package init(entity: EditEntity, key: String, expectedVersion: Int?, foundVersion: Int?, kind: Kind = .changed) {
             self.entity = entity; self.key = key; self.expectedVersion = expectedVersion
             self.foundVersion = foundVersion; self.kind = kind
         }
 
-        public var description: String {
+        package var description: String {
             let expected = expectedVersion.map { "version \($0)" } ?? "absent"
             let found = foundVersion.map { "version \($0)" } ?? "absent"
             switch kind {
@@ -41,14 +41,14 @@ public struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConverti
     }
 
     /// The changeset being undone or redone; nil for a commit.
-    public var changesetID: ChangesetID?
-    public var rows: [Row]
+    package var changesetID: ChangesetID?
+    package var rows: [Row]
 
-    public init(changesetID: ChangesetID?, rows: [Row]) {
+    package init(changesetID: ChangesetID?, rows: [Row]) {
         self.changesetID = changesetID; self.rows = rows
     }
 
-    public var description: String {
+    package var description: String {
         let subject = changesetID.map { "changeset \($0)" } ?? "the changes"
         return "\(subject) conflict with \(rows.count) row(s) changed since: " + rows.map(\.description).joined(separator: "; ")
     }

@@ -11,14 +11,14 @@ import Planning
 /// changeset ids went to a random place among the night's: every commit dirtied (and split)
 /// pages of its own in four b-trees, and each was written to the log and copied back into the
 /// database again. Counting ids are appended at the end of those b-trees instead.
-public struct ChangesetID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let rawValue: String
+package struct ChangesetID: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    package let rawValue: String
 
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(stringLiteral value: String) { self.rawValue = value }
 
-    public var description: String { rawValue }
-    public static func < (a: ChangesetID, b: ChangesetID) -> Bool { a.rawValue < b.rawValue }
+    package var description: String { rawValue }
+    package static func < (a: ChangesetID, b: ChangesetID) -> Bool { a.rawValue < b.rawValue }
 
     /// Crockford's alphabet, lower case: no i, l, o, u, so ids read aloud unambiguously.
     static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")

@@ -1,4 +1,4 @@
 /// Who made a changeset.
-public enum ChangesetOrigin: String, Hashable, Sendable, CaseIterable {
+package enum ChangesetOrigin: String, Hashable, Sendable, CaseIterable {
     case nightly, manual, `import`
 }

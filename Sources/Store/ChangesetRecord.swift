@@ -2,16 +2,16 @@ import Foundation
 import Planning
 
 /// A stored changeset without its edits (what `log` lists).
-public struct ChangesetHeader: Hashable, Sendable {
-    public var id: ChangesetID
-    public var userID: String
-    public var createdAt: Date
-    public var origin: ChangesetOrigin
-    public var planDate: CivilDate?
-    public var state: ChangesetState
-    public var summary: JSONValue
+package struct ChangesetHeader: Hashable, Sendable {
+    package var id: ChangesetID
+    package var userID: String
+    package var createdAt: Date
+    package var origin: ChangesetOrigin
+    package var planDate: CivilDate?
+    package var state: ChangesetState
+    package var summary: JSONValue
 
-    public init(id: ChangesetID, userID: String, createdAt: Date, origin: ChangesetOrigin, planDate: CivilDate?,
+    package init(id: ChangesetID, userID: String, createdAt: Date, origin: ChangesetOrigin, planDate: CivilDate?,
                 state: ChangesetState, summary: JSONValue) {
         self.id = id; self.userID = userID; self.createdAt = createdAt; self.origin = origin
         self.planDate = planDate; self.state = state; self.summary = summary
@@ -19,13 +19,13 @@ public struct ChangesetHeader: Hashable, Sendable {
 }
 
 /// A stored changeset with its edits and report (what `show` prints).
-public struct ChangesetRecord: Hashable, Sendable {
-    public var header: ChangesetHeader
+package struct ChangesetRecord: Hashable, Sendable {
+    package var header: ChangesetHeader
     /// In application order (statistic rows first).
-    public var edits: [ChangesetEdit]
-    public var report: JSONValue
+    package var edits: [ChangesetEdit]
+    package var report: JSONValue
 
-    public init(header: ChangesetHeader, edits: [ChangesetEdit], report: JSONValue) {
+    package init(header: ChangesetHeader, edits: [ChangesetEdit], report: JSONValue) {
         self.header = header; self.edits = edits; self.report = report
     }
 }

@@ -1,4 +1,4 @@
 /// Whether a changeset's edits are in effect.
-public enum ChangesetState: String, Hashable, Sendable, CaseIterable {
+package enum ChangesetState: String, Hashable, Sendable, CaseIterable {
     case applied, undone
 }

@@ -10,10 +10,10 @@ import Planning
 /// throws `ChangesetConflict` listing every such row, and nothing is written; so a student's
 /// own edit made meanwhile is never silently overwritten. Versions never repeat with other
 /// content (`VersionClock`), so an equal version means an unchanged row.
-public struct ChangesetStore {
+package struct ChangesetStore {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     // MARK: Commit
 
@@ -27,7 +27,7 @@ public struct ChangesetStore {
     /// - Throws: `.conflict` (nothing written), `.unknownUser`, `.foreignRow` for a row of
     ///   another user, `.malformedRow` for an image that does not decode.
     @discardableResult
-    public func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
+    package func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
         try db.write { (db) throws(StoreError) -> ChangesetID in
             guard try UserRepository(db).exists(changeset.userID) else { throw StoreError.unknownUser(changeset.userID) }
             let applier = ChangesetApplier(db: db, userID: changeset.userID)
@@ -123,14 +123,14 @@ public struct ChangesetStore {
     ///     the report).
     /// - Throws: `.conflict` (unless `force`), `.alreadyUndone`, `.unknownChangeset`.
     @discardableResult
-    public func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    package func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
         try flip(id, to: .undone, force: force, now: now, outbox: outbox)
     }
 
     /// Re-applies an undone changeset, with the same checks as `undo` against the before
     /// images. - Throws: `.conflict` (unless `force`), `.notUndone`, `.unknownChangeset`.
     @discardableResult
-    public func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    package func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
         try flip(id, to: .applied, force: force, now: now, outbox: outbox)
     }
 
@@ -196,7 +196,7 @@ public struct ChangesetStore {
     static let headerColumns = "id, user_id, created_at, origin, plan_date, state, summary"
 
     /// One changeset with its edits and report. - Throws: `.unknownChangeset`.
-    public func changeset(_ id: ChangesetID) throws(StoreError) -> ChangesetRecord {
+    package func changeset(_ id: ChangesetID) throws(StoreError) -> ChangesetRecord {
         try db.read { (db) throws(StoreError) -> ChangesetRecord in
             let rows = try db.query("SELECT \(ChangesetStore.headerColumns), report FROM changesets WHERE id = ?", [.text(id.rawValue)]) {
                 (s) throws(StoreError) in
@@ -220,7 +220,7 @@ public struct ChangesetStore {
     }
 
     /// Changesets newest first, of one user or of everyone.
-    public func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
+    package func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
         let filter = userID == nil ? "" : "WHERE user_id = ?"
         let values: [SQLValue] = (userID.map { [SQLValue.text($0)] } ?? []) + [.integer(limit)]
         return try db.query("SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
@@ -228,7 +228,7 @@ public struct ChangesetStore {
     }
 
     /// The newest changeset of a user still in effect (`undo --user U --last`).
-    public func lastApplied(userID: String) throws(StoreError) -> ChangesetHeader? {
+    package func lastApplied(userID: String) throws(StoreError) -> ChangesetHeader? {
         try db.query("""
             SELECT \(ChangesetStore.headerColumns) FROM changesets WHERE user_id = ? AND state = 'applied'
             ORDER BY created_at DESC, rowid DESC LIMIT 1
@@ -252,7 +252,7 @@ extension ChangesetStore {
     /// One-off sessions deleted by the user's applied changesets created at or after `since`
     /// (for the iCalendar feed's cancelled events). Reads the user's changesets through
     /// `changesets_by_user` and their task deletions only.
-    public func droppedSessions(userID: String, since: Date) throws(StoreError) -> [DroppedSession] {
+    package func droppedSessions(userID: String, since: Date) throws(StoreError) -> [DroppedSession] {
         try db.query("""
             SELECT e.before, c.created_at FROM changesets c JOIN changeset_edits e ON e.changeset_id = c.id
             WHERE c.user_id = ? AND c.created_at >= ? AND c.state = 'applied'

@@ -9,8 +9,8 @@ import Foundation
 /// that works on several users in parallel opens one connection per worker (WAL lets readers
 /// and one writer proceed side by side). The handle is opened without SQLite's own mutex for
 /// the same reason.
-public final class Database {
-    public let path: String
+package final class Database {
+    package let path: String
     private var connection: OpaquePointer?
     /// Idle prepared statements by SQL text; a statement is taken out while in use, so a nested
     /// use of the same SQL (e.g. a query inside a row callback) prepares its own.
@@ -19,7 +19,7 @@ public final class Database {
     /// Inside `joiningNestedWrites`: nested `write`s run in the open savepoint.
     private var nestedWritesJoin = false
 
-    public static let defaultBusyTimeoutMilliseconds = 5000
+    package static let defaultBusyTimeoutMilliseconds = 5000
     static let statementCacheLimit = 64
 
     private init(path: String, connection: OpaquePointer) {
@@ -42,7 +42,7 @@ public final class Database {
     ///   - now: the time recorded for applied migrations.
     /// - Throws: `.cannotOpen` (missing directory, permissions), `.notADatabase`,
     ///   `.schemaTooNew`, or an SQLite failure.
-    public static func open(path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
+    package static func open(path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
                             migrations: [Migration] = Schema.migrations, now: Date = Date()) throws(StoreError) -> Database {
         _ = Database.libraryConfigured
         let inMemory = path == ":memory:"
@@ -106,7 +106,7 @@ public final class Database {
 
     /// Closes the connection. Fails with SQLITE_BUSY (and stays open) while a statement the
     /// caller prepared is still alive: a leak shows up here instead of lingering.
-    public func close() throws(StoreError) {
+    package func close() throws(StoreError) {
         guard let connection else { return }
         cache.removeAll()
         let rc = sqlite3_close(connection)
@@ -122,7 +122,7 @@ public final class Database {
     // MARK: Statements
 
     /// A fresh statement owned by the caller (finalized when released).
-    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+    package func prepare(_ sql: String) throws(StoreError) -> Statement {
         try Statement(connection: handle, sql: sql)
     }
 
@@ -130,7 +130,7 @@ public final class Database {
     /// lookup per use (hashing the SQL text is not free: the nightly job runs ~70 statements per
     /// student); a statement already in use further up the stack (a nested query with the same
     /// text) gets a fresh, uncached one.
-    public func withStatement<T>(_ sql: String, _ body: (Statement) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func withStatement<T>(_ sql: String, _ body: (Statement) throws(StoreError) -> T) throws(StoreError) -> T {
         let entry: CachedStatement
         if let cached = cache[sql] {
             guard !cached.inUse else {
@@ -151,7 +151,7 @@ public final class Database {
     }
 
     /// Runs one statement to completion.
-    public func execute(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
+    package func execute(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
         try withStatement(sql) { (s) throws(StoreError) in
             try s.bind(values)
             while try s.step() {}
@@ -159,7 +159,7 @@ public final class Database {
     }
 
     /// Runs a query and maps every row.
-    public func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
         try withStatement(sql) { (s) throws(StoreError) -> [T] in
             try s.bind(values)
             var rows: [T] = []
@@ -169,7 +169,7 @@ public final class Database {
     }
 
     /// Runs a query and maps its first row, if any.
-    public func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> T? {
+    package func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> T? {
         try withStatement(sql) { (s) throws(StoreError) -> T? in
             try s.bind(values)
             return try s.step() ? try row(s) : nil
@@ -177,7 +177,7 @@ public final class Database {
     }
 
     /// Runs several `;`-separated statements without bindings (schema scripts).
-    public func executeScript(_ sql: String) throws(StoreError) {
+    package func executeScript(_ sql: String) throws(StoreError) {
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
@@ -190,7 +190,7 @@ public final class Database {
 
     /// Reads a pragma's first value, e.g. `pragma("journal_mode")`. The text becomes SQL:
     /// pass only literals written in code, never input.
-    public func pragma(_ text: String) throws(StoreError) -> String? {
+    package func pragma(_ text: String) throws(StoreError) -> String? {
         try queryFirst("PRAGMA \(text)") { $0.optionalText(0) } ?? nil
     }
 
@@ -198,11 +198,11 @@ public final class Database {
     /// `statementCacheLimit`): lets tests look at the statements a piece of code runs.
     var cachedSQL: [String] { Array(cache.keys) }
 
-    public var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+    package var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
     /// Whether a transaction is open on this connection.
-    public var isInTransaction: Bool { transactionDepth > 0 }
+    package var isInTransaction: Bool { transactionDepth > 0 }
 
     // MARK: Transactions
 
@@ -212,14 +212,14 @@ public final class Database {
     ///
     /// Nested calls run in a savepoint of the outer transaction, so a caller can make several
     /// store operations (commit a changeset, record the user run) one atomic unit.
-    public func write<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func write<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
         try transaction(begin: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a deferred transaction: every read inside sees one snapshot. Inside
     /// another transaction it simply joins it. A write inside a read may fail as busy when
     /// another connection committed since the snapshot; use `write` for read-modify-write.
-    public func read<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func read<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 { return try body(self) }
         return try transaction(begin: "BEGIN DEFERRED", body)
     }
@@ -232,7 +232,7 @@ public final class Database {
     /// two statements plus copies of the pages it touches. The nightly writer commits each
     /// student this way (changeset, statistics, user run). An error caught inside `body` no
     /// longer undoes the nested write that threw; don't catch and carry on in here.
-    public func joiningNestedWrites<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func joiningNestedWrites<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
         precondition(transactionDepth > 0, "joiningNestedWrites needs an open transaction")
         let outer = nestedWritesJoin
         nestedWritesJoin = true
@@ -278,14 +278,14 @@ public final class Database {
     /// `commitBatch()` or `rollbackBatch()`: every `write` meanwhile runs in a savepoint of it,
     /// so each stays atomic (one failing rolls back only itself) while the batch shares one
     /// commit. The nightly writer groups students this way; a crash loses the open batch whole.
-    public func beginBatch() throws(StoreError) {
+    package func beginBatch() throws(StoreError) {
         precondition(transactionDepth == 0, "a batch can not start inside a transaction")
         try execute("BEGIN IMMEDIATE")
         transactionDepth = 1
     }
 
     /// Commits the batch opened by `beginBatch()`; on failure it is rolled back whole.
-    public func commitBatch() throws(StoreError) {
+    package func commitBatch() throws(StoreError) {
         precondition(transactionDepth == 1, "no batch is open")
         defer { transactionDepth = 0 }
         do throws(StoreError) { try execute("COMMIT") } catch {
@@ -295,7 +295,7 @@ public final class Database {
     }
 
     /// Drops the batch opened by `beginBatch()`.
-    public func rollbackBatch() {
+    package func rollbackBatch() {
         precondition(transactionDepth == 1, "no batch is open")
         rollback("ROLLBACK")
         transactionDepth = 0

@@ -3,10 +3,10 @@ import Planning
 /// What a changeset edit touches: the plan rows of `RowChange.Entity`, plus the per-category
 /// statistic row a changeset creates for a new category (Store-local: only the store decides
 /// when such a row is needed, and its undo removes it).
-public enum EditEntity: String, Hashable, Sendable, CaseIterable {
+package enum EditEntity: String, Hashable, Sendable, CaseIterable {
     case task, override, slide, statistic
 
-    public init(_ entity: RowChange.Entity) {
+    package init(_ entity: RowChange.Entity) {
         switch entity {
         case .task: self = .task
         case .override: self = .override
@@ -15,5 +15,5 @@ public enum EditEntity: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The plan entity, or nil for `statistic`.
-    public var rowEntity: RowChange.Entity? { RowChange.Entity(rawValue: rawValue) }
+    package var rowEntity: RowChange.Entity? { RowChange.Entity(rawValue: rawValue) }
 }

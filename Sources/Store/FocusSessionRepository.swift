@@ -1,28 +1,28 @@
 import Planning
 
 /// One focus session the app's timer recorded: how long the student studied a category.
-public struct StoredFocusSession: Hashable, Sendable {
-    public var id: Int
-    public var userID: String
-    public var category: String
+package struct StoredFocusSession: Hashable, Sendable {
+    package var id: Int
+    package var userID: String
+    package var category: String
     /// Local wall-clock start in the user's zone.
-    public var start: CivilDateTime
-    public var minutes: Int
+    package var start: CivilDateTime
+    package var minutes: Int
 
-    public init(id: Int, userID: String, category: String, start: CivilDateTime, minutes: Int) {
+    package init(id: Int, userID: String, category: String, start: CivilDateTime, minutes: Int) {
         self.id = id; self.userID = userID; self.category = category; self.start = start; self.minutes = minutes
     }
 }
 
 /// Focus sessions of users: recorded by import and the app, summed into statistics.
-public struct FocusSessionRepository {
+package struct FocusSessionRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// Records a session. - Throws: `.unknownUser`.
     @discardableResult
-    public func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError) -> StoredFocusSession {
+    package func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError) -> StoredFocusSession {
         try db.write { (db) throws(StoreError) -> StoredFocusSession in
             guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
             try db.execute("INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)",
@@ -32,7 +32,7 @@ public struct FocusSessionRepository {
     }
 
     /// A user's sessions by start, optionally only those starting within `dates`.
-    public func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [StoredFocusSession] {
+    package func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [StoredFocusSession] {
         var sql = "SELECT id, user_id, category, start, minutes FROM focus_sessions WHERE user_id = ?"
         var values: [SQLValue] = [.text(userID)]
         if let dates {
@@ -49,7 +49,7 @@ public struct FocusSessionRepository {
 
     /// Total focus minutes per category of a user. Summed here rather than with `GROUP BY`,
     /// which costs SQLite a sorter on every call (the nightly job asks for every student).
-    public func minutesByCategory(userID: String) throws(StoreError) -> [String: Int] {
+    package func minutesByCategory(userID: String) throws(StoreError) -> [String: Int] {
         let rows = try db.query("SELECT category, minutes FROM focus_sessions WHERE user_id = ?", [.text(userID)]) {
             ($0.text(0), $0.int(1))
         }

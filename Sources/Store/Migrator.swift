@@ -7,10 +7,10 @@ import Planning
 /// migration runs in its own `BEGIN IMMEDIATE` transaction and re-checks, under the write
 /// lock, whether another process applied it meanwhile; so two replan processes opening a fresh
 /// database at once both succeed.
-public struct Migrator: Sendable {
-    public let migrations: [Migration]
+package struct Migrator: Sendable {
+    package let migrations: [Migration]
 
-    public init(migrations: [Migration]) {
+    package init(migrations: [Migration]) {
         precondition(zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
                      "migration versions must be strictly increasing")
         precondition(migrations.allSatisfy { $0.version > 0 }, "migration versions start at 1")
@@ -18,13 +18,13 @@ public struct Migrator: Sendable {
     }
 
     /// The newest schema version this list knows.
-    public var latestVersion: Int { migrations.last?.version ?? 0 }
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Applies every missing migration in order.
     /// - Returns: the versions applied now (empty when the database was up to date).
     /// - Throws: `.schemaTooNew` when the database has a version this list does not know.
     @discardableResult
-    public func migrate(_ db: Database, now: Date) throws(StoreError) -> [Int] {
+    package func migrate(_ db: Database, now: Date) throws(StoreError) -> [Int] {
         // Opening an up-to-date database only reads: the nightly workers' connections must not
         // queue for the write lock just to learn that nothing is to do.
         let hasTable = try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } != nil
@@ -55,7 +55,7 @@ public struct Migrator: Sendable {
     }
 
     /// The versions recorded in the database, ascending.
-    public static func appliedVersions(_ db: Database) throws(StoreError) -> [Int] {
+    package static func appliedVersions(_ db: Database) throws(StoreError) -> [Int] {
         try db.query("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
     }
 }

@@ -3,10 +3,10 @@ import Planning
 
 /// The notification outbox: rows written with changesets (and their undo/redo), read and
 /// removed by whatever delivers push messages.
-public struct OutboxRepository {
+package struct OutboxRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError) {
         for e in entries {
@@ -19,14 +19,14 @@ public struct OutboxRepository {
     }
 
     /// A user's pending rows, in insertion order.
-    public func entries(userID: String) throws(StoreError) -> [StoredOutboxEntry] {
+    package func entries(userID: String) throws(StoreError) -> [StoredOutboxEntry] {
         try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE user_id = ? ORDER BY id", [.text(userID)]) {
             (s) throws(StoreError) in try OutboxRepository.decode(s)
         }
     }
 
     /// The rows written with one changeset (and its undo/redo), in insertion order.
-    public func entries(changesetID: ChangesetID) throws(StoreError) -> [StoredOutboxEntry] {
+    package func entries(changesetID: ChangesetID) throws(StoreError) -> [StoredOutboxEntry] {
         try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE changeset_id = ? ORDER BY id",
                      [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
@@ -34,7 +34,7 @@ public struct OutboxRepository {
     /// Rows after `cursor` (a row id; 0 for the start), in id order: the delivery contract of
     /// `replan outbox`. Ids only grow, so a consumer that remembers the last id it handled
     /// never sees a row twice and never skips one.
-    public func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
+    package func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
         try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE id > ? ORDER BY id LIMIT ?",
                      [.integer(cursor), .integer(limit)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
@@ -42,7 +42,7 @@ public struct OutboxRepository {
     /// Removes every row up to and including `cursor` (the consumer has handled them).
     /// - Returns: how many rows were removed.
     @discardableResult
-    public func acknowledge(through cursor: Int) throws(StoreError) -> Int {
+    package func acknowledge(through cursor: Int) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
             try db.execute("DELETE FROM notification_outbox WHERE id <= ?", [.integer(cursor)])
             return db.changes
@@ -50,7 +50,7 @@ public struct OutboxRepository {
     }
 
     /// Removes delivered rows.
-    public func remove(ids: [Int]) throws(StoreError) {
+    package func remove(ids: [Int]) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             for id in ids { try db.execute("DELETE FROM notification_outbox WHERE id = ?", [.integer(id)]) }
         }

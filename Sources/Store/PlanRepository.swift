@@ -2,15 +2,15 @@ import Planning
 
 /// Reads one user's plan (tasks, overrides, slides) into a `UserPlan` working copy, and looks
 /// tasks up by their global id. Writing goes through `ChangesetStore`.
-public struct PlanRepository {
+package struct PlanRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// Days of slack before the window when selecting overrides of series (see `loadPlan`).
     /// Overrides before it are not loaded, so the working copy can not see them; a changeset
     /// that nevertheless creates one of them conflicts rather than overwriting it.
-    public static let overrideMarginDays = 7
+    package static let overrideMarginDays = 7
 
     /// "The task is a series". The schema's CHECK allows only `daily`, `weekly` and `monthly`
     /// besides NULL, so this says the same as listing them; SQLite builds a temporary b-tree
@@ -36,7 +36,7 @@ public struct PlanRepository {
     /// each series' slides itself), so the order rows arrive in changes nothing, and an
     /// `ORDER BY` that no index provides costs SQLite a sorter per query.
     /// - Throws: `.unknownUser`.
-    public func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
+    package func loadPlan(userID: String, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
             try PlanRepository(db).loadPlan(user: try UserRepository(db).get(userID), window: window)
         }
@@ -44,7 +44,7 @@ public struct PlanRepository {
 
     /// `loadPlan(userID:window:)` for a user the caller has already read (the nightly job reads
     /// each user once, while streaming them, instead of decoding the row and its settings again).
-    public func loadPlan(user: User, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
+    package func loadPlan(user: User, window: ClosedRange<CivilDate>?) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let userID = user.id
             guard let window else { return try everything(of: user) }
@@ -68,7 +68,7 @@ public struct PlanRepository {
     /// reads for `window`: the same rows, chosen by the same `WindowSelection`. The nightly job
     /// reads a student's whole history once anyway when it settles their statistics base, and
     /// takes the window from it instead of reading it a second time.
-    public static func window(_ window: ClosedRange<CivilDate>, of whole: UserPlan) -> UserPlan {
+    package static func window(_ window: ClosedRange<CivilDate>, of whole: UserPlan) -> UserPlan {
         let series = whole.tasks.values.filter { $0.repeatRule != nil }
         let slides = series.flatMap { whole.slides[$0.id] ?? [] }
         let selection = WindowSelection(window: window, series: series, slides: slides)
@@ -81,7 +81,7 @@ public struct PlanRepository {
 
     /// The one-off tasks of a user whose sessions start in `days` (the nightly statistics count
     /// the days between a stored base and the window with them).
-    public func oneOffTasks(userID: String, startingIn days: ClosedRange<CivilDate>) throws(StoreError) -> [StudyTask] {
+    package func oneOffTasks(userID: String, startingIn days: ClosedRange<CivilDate>) throws(StoreError) -> [StudyTask] {
         // `end` bounds the index range (a task starting in the days ends on or after their first).
         try db.query("""
             SELECT \(TaskTable.columns) FROM tasks
@@ -96,7 +96,7 @@ public struct PlanRepository {
     /// itself; no override or slide applies to it). Reading one-off tasks' children too (as
     /// `everything` does, for export) probes both tables once per one-off task, most of a
     /// student's tasks, for rows that change nothing.
-    public func wholePlanAsTheRulesSeeIt(of user: User) throws(StoreError) -> UserPlan {
+    package func wholePlanAsTheRulesSeeIt(of user: User) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let id: [SQLValue] = [.text(user.id)]
             let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
@@ -167,22 +167,22 @@ public struct PlanRepository {
     }
 
     /// A task by its id (ids are global across users), or nil.
-    public func task(id: String) throws(StoreError) -> StudyTask? {
+    package func task(id: String) throws(StoreError) -> StudyTask? {
         try TaskTable.find(id: id, in: db)
     }
 
     /// The user owning a task, or nil when no task has this id.
-    public func taskOwner(taskID: String) throws(StoreError) -> String? {
+    package func taskOwner(taskID: String) throws(StoreError) -> String? {
         try TaskTable.ownerAndVersion(id: taskID, in: db)?.owner
     }
 
     /// Every override of a task, by original date.
-    public func overrides(taskID: String) throws(StoreError) -> [OccurrenceOverride] {
+    package func overrides(taskID: String) throws(StoreError) -> [OccurrenceOverride] {
         try OverrideTable.all(taskID: taskID, in: db)
     }
 
     /// Every slide of a series, by from date.
-    public func slides(taskID: String) throws(StoreError) -> [SeriesSlide] {
+    package func slides(taskID: String) throws(StoreError) -> [SeriesSlide] {
         try SlideTable.all(taskID: taskID, in: db)
     }
 }

@@ -10,30 +10,30 @@ import Planning
 /// prune. The batches find old rows through `changesets_by_time` and, for user runs, the old
 /// runs (one row per run, a small table) and `user_runs_by_run`, so each costs about its own
 /// size.
-public struct RetentionPruner {
+package struct RetentionPruner {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// A user run of a run that started before the cutoff (`?`): the run's own clock, which
     /// is `--now` in a reproduction, decides, like it decides the changesets' `created_at`.
     /// Found through `user_runs_by_run` for the few old runs.
     static let oldUserRun = "run_id IN (SELECT id FROM runs WHERE started_at < ?)"
 
-    public struct Report: Hashable, Sendable {
-        public var changesets = 0
-        public var userRuns = 0
-        public var transcripts = 0
-        public var runs = 0
-        public var batches = 0
+    package struct Report: Hashable, Sendable {
+        package var changesets = 0
+        package var userRuns = 0
+        package var transcripts = 0
+        package var runs = 0
+        package var batches = 0
         /// Whether `shouldStop` ended the prune before everything old was gone.
-        public var stopped = false
+        package var stopped = false
 
-        public init() {}
+        package init() {}
     }
 
     /// How many rows `prune` would delete, without deleting.
-    public func count(olderThan cutoff: Date) throws(StoreError) -> Report {
+    package func count(olderThan cutoff: Date) throws(StoreError) -> Report {
         let c = SQLValue.text(Timestamp.text(cutoff))
         return try db.read { (db) throws(StoreError) -> Report in
             var r = Report()
@@ -49,7 +49,7 @@ public struct RetentionPruner {
 
     /// Deletes everything older than `cutoff`, in batches; `shouldStop` is asked between
     /// batches (a run's time budget, a signal).
-    public func prune(olderThan cutoff: Date, batchSize: Int = 500,
+    package func prune(olderThan cutoff: Date, batchSize: Int = 500,
                       shouldStop: () -> Bool = { false }) throws(StoreError) -> Report {
         let c = SQLValue.text(Timestamp.text(cutoff))
         let n = SQLValue.integer(max(1, batchSize))

@@ -24,9 +24,9 @@ import Foundation
 /// connections (see `DatabaseFile`). Released and refused descriptors are kept per file and
 /// reused, so a process holds at most a few. The kernel releases the flock when the process
 /// exits in any way, SIGKILL included.
-public final class RunLock: Sendable {
+package final class RunLock: Sendable {
     /// The database file's path as given.
-    public let path: String
+    package let path: String
     private let key: FileKey
     private let descriptor: Int32
 
@@ -46,7 +46,7 @@ public final class RunLock: Sendable {
     }
 
     /// Takes the lock for an open database.
-    public static func tryAcquire(for database: Database) throws(StoreError) -> RunLock? {
+    package static func tryAcquire(for database: Database) throws(StoreError) -> RunLock? {
         try tryAcquire(databasePath: database.path)
     }
 
@@ -54,7 +54,7 @@ public final class RunLock: Sendable {
     /// - Returns: the held lock, or nil when another process (or another holder in this one)
     ///   has it.
     /// - Throws: `.cannotOpen` when the database file cannot be opened.
-    public static func tryAcquire(databasePath: String) throws(StoreError) -> RunLock? {
+    package static func tryAcquire(databasePath: String) throws(StoreError) -> RunLock? {
         var info = stat()
         guard stat(DatabaseFile.literal(databasePath), &info) == 0 else {
             throw StoreError.cannotOpen(path: databasePath, reason: DatabaseFile.lastSystemError())

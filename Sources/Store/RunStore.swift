@@ -6,20 +6,20 @@ import Planning
 ///
 /// To make a user's changeset and their user run one atomic unit (crash-only: either both
 /// or neither), call `ChangesetStore.commit` and `record` inside one `Database.write`.
-public struct RunStore {
+package struct RunStore {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// Records the start of a run. - Returns: its id.
-    public func startRun(startedAt: Date, options: JSONValue = [:]) throws(StoreError) -> Int {
+    package func startRun(startedAt: Date, options: JSONValue = [:]) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
             try db.execute("INSERT INTO runs (started_at, options) VALUES (?, ?)", [.text(Timestamp.text(startedAt)), .text(options.text)])
             return db.lastInsertRowID
         }
     }
 
-    public func finishRun(id: Int, finishedAt: Date) throws(StoreError) {
+    package func finishRun(id: Int, finishedAt: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             try db.execute("UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
         }
@@ -27,7 +27,7 @@ public struct RunStore {
 
     /// Records one user's outcome. - Returns: the user run's id.
     @discardableResult
-    public func record(_ r: UserRun) throws(StoreError) -> Int {
+    package func record(_ r: UserRun) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
             try db.execute("""
                 INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
@@ -47,7 +47,7 @@ public struct RunStore {
     /// An index lookup on `user_runs_by_user_date`. The statuses are compared here rather than
     /// in SQL: SQLite builds a temporary b-tree for every execution of `status IN (…)` (and
     /// rewrites an OR of equalities into one), while a user has one run or a few per date.
-    public func isDone(userID: String, planDate: CivilDate) throws(StoreError) -> Bool {
+    package func isDone(userID: String, planDate: CivilDate) throws(StoreError) -> Bool {
         try db.query("SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?",
                      [.text(userID), .text(planDate.description)]) { $0.text(0) }
             .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
@@ -56,11 +56,11 @@ public struct RunStore {
     /// The most transcript text stored for one user run (16 MiB). A conversation may hold 15
     /// responses of up to 8 MiB each; one student's log must not grow the database by that
     /// much every night.
-    public static let transcriptLimitBytes = 16 << 20
+    package static let transcriptLimitBytes = 16 << 20
 
     /// Stores (or replaces) the model exchange of a user run. Beyond `transcriptLimitBytes`
     /// the first messages that fit are kept, followed by a note saying how many were left out.
-    public func storeTranscript(userRunID: Int, messages: JSONValue) throws(StoreError) {
+    package func storeTranscript(userRunID: Int, messages: JSONValue) throws(StoreError) {
         let text = RunStore.boundedTranscript(messages, limit: RunStore.transcriptLimitBytes)
         try db.write { (db) throws(StoreError) in
             try db.execute("""
@@ -87,7 +87,7 @@ public struct RunStore {
         return JSONValue.array(kept).text
     }
 
-    public func transcript(userRunID: Int) throws(StoreError) -> JSONValue? {
+    package func transcript(userRunID: Int) throws(StoreError) -> JSONValue? {
         let text = try db.queryFirst("SELECT messages FROM transcripts WHERE user_run_id = ?", [.integer(userRunID)]) { $0.text(0) }
         guard let text else { return nil }
         let value: JSONValue = try StoredJSON.parse(text, entity: "transcript", key: String(userRunID))
@@ -95,14 +95,14 @@ public struct RunStore {
     }
 
     /// The user run that produced a changeset (for `show --transcript`).
-    public func userRun(changesetID: ChangesetID) throws(StoreError) -> UserRunRecord? {
+    package func userRun(changesetID: ChangesetID) throws(StoreError) -> UserRunRecord? {
         try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE changeset_id = ? ORDER BY id DESC LIMIT 1",
                      [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }.first
     }
 
     /// Runs newest first with their user runs; with `userID`, only runs that touched that user
     /// and only that user's rows.
-    public func runs(limit: Int = 20, userID: String? = nil) throws(StoreError) -> [RunLog] {
+    package func runs(limit: Int = 20, userID: String? = nil) throws(StoreError) -> [RunLog] {
         try db.read { (db) throws(StoreError) -> [RunLog] in
             let runs: [RunRecord]
             if let userID {
@@ -125,7 +125,7 @@ public struct RunStore {
     }
 
     /// One user's runs, newest first.
-    public func userRuns(userID: String, limit: Int = 20) throws(StoreError) -> [UserRunRecord] {
+    package func userRuns(userID: String, limit: Int = 20) throws(StoreError) -> [UserRunRecord] {
         try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE user_id = ? ORDER BY id DESC LIMIT ?",
                      [.text(userID), .integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
     }

@@ -3,26 +3,26 @@ import Planning
 
 /// One run with its students' outcomes summed: what `replan log` prints as one line, so a
 /// night of 1,000 students is one line rather than 1,000.
-public struct RunTotals: Hashable, Sendable {
-    public var run: RunRecord
+package struct RunTotals: Hashable, Sendable {
+    package var run: RunRecord
     /// User runs recorded (the students that were due and reached an outcome).
-    public var users: Int
-    public var changed: Int
-    public var unchanged: Int
-    public var skipped: Int
-    public var failed: Int
+    package var users: Int
+    package var changed: Int
+    package var unchanged: Int
+    package var skipped: Int
+    package var failed: Int
     /// Students whose model stage ended in an error but who did not fail (their local edits
     /// committed, or they were skipped by `--on-model-error=skip`).
-    public var modelErrors: Int
-    public var modelCalls: Int
-    public var promptTokens: Int
-    public var completionTokens: Int
-    public var reasoningTokens: Int
-    public var cachedTokens: Int
+    package var modelErrors: Int
+    package var modelCalls: Int
+    package var promptTokens: Int
+    package var completionTokens: Int
+    package var reasoningTokens: Int
+    package var cachedTokens: Int
 }
 
 /// Which user runs a `log` query is about.
-public enum UserRunFilter: Hashable, Sendable {
+package enum UserRunFilter: Hashable, Sendable {
     case status(UserRunStatus)
     /// An error recorded on a student who did not fail: a model error.
     case modelError
@@ -40,7 +40,7 @@ extension RunStore {
     /// Runs newest first with their totals. Runs in which nobody was due (the hourly timer's
     /// usual tick) are left out unless `includeEmpty`; `userID` and `filter` keep the runs with
     /// at least one such user run; `since` keeps runs started at or after it.
-    public func runTotals(limit: Int, since: Date? = nil, userID: String? = nil, filter: UserRunFilter? = nil,
+    package func runTotals(limit: Int, since: Date? = nil, userID: String? = nil, filter: UserRunFilter? = nil,
                           includeEmpty: Bool = false) throws(StoreError) -> [RunTotals] {
         try db.read { (db) throws(StoreError) -> [RunTotals] in
             var conditions: [String] = []
@@ -66,7 +66,7 @@ extension RunStore {
     }
 
     /// One run with its totals, or nil when there is no such run.
-    public func runTotals(id: Int) throws(StoreError) -> RunTotals? {
+    package func runTotals(id: Int) throws(StoreError) -> RunTotals? {
         try db.read { (db) throws(StoreError) -> RunTotals? in
             let run = try db.queryFirst("SELECT id, started_at, finished_at, options FROM runs WHERE id = ?", [.integer(id)]) {
                 (s) throws(StoreError) in try RunStore.decodeRun(s)
@@ -89,7 +89,7 @@ extension RunStore {
 
     /// The user runs of one run (all of them, or those matching `userID` / `filter`), in the
     /// order they were recorded.
-    public func userRuns(runID: Int, userID: String? = nil, filter: UserRunFilter? = nil) throws(StoreError) -> [UserRunRecord] {
+    package func userRuns(runID: Int, userID: String? = nil, filter: UserRunFilter? = nil) throws(StoreError) -> [UserRunRecord] {
         var sql = "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ?"
         var values: [SQLValue] = [.integer(runID)]
         if let userID { sql += " AND user_id = ?"; values.append(.text(userID)) }

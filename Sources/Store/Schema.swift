@@ -14,8 +14,8 @@ import Foundation
 ///   on or after D" (`repeat_every IS NULL`) and "series of U" (`repeat_every IN (…)`).
 /// - `user_runs_by_user_date (user_id, plan_date, status)` makes "is U done for D" a covering
 ///   index lookup.
-public enum Schema {
-    public static let migrations: [Migration] = [
+package enum Schema {
+    package static let migrations: [Migration] = [
         .sql(version: 1, name: "initial schema", initial),
         .sql(version: 2, name: "statistics base", statisticsBase),
         checksWithoutLists,

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// A statement belongs to the connection that prepared it and, like it, is used from one
 /// thread at a time (not `Sendable`).
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     let sql: String
 
@@ -32,17 +32,17 @@ public final class Statement {
 
     // MARK: Binding (1-based indexes, as in SQLite)
 
-    public func bind(_ value: Int?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Int?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
         try check(sqlite3_bind_int64(handle, index, Int64(value)), "bind")
     }
 
-    public func bind(_ value: Double?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Double?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
         try check(sqlite3_bind_double(handle, index, value), "bind")
     }
 
-    public func bind(_ value: String?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: String?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
         var text = value
         // Pass the byte count: strings may contain NUL, and an empty buffer has no base
@@ -56,7 +56,7 @@ public final class Statement {
         try check(rc, "bind")
     }
 
-    public func bind(_ value: Data?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Data?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
         let rc = value.withUnsafeBytes { buffer -> Int32 in
             // A nil pointer would bind NULL; an empty blob is a zero-length blob.
@@ -66,11 +66,11 @@ public final class Statement {
         try check(rc, "bind")
     }
 
-    public func bindNull(at index: Int32) throws(StoreError) {
+    package func bindNull(at index: Int32) throws(StoreError) {
         try check(sqlite3_bind_null(handle, index), "bind")
     }
 
-    public func bind(_ value: SQLValue, at index: Int32) throws(StoreError) {
+    package func bind(_ value: SQLValue, at index: Int32) throws(StoreError) {
         switch value {
         case .integer(let v): try bind(v, at: index)
         case .real(let v): try bind(v, at: index)
@@ -81,7 +81,7 @@ public final class Statement {
     }
 
     /// Binds `values` to placeholders 1, 2, ….
-    public func bind(_ values: [SQLValue]) throws(StoreError) {
+    package func bind(_ values: [SQLValue]) throws(StoreError) {
         for (i, value) in values.enumerated() { try bind(value, at: Int32(i + 1)) }
     }
 
@@ -89,7 +89,7 @@ public final class Statement {
 
     /// Advances; true while a row is available, false when done.
     @discardableResult
-    public func step() throws(StoreError) -> Bool {
+    package func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -102,32 +102,32 @@ public final class Statement {
     }
 
     /// Makes the statement reusable: rewinds it and drops its bindings.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     // MARK: Columns (0-based indexes)
 
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
-    public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
-    public func bool(_ column: Int32) -> Bool { sqlite3_column_int64(handle, column) != 0 }
-    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-    public func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    package func bool(_ column: Int32) -> Bool { sqlite3_column_int64(handle, column) != 0 }
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    package func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
 
-    public func text(_ column: Int32) -> String { optionalText(column) ?? "" }
+    package func text(_ column: Int32) -> String { optionalText(column) ?? "" }
 
-    public func optionalText(_ column: Int32) -> String? {
+    package func optionalText(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
-    public func data(_ column: Int32) -> Data? {
+    package func data(_ column: Int32) -> Data? {
         guard !isNull(column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }

@@ -11,25 +11,25 @@ import Planning
 /// on or before `through`. The nightly job stores a new base only if `serial` is still the
 /// one it read, so a base counted from a snapshot that a concurrent edit has since made stale
 /// is never stored.
-public struct StatisticsBase: Hashable, Sendable {
+package struct StatisticsBase: Hashable, Sendable {
     /// Raised by every write of the user's plan rows; 0 when the user has no row yet.
-    public var serial: Int
+    package var serial: Int
     /// The last date counted in `counts`; nil when there is no valid base.
-    public var through: CivilDate?
-    public var counts: [String: CategoryCount]
+    package var through: CivilDate?
+    package var counts: [String: CategoryCount]
 
-    public init(serial: Int, through: CivilDate?, counts: [String: CategoryCount]) {
+    package init(serial: Int, through: CivilDate?, counts: [String: CategoryCount]) {
         self.serial = serial; self.through = through; self.counts = counts
     }
 }
 
-public struct StatisticsBaseRepository {
+package struct StatisticsBaseRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// The user's base (serial 0 and no date when none was ever stored).
-    public func base(userID: String) throws(StoreError) -> StatisticsBase {
+    package func base(userID: String) throws(StoreError) -> StatisticsBase {
         let row = try db.queryFirst("SELECT serial, through, counts FROM statistics_base WHERE user_id = ?", [.text(userID)]) {
             ($0.int(0), $0.optionalText(1), $0.optionalText(2))
         }
@@ -51,14 +51,14 @@ public struct StatisticsBaseRepository {
     }
 
     /// The user's current serial (0 without a row).
-    public func serial(userID: String) throws(StoreError) -> Int {
+    package func serial(userID: String) throws(StoreError) -> Int {
         try db.queryFirst("SELECT serial FROM statistics_base WHERE user_id = ?", [.text(userID)]) { $0.int(0) } ?? 0
     }
 
     /// Stores a base counted through `through` and raises the serial. The caller has checked,
     /// in the same write transaction, that the serial is still the one its counts were read
     /// with (allowing for its own changeset's raise).
-    public func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
+    package func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
         var object: [String: JSONValue] = [:]
         for (category, c) in counts { object[category] = [.int(c.tasks), .int(c.completed)] }
         try db.execute("""
@@ -70,7 +70,7 @@ public struct StatisticsBaseRepository {
     /// Records a write of the user's plan rows whose earliest affected date is `earliest`
     /// (nil: no plan date affected): raises the serial and drops the base if the write reaches
     /// back to or before its date.
-    public func invalidate(userID: String, earliest: CivilDate?) throws(StoreError) {
+    package func invalidate(userID: String, earliest: CivilDate?) throws(StoreError) {
         try db.execute("""
             INSERT INTO statistics_base (user_id, serial) VALUES (?1, 1)
             ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1,

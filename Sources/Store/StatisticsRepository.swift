@@ -1,21 +1,21 @@
 /// How many tasks (occurrences, as the caller counts them) a category has and how many are done.
-public struct CategoryCount: Hashable, Sendable {
-    public var tasks: Int
-    public var completed: Int
+package struct CategoryCount: Hashable, Sendable {
+    package var tasks: Int
+    package var completed: Int
 
-    public init(tasks: Int, completed: Int) { self.tasks = tasks; self.completed = completed }
+    package init(tasks: Int, completed: Int) { self.tasks = tasks; self.completed = completed }
 }
 
 /// One row of a user's statistics.
-public struct CategoryStatistic: Hashable, Sendable {
-    public var category: String
-    public var taskCount: Int
-    public var completedCount: Int
+package struct CategoryStatistic: Hashable, Sendable {
+    package var category: String
+    package var taskCount: Int
+    package var completedCount: Int
     /// completed / tasks, 0 when there are no tasks.
-    public var completionRate: Double
-    public var focusMinutes: Int
+    package var completionRate: Double
+    package var focusMinutes: Int
 
-    public init(category: String, taskCount: Int, completedCount: Int, completionRate: Double, focusMinutes: Int) {
+    package init(category: String, taskCount: Int, completedCount: Int, completionRate: Double, focusMinutes: Int) {
         self.category = category; self.taskCount = taskCount; self.completedCount = completedCount
         self.completionRate = completionRate; self.focusMinutes = focusMinutes
     }
@@ -23,10 +23,10 @@ public struct CategoryStatistic: Hashable, Sendable {
 
 /// Per-user, per-category statistics. The counting rules belong to the caller (Planning knows
 /// what an occurrence is); the store combines them with the recorded focus minutes.
-public struct StatisticsRepository {
+package struct StatisticsRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     /// Replaces a user's statistic rows: one per category in `counts` or with focus sessions.
     ///
@@ -37,7 +37,7 @@ public struct StatisticsRepository {
     /// of a student's categories keep their numbers.
     /// - Returns: the new rows by category.
     @discardableResult
-    public func recompute(userID: String, counts: [String: CategoryCount]) throws(StoreError) -> [CategoryStatistic] {
+    package func recompute(userID: String, counts: [String: CategoryCount]) throws(StoreError) -> [CategoryStatistic] {
         try db.write { (db) throws(StoreError) -> [CategoryStatistic] in
             guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
             let focus = try FocusSessionRepository(db).minutesByCategory(userID: userID)
@@ -68,7 +68,7 @@ public struct StatisticsRepository {
     }
 
     /// A user's statistic rows by category.
-    public func statistics(userID: String) throws(StoreError) -> [CategoryStatistic] {
+    package func statistics(userID: String) throws(StoreError) -> [CategoryStatistic] {
         try db.query("""
             SELECT category, task_count, completed_count, completion_rate, focus_minutes FROM statistics
             WHERE user_id = ? ORDER BY category

@@ -6,7 +6,7 @@ import CSQLite
 /// SQLite failures carry the result code, the extended code, SQLite's own message and a short
 /// description of the operation (the head of the SQL text, which only ever holds `?`
 /// placeholders) — never a bound value, so a student's titles or notes cannot leak into logs.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database file cannot be created or opened (missing directory, permissions). The CLI
     /// maps this to exit code 73.
     case cannotOpen(path: String, reason: String)
@@ -34,14 +34,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedRow(entity: String, key: String, problem: String)
 
     /// SQLite's primary result code, when SQLite reported the failure.
-    public var code: Int32? { if case .sqlite(let f) = self { return f.code }; return nil }
+    package var code: Int32? { if case .sqlite(let f) = self { return f.code }; return nil }
     /// SQLite's extended result code, when SQLite reported the failure.
-    public var extendedCode: Int32? { if case .sqlite(let f) = self { return f.extendedCode }; return nil }
+    package var extendedCode: Int32? { if case .sqlite(let f) = self { return f.extendedCode }; return nil }
 
     /// Another connection holds a lock past the busy timeout: worth retrying later.
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open database \(path): \(reason)"
         case .notADatabase(let path): return "\(path) is not a replan database (not an SQLite file)"
@@ -63,18 +63,18 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// One failed SQLite call: codes, SQLite's message and what was being done.
-public struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
-    public var code: Int32
-    public var extendedCode: Int32
-    public var message: String
+package struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
+    package var code: Int32
+    package var extendedCode: Int32
+    package var message: String
     /// What the store was doing, e.g. `step: INSERT INTO tasks`. Never contains bound values.
-    public var operation: String
+    package var operation: String
 
-    public init(code: Int32, extendedCode: Int32, message: String, operation: String) {
+    package init(code: Int32, extendedCode: Int32, message: String, operation: String) {
         self.code = code; self.extendedCode = extendedCode; self.message = message; self.operation = operation
     }
 
-    public var description: String {
+    package var description: String {
         "SQLite error \(code) (extended \(extendedCode)) during \(operation): \(message)"
     }
 }

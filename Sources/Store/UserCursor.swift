@@ -10,7 +10,7 @@ import Planning
 /// A user whose row does not decode (say, a time zone this system no longer knows) is thrown
 /// by `next()` as `.malformedRow`; the cursor has already moved past it, so the caller can
 /// record the failure and keep going.
-public struct UserCursor {
+package struct UserCursor {
     let db: Database
     let batchSize: Int
     private var buffer: [Result<User, StoreError>] = []
@@ -24,7 +24,7 @@ public struct UserCursor {
     }
 
     /// The next user, or nil after the last one.
-    public mutating func next() throws(StoreError) -> User? {
+    package mutating func next() throws(StoreError) -> User? {
         if position == buffer.count {
             if exhausted { return nil }
             try fetch()

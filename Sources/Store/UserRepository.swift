@@ -2,16 +2,16 @@ import Foundation
 import Planning
 
 /// Users and their settings. Every user has exactly one settings row, created with the user.
-public struct UserRepository {
+package struct UserRepository {
     let db: Database
 
-    public init(_ db: Database) { self.db = db }
+    package init(_ db: Database) { self.db = db }
 
     static let selectUser = "SELECT u.id, u.time_zone, u.language, u.display_name, \(SettingsTable.aliasedColumns) FROM users u LEFT JOIN settings s ON s.user_id = u.id"
 
     /// Adds a user with their settings row (`user.settings`, the defaults unless set).
     /// - Throws: `.duplicateUser` naming the id when it is taken.
-    public func add(_ user: User, now: Date) throws(StoreError) {
+    package func add(_ user: User, now: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             if try exists(user.id) { throw StoreError.duplicateUser(user.id) }
             let stamp = Timestamp.text(now)
@@ -23,12 +23,12 @@ public struct UserRepository {
         }
     }
 
-    public func exists(_ id: String) throws(StoreError) -> Bool {
+    package func exists(_ id: String) throws(StoreError) -> Bool {
         try db.queryFirst("SELECT 1 FROM users WHERE id = ?", [.text(id)]) { _ in true } ?? false
     }
 
     /// The user with settings, or nil.
-    public func find(_ id: String) throws(StoreError) -> User? {
+    package func find(_ id: String) throws(StoreError) -> User? {
         let rows = try db.query("\(UserRepository.selectUser) WHERE u.id = ?", [.text(id)]) { (s) throws(StoreError) in
             try UserRepository.decode(s)
         }
@@ -36,30 +36,30 @@ public struct UserRepository {
     }
 
     /// The user with settings. - Throws: `.unknownUser`.
-    public func get(_ id: String) throws(StoreError) -> User {
+    package func get(_ id: String) throws(StoreError) -> User {
         guard let user = try find(id) else { throw StoreError.unknownUser(id) }
         return user
     }
 
     /// Every user, sorted by id. For the multi-user job use `cursor(batchSize:)` instead.
-    public func list() throws(StoreError) -> [User] {
+    package func list() throws(StoreError) -> [User] {
         try db.read { (db) throws(StoreError) in
             try db.query("\(UserRepository.selectUser) ORDER BY u.id") { (s) throws(StoreError) in try UserRepository.decode(s) }
         }
     }
 
-    public func count() throws(StoreError) -> Int {
+    package func count() throws(StoreError) -> Int {
         try db.queryFirst("SELECT count(*) FROM users") { $0.int(0) } ?? 0
     }
 
     /// Streams users in id order, `batchSize` at a time, never holding them all in memory.
-    public func cursor(batchSize: Int = 500) -> UserCursor {
+    package func cursor(batchSize: Int = 500) -> UserCursor {
         UserCursor(db: db, batchSize: batchSize)
     }
 
     /// Changes a user's zone, language and display name (bumps the version).
     /// - Throws: `.unknownUser`.
-    public func update(_ user: User, now: Date) throws(StoreError) {
+    package func update(_ user: User, now: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             try db.execute("UPDATE users SET time_zone = ?, language = ?, display_name = ?, updated_at = ?, version = version + 1 WHERE id = ?",
                            [.text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
@@ -71,7 +71,7 @@ public struct UserRepository {
     /// Removes a user and, by cascade, everything of theirs: settings, tasks, overrides,
     /// slides, statistics, focus sessions, changesets, runs' user rows, transcripts, outbox.
     /// - Throws: `.unknownUser`.
-    public func remove(_ id: String) throws(StoreError) {
+    package func remove(_ id: String) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
             try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
             if db.changes == 0 { throw StoreError.unknownUser(id) }
@@ -79,12 +79,12 @@ public struct UserRepository {
     }
 
     /// - Throws: `.unknownUser`.
-    public func settings(for id: String) throws(StoreError) -> UserSettings {
+    package func settings(for id: String) throws(StoreError) -> UserSettings {
         try get(id).settings
     }
 
     /// The settings row's version (bumped by every save).
-    public func settingsVersion(for id: String) throws(StoreError) -> Int {
+    package func settingsVersion(for id: String) throws(StoreError) -> Int {
         guard let v = try db.queryFirst("SELECT version FROM settings WHERE user_id = ?", [.text(id)], { $0.int(0) }) else {
             throw StoreError.unknownUser(id)
         }
@@ -94,7 +94,7 @@ public struct UserRepository {
     /// Replaces a user's settings and bumps their version. - Returns: the new version.
     /// - Throws: `.unknownUser`.
     @discardableResult
-    public func saveSettings(_ settings: UserSettings, for id: String) throws(StoreError) -> Int {
+    package func saveSettings(_ settings: UserSettings, for id: String) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
             guard try exists(id) else { throw StoreError.unknownUser(id) }
             let sets = SettingsTable.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")

@@ -2,7 +2,7 @@ import Foundation
 import Planning
 
 /// What happened to one user in one nightly run.
-public enum UserRunStatus: String, Hashable, Sendable, CaseIterable {
+package enum UserRunStatus: String, Hashable, Sendable, CaseIterable {
     /// A changeset was committed.
     case changed
     /// Planned, nothing to change.
@@ -13,26 +13,26 @@ public enum UserRunStatus: String, Hashable, Sendable, CaseIterable {
     case failed
 
     /// Whether the user counts as done for the plan date (not re-planned unless forced).
-    public var isFinished: Bool { self == .changed || self == .unchanged }
+    package var isFinished: Bool { self == .changed || self == .unchanged }
 }
 
 /// One user's outcome inside a run (a row of `user_runs`).
-public struct UserRun: Hashable, Sendable {
-    public var runID: Int
-    public var userID: String
-    public var planDate: CivilDate
-    public var status: UserRunStatus
-    public var changesetID: ChangesetID?
-    public var modelCalls: Int
-    public var turns: Int
-    public var promptTokens: Int
-    public var completionTokens: Int
-    public var reasoningTokens: Int
-    public var cachedTokens: Int
-    public var durationMilliseconds: Int
+package struct UserRun: Hashable, Sendable {
+    package var runID: Int
+    package var userID: String
+    package var planDate: CivilDate
+    package var status: UserRunStatus
+    package var changesetID: ChangesetID?
+    package var modelCalls: Int
+    package var turns: Int
+    package var promptTokens: Int
+    package var completionTokens: Int
+    package var reasoningTokens: Int
+    package var cachedTokens: Int
+    package var durationMilliseconds: Int
     /// What went wrong, for `failed` (never an API key or request body).
-    public var error: String?
-    public var finishedAt: Date
+    package var error: String?
+    package var finishedAt: Date
     /// Why the model was or was not asked (`flags`, `new-instruction`, `unchanged`, …).
     package var modelDecision: String?
     /// The `finish_reason` of each model request, comma-separated.
@@ -40,7 +40,7 @@ public struct UserRun: Hashable, Sendable {
     /// Estimated cost of the student's model requests, in US dollars.
     package var costUSD: Double = 0
 
-    public init(runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,
+    package init(runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,
                 modelCalls: Int = 0, turns: Int = 0, promptTokens: Int = 0, completionTokens: Int = 0,
                 reasoningTokens: Int = 0, cachedTokens: Int = 0, durationMilliseconds: Int = 0,
                 error: String? = nil, finishedAt: Date) {
@@ -53,31 +53,31 @@ public struct UserRun: Hashable, Sendable {
 }
 
 /// A stored user run with its row id (the key of its transcript).
-public struct UserRunRecord: Hashable, Sendable {
-    public var id: Int
-    public var userRun: UserRun
+package struct UserRunRecord: Hashable, Sendable {
+    package var id: Int
+    package var userRun: UserRun
 
-    public init(id: Int, userRun: UserRun) { self.id = id; self.userRun = userRun }
+    package init(id: Int, userRun: UserRun) { self.id = id; self.userRun = userRun }
 }
 
 /// One invocation of the nightly job (a row of `runs`).
-public struct RunRecord: Hashable, Sendable {
-    public var id: Int
-    public var startedAt: Date
+package struct RunRecord: Hashable, Sendable {
+    package var id: Int
+    package var startedAt: Date
     /// Nil while running, or when the process died before finishing.
-    public var finishedAt: Date?
+    package var finishedAt: Date?
     /// The options the run was started with (no secrets).
-    public var options: JSONValue
+    package var options: JSONValue
 
-    public init(id: Int, startedAt: Date, finishedAt: Date?, options: JSONValue) {
+    package init(id: Int, startedAt: Date, finishedAt: Date?, options: JSONValue) {
         self.id = id; self.startedAt = startedAt; self.finishedAt = finishedAt; self.options = options
     }
 }
 
 /// A run with its user runs, as `log` shows it.
-public struct RunLog: Hashable, Sendable {
-    public var run: RunRecord
-    public var userRuns: [UserRunRecord]
+package struct RunLog: Hashable, Sendable {
+    package var run: RunRecord
+    package var userRuns: [UserRunRecord]
 
-    public init(run: RunRecord, userRuns: [UserRunRecord]) { self.run = run; self.userRuns = userRuns }
+    package init(run: RunRecord, userRuns: [UserRunRecord]) { self.run = run; self.userRuns = userRuns }
 }
