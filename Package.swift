@@ -9,7 +9,7 @@ let package = Package(
     name: "replan",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "replan", targets: ["replan"]),
+        .executable(name: "replan", targets: ["replan"])
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -29,10 +29,13 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP", "ReplanTestSupport"]),
+        .testTarget(
+            name: "NightlyTests",
+            dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP", "ReplanTestSupport"]),
         .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Nightly", "Store", "Planning"]),
         // The model stage end to end: the built binary against the local mock model server.
-        .testTarget(name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),
+        .testTarget(
+            name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),
     ],
     swiftLanguageModes: [.v6]
 )

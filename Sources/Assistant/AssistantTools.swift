@@ -12,42 +12,61 @@ package enum AssistantTools {
     static let dateTimeDescription = "YYYY-MM-DDTHH:MM local (YYYY-MM-DD if all-day)"
 
     package static let all: [ToolDefinition] = [
-        ToolDefinition(name: saveTask, description: "Create one-off sessions. Each item is checked on its own; the result lists the new ids.",
-                       parameters: object(["tasks": array(of: object([
-                           "title": ["type": "string"],
-                           "note": ["type": "string"],
-                           "category": ["type": "string"],
-                           "color": ["type": "string", "enum": ["red", "yellow", "green", "blue"],
-                                     "description": "red urgent, yellow medium, green learning, blue routine"],
-                           "start": ["type": "string", "description": .string(dateTimeDescription)],
-                           "end": ["type": "string"],
-                           "allDay": ["type": "boolean"],
-                           "reason": reason,
-                       ]))])),
-        ToolDefinition(name: updateTask, description: "Edit or move sessions by the ids of the plan (SERIES@DATE moves one session of a series; the bare SERIES id changes title, note, category or color of all its sessions). Null fields stay unchanged.",
-                       parameters: object(["tasks": array(of: object([
-                           "taskId": ["type": "string"],
-                           "title": nullable("string"), "note": nullable("string"), "category": nullable("string"),
-                           "color": ["type": ["string", "null"], "enum": ["red", "yellow", "green", "blue", nil]],
-                           "start": nullable("string"), "end": nullable("string"), "allDay": nullable("boolean"),
-                           "reason": reason,
-                       ]))])),
-        ToolDefinition(name: deleteTask, description: "Delete one-off sessions, or skip single sessions of a series (SERIES@DATE).",
-                       parameters: object(["tasks": array(of: object(["taskId": ["type": "string"], "reason": reason]))])),
-        ToolDefinition(name: endConversation, description: "Call when all changes are done, or at once when nothing needs doing.",
-                       parameters: object([
-                           "summary": ["type": ["string", "null"], "description": "one or two sentences for the student"],
-                           "status": ["type": ["string", "null"], "enum": ["done", "nothing-needed", "needs-student", nil]],
-                           "question": ["type": ["string", "null"], "description": "what the student must decide, if anything"],
-                       ])),
+        ToolDefinition(
+            name: saveTask,
+            description: "Create one-off sessions. Each item is checked on its own; the result lists the new ids.",
+            parameters: object([
+                "tasks": array(
+                    of: object([
+                        "title": ["type": "string"],
+                        "note": ["type": "string"],
+                        "category": ["type": "string"],
+                        "color": [
+                            "type": "string", "enum": ["red", "yellow", "green", "blue"],
+                            "description": "red urgent, yellow medium, green learning, blue routine",
+                        ],
+                        "start": ["type": "string", "description": .string(dateTimeDescription)],
+                        "end": ["type": "string"],
+                        "allDay": ["type": "boolean"],
+                        "reason": reason,
+                    ]))
+            ])),
+        ToolDefinition(
+            name: updateTask,
+            description:
+                "Edit or move sessions by the ids of the plan (SERIES@DATE moves one session of a series; the bare SERIES id changes title, note, category or color of all its sessions). Null fields stay unchanged.",
+            parameters: object([
+                "tasks": array(
+                    of: object([
+                        "taskId": ["type": "string"],
+                        "title": nullable("string"), "note": nullable("string"), "category": nullable("string"),
+                        "color": ["type": ["string", "null"], "enum": ["red", "yellow", "green", "blue", nil]],
+                        "start": nullable("string"), "end": nullable("string"), "allDay": nullable("boolean"),
+                        "reason": reason,
+                    ]))
+            ])),
+        ToolDefinition(
+            name: deleteTask,
+            description: "Delete one-off sessions, or skip single sessions of a series (SERIES@DATE).",
+            parameters: object(["tasks": array(of: object(["taskId": ["type": "string"], "reason": reason]))])),
+        ToolDefinition(
+            name: endConversation, description: "Call when all changes are done, or at once when nothing needs doing.",
+            parameters: object([
+                "summary": ["type": ["string", "null"], "description": "one or two sentences for the student"],
+                "status": ["type": ["string", "null"], "enum": ["done", "nothing-needed", "needs-student", nil]],
+                "question": ["type": ["string", "null"], "description": "what the student must decide, if anything"],
+            ])),
     ]
 
     /// The per-item reason of the edit tools, stored with the edit in the changeset.
     static let reason: WireJSON = ["type": "string", "description": "why, in a few words for the student"]
 
     static func object(_ properties: [String: WireJSON]) -> WireJSON {
-        ["type": "object", "properties": .object(properties), "required": .array(properties.keys.sorted().map { .string($0) }),
-         "additionalProperties": false]
+        [
+            "type": "object", "properties": .object(properties),
+            "required": .array(properties.keys.sorted().map { .string($0) }),
+            "additionalProperties": false,
+        ]
     }
 
     static func array(of item: WireJSON) -> WireJSON { ["type": "array", "items": item] }

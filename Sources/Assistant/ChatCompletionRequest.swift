@@ -41,7 +41,10 @@ package struct ChatCompletionRequest: Sendable, Equatable {
     }
 
     /// A request with the model, effort and token cap of `configuration`.
-    package init(configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition], promptCacheKey: String? = nil) {
+    package init(
+        configuration: ModelConfiguration, messages: [ChatMessage], tools: [ToolDefinition],
+        promptCacheKey: String? = nil
+    ) {
         self.init(
             model: configuration.model,
             messages: messages,

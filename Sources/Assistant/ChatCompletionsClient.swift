@@ -93,7 +93,8 @@ package final class ChatCompletionsClient: Sendable {
             var rateLimited = false
             if case .response(429, _, let body) = outcome, body?.isInsufficientQuota != true { rateLimited = true }
             let patient = rateLimited && clock().timeIntervalSince(started) < rateLimitPatience
-            let decision = retryPolicy.decide(retriesSoFar: patient ? 0 : retries, outcome: outcome, random: random(), now: clock())
+            let decision = retryPolicy.decide(
+                retriesSoFar: patient ? 0 : retries, outcome: outcome, random: random(), now: clock())
             if case .response(429, _, _) = outcome, case .retry(let delay) = decision {
                 gate?.leave(rateLimitedFor: delay)
             } else {

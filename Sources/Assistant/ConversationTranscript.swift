@@ -46,13 +46,19 @@ package struct ConversationTranscript: Sendable {
     }
 
     mutating func recordTool(_ call: ToolCall, result: JSONValue, turn: Int) {
-        entries.append(["kind": "tool", "turn": .int(turn), "toolCallId": .string(call.id), "name": .string(call.name),
-                        "arguments": .string(call.arguments), "result": result])
+        entries.append([
+            "kind": "tool", "turn": .int(turn), "toolCallId": .string(call.id), "name": .string(call.name),
+            "arguments": .string(call.arguments), "result": result,
+        ])
     }
 
-    mutating func recordEnd(_ ending: ConversationOutcome.Ending, turns: Int, requests: Int, summary: String?, error: String?) {
-        var entry: [String: JSONValue] = ["kind": "end", "ending": .string(ending.rawValue), "turns": .int(turns),
-                                          "requests": .int(requests)]
+    mutating func recordEnd(
+        _ ending: ConversationOutcome.Ending, turns: Int, requests: Int, summary: String?, error: String?
+    ) {
+        var entry: [String: JSONValue] = [
+            "kind": "end", "ending": .string(ending.rawValue), "turns": .int(turns),
+            "requests": .int(requests),
+        ]
         if let summary { entry["summary"] = .string(summary) }
         if let error { entry["error"] = .string(error) }
         entries.append(.object(entry))

@@ -25,9 +25,11 @@ package struct ModelConversation: Sendable {
     /// Proposes ids for tasks the model creates (tests make them predictable).
     package var makeTaskID: @Sendable () -> String
 
-    package init(client: ChatCompletionsClient, prompt: SystemPrompt, maxRequests: Int = ModelConversation.defaultMaxRequests,
-                maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
-                makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID) {
+    package init(
+        client: ChatCompletionsClient, prompt: SystemPrompt, maxRequests: Int = ModelConversation.defaultMaxRequests,
+        maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
+        makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID
+    ) {
         self.client = client
         self.prompt = prompt
         self.maxRequests = maxRequests
@@ -42,20 +44,26 @@ package struct ModelConversation: Sendable {
     ///   - localEdits, flags: what the local rules did tonight, for the prompt.
     ///   - cancellation: cancelled on SIGINT/SIGTERM; stops an in-flight request or retry pause.
     ///   - why: why the call policy asks the model tonight, told to the model.
-    package func run(plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-                    why: String = "a review of my plan", cancellation: CancellationToken? = nil) -> ConversationOutcome {
+    package func run(
+        plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
+        why: String = "a review of my plan", cancellation: CancellationToken? = nil
+    ) -> ConversationOutcome {
         var transcript = ConversationTranscript()
-        var turns = 0, requests = 0
+        var turns = 0
+        var requests = 0
         var usage = TokenUsage.zero
         var finishReasons: [String] = []
 
-        func finish(_ ending: ConversationOutcome.Ending, executor: ToolExecutor?, summary: String? = nil, error: String? = nil,
-                    quotaExhausted: Bool = false) -> ConversationOutcome {
+        func finish(
+            _ ending: ConversationOutcome.Ending, executor: ToolExecutor?, summary: String? = nil, error: String? = nil,
+            quotaExhausted: Bool = false
+        ) -> ConversationOutcome {
             transcript.recordEnd(ending, turns: turns, requests: requests, summary: summary, error: error)
             let kept = ending.isFailure ? nil : executor
-            var outcome = ConversationOutcome(plan: kept?.plan ?? plan, ending: ending, touched: kept?.touched ?? [:], summary: summary,
-                                              turns: turns, requests: requests, usage: usage, error: error,
-                                              quotaExhausted: quotaExhausted, transcript: transcript.json)
+            var outcome = ConversationOutcome(
+                plan: kept?.plan ?? plan, ending: ending, touched: kept?.touched ?? [:], summary: summary,
+                turns: turns, requests: requests, usage: usage, error: error,
+                quotaExhausted: quotaExhausted, transcript: transcript.json)
             outcome.finishReasons = finishReasons
             outcome.endStatus = kept?.endStatus
             outcome.question = kept?.question
@@ -69,15 +77,17 @@ package struct ModelConversation: Sendable {
             return finish(.failed, executor: nil, error: error.description)
         }
         var messages: [ChatMessage] = [.system(prompt.system), .user(prompt.user)]
-        var executor = ToolExecutor(plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, makeTaskID: makeTaskID)
+        var executor = ToolExecutor(
+            plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, makeTaskID: makeTaskID)
         // Per student, never the student's id itself (it may be an e-mail address): the
         // provider keeps one student's growing conversation on one cache.
         let cacheKey = StableID.make(prefix: "replan", parts: [plan.user.id])
 
         while turns < max(1, maxRequests) {
             turns += 1
-            let request = ChatCompletionRequest(configuration: client.configuration, messages: messages, tools: AssistantTools.all,
-                                                promptCacheKey: cacheKey)
+            let request = ChatCompletionRequest(
+                configuration: client.configuration, messages: messages, tools: AssistantTools.all,
+                promptCacheKey: cacheKey)
             let exchange = client.complete(request, cancellation: cancellation)
             requests += exchange.attemptCount
             usage += exchange.usage
@@ -99,14 +109,21 @@ package struct ModelConversation: Sendable {
             // A cut-off, refused or filtered answer is not the model's considered reply: its
             // tool calls may be a fragment of what it meant, and a refusal is no summary.
             if response.finishReason == "length" {
-                return finish(.truncated, executor: nil,
-                              error: "the model's answer hit the token cap (finish_reason length, max_completion_tokens \(client.configuration.maxCompletionTokens)); none of its edits are kept")
+                return finish(
+                    .truncated, executor: nil,
+                    error:
+                        "the model's answer hit the token cap (finish_reason length, max_completion_tokens \(client.configuration.maxCompletionTokens)); none of its edits are kept"
+                )
             }
             if let refusal = response.refusal?.trimmingWhitespace(), !refusal.isEmpty {
                 return finish(.refused, executor: nil, error: "the model refused: \(refusal.prefix(300))")
             }
             if response.finishReason == "content_filter" {
-                return finish(.filtered, executor: nil, error: "the provider's content filter stopped the answer (finish_reason content_filter); none of the model's edits are kept")
+                return finish(
+                    .filtered, executor: nil,
+                    error:
+                        "the provider's content filter stopped the answer (finish_reason content_filter); none of the model's edits are kept"
+                )
             }
 
             guard response.callsTools else {
@@ -124,7 +141,10 @@ package struct ModelConversation: Sendable {
                 return finish(.endConversation, executor: executor, summary: executor.summary)
             }
         }
-        return finish(.turnLimit, executor: executor,
-                      error: "the model did not finish within \(max(1, maxRequests)) requests (turn-limit); its validated edits are kept")
+        return finish(
+            .turnLimit, executor: executor,
+            error:
+                "the model did not finish within \(max(1, maxRequests)) requests (turn-limit); its validated edits are kept"
+        )
     }
 }

@@ -11,14 +11,18 @@ package struct ModelPrices: Sendable, Hashable {
     package static let gpt51 = ModelPrices(input: 1.25, cachedInput: 0.125, output: 10)
 
     package init(input: Double, cachedInput: Double, output: Double) {
-        self.input = input; self.cachedInput = cachedInput; self.output = output
+        self.input = input
+        self.cachedInput = cachedInput
+        self.output = output
     }
 
     /// Estimated dollars for the given counts: cached tokens are part of `prompt` and billed at
     /// the cached price, reasoning tokens are part of `completion`. Nonsense counts from a
     /// server (negative, cached above prompt) are clamped, never trapped on.
     package func cost(prompt: Int, cached: Int, completion: Int) -> Double {
-        let p = Double(max(0, prompt)), c = min(Double(max(0, cached)), p), o = Double(max(0, completion))
+        let p = Double(max(0, prompt))
+        let c = min(Double(max(0, cached)), p)
+        let o = Double(max(0, completion))
         return ((p - c) * input + c * cachedInput + o * output) / 1_000_000
     }
 }

@@ -15,13 +15,15 @@ package struct PromptTemplate: Sendable, Hashable {
     }
 
     package init(name: String, text: String) {
-        self.name = name; self.text = text
+        self.name = name
+        self.text = text
         parts = PromptTemplate.cut(text)
     }
 
     package static func load(directory: String, name: String) throws(PromptError) -> PromptTemplate {
         let path = (directory as NSString).appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw .cannotRead(path: path)
         }
         return PromptTemplate(name: name, text: text)
@@ -58,12 +60,17 @@ package struct PromptTemplate: Sendable, Hashable {
     /// literal text.
     private static func cut(_ text: String) -> [Part] {
         let bytes = Array(text.utf8)
-        let brace = UInt8(ascii: "{"), closing = UInt8(ascii: "}")
+        let brace = UInt8(ascii: "{")
+        let closing = UInt8(ascii: "}")
         var parts: [Part] = []
-        var literalStart = 0, i = 0
+        var literalStart = 0
+        var i = 0
         func index(_ offset: Int) -> String.Index { text.utf8.index(text.utf8.startIndex, offsetBy: offset) }
         while i + 1 < bytes.count {
-            guard bytes[i] == brace, bytes[i + 1] == brace else { i += 1; continue }
+            guard bytes[i] == brace, bytes[i + 1] == brace else {
+                i += 1
+                continue
+            }
             var j = i + 2
             while j + 1 < bytes.count, !(bytes[j] == closing && bytes[j + 1] == closing) { j += 1 }
             guard j + 1 < bytes.count else { break }

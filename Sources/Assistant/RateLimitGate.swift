@@ -120,7 +120,8 @@ package final class RateLimitGate: @unchecked Sendable {
 
     /// Blocks until a request of `estimatedTokens` may start; false when cancelled while waiting.
     package func enter(estimatedTokens: Int = 0, cancellation: CancellationToken?) -> Bool {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         let cost = Double(max(0, estimatedTokens))
         var waitedSince: Date?
         while true {
@@ -157,18 +158,23 @@ package final class RateLimitGate: @unchecked Sendable {
     package func observe(headers: [String: String]) {
         let number = { (name: String) -> Double? in RateLimitGate.number(headers["x-ratelimit-\(name)"]) }
         let duration = { (name: String) -> Double? in headers["x-ratelimit-\(name)"].flatMap(RateLimitGate.duration) }
-        let remainingRequests = number("remaining-requests"), remainingTokens = number("remaining-tokens")
+        let remainingRequests = number("remaining-requests")
+        let remainingTokens = number("remaining-tokens")
         guard remainingRequests != nil || remainingTokens != nil else { return }
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         let now = clock()
-        requests.observe(limit: number("limit-requests"), remaining: remainingRequests, reset: duration("reset-requests"), at: now)
-        tokens.observe(limit: number("limit-tokens"), remaining: remainingTokens, reset: duration("reset-tokens"), at: now)
+        requests.observe(
+            limit: number("limit-requests"), remaining: remainingRequests, reset: duration("reset-requests"), at: now)
+        tokens.observe(
+            limit: number("limit-tokens"), remaining: remainingTokens, reset: duration("reset-tokens"), at: now)
         condition.broadcast()
     }
 
     /// A request finished; `rateLimitedFor` is the server's retry-after when it said 429.
     package func leave(rateLimitedFor delay: Double?) {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         inFlight = max(0, inFlight - 1)
         let now = clock()
         if let delay {
@@ -192,7 +198,9 @@ package final class RateLimitGate: @unchecked Sendable {
 
     /// A non-negative finite number, clamped to 10^12; nil when unreadable.
     static func number(_ text: String?) -> Double? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), let value = Double(text), value.isFinite, value >= 0 else {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), let value = Double(text), value.isFinite,
+            value >= 0
+        else {
             return nil
         }
         return min(value, 1e12)

@@ -81,7 +81,9 @@ package struct RetryPolicy: Sendable, Equatable {
     /// The wait the server asked for: `retry-after-ms` (OpenAI's, in milliseconds) first,
     /// then `retry-after` in seconds or as an HTTP date. Unreadable values are ignored.
     private func serverDelay(_ headers: [String: String], now: Date) -> Double? {
-        if let text = headers["retry-after-ms"], let milliseconds = Double(text.trimmed), milliseconds.isFinite, milliseconds >= 0 {
+        if let text = headers["retry-after-ms"], let milliseconds = Double(text.trimmed), milliseconds.isFinite,
+            milliseconds >= 0
+        {
             return milliseconds / 1000
         }
         guard let text = headers["retry-after"]?.trimmed else { return nil }
@@ -105,6 +107,6 @@ package struct RetryPolicy: Sendable, Equatable {
     }
 }
 
-private extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespaces) }
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespaces) }
 }

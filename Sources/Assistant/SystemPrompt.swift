@@ -30,23 +30,30 @@ package struct SystemPrompt: Sendable {
     package let withSettings: PromptTemplate
     package let withoutSettings: PromptTemplate
 
-    package init(system: PromptTemplate = PromptTemplate(name: SystemPrompt.systemFile, text: ""),
-                withSettings: PromptTemplate, withoutSettings: PromptTemplate) {
-        self.system = system; self.withSettings = withSettings; self.withoutSettings = withoutSettings
+    package init(
+        system: PromptTemplate = PromptTemplate(name: SystemPrompt.systemFile, text: ""),
+        withSettings: PromptTemplate, withoutSettings: PromptTemplate
+    ) {
+        self.system = system
+        self.withSettings = withSettings
+        self.withoutSettings = withoutSettings
     }
 
     package static func load(directory: String) throws(PromptError) -> SystemPrompt {
-        SystemPrompt(system: try .load(directory: directory, name: systemFile),
-                     withSettings: try .load(directory: directory, name: withSettingsFile),
-                     withoutSettings: try .load(directory: directory, name: withoutSettingsFile))
+        SystemPrompt(
+            system: try .load(directory: directory, name: systemFile),
+            withSettings: try .load(directory: directory, name: withSettingsFile),
+            withoutSettings: try .load(directory: directory, name: withoutSettingsFile))
     }
 
     /// - Parameters:
     ///   - now: the run's local wall-clock time.
     ///   - localEdits: what the local rules did tonight; `flags` what they could not decide.
     ///   - why: why the model is asked tonight (the call policy's words).
-    package func render(plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-                       why: String = "a review of my plan") throws(PromptError) -> PromptMessages {
+    package func render(
+        plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
+        why: String = "a review of my plan"
+    ) throws(PromptError) -> PromptMessages {
         let s = plan.settings
         let window = PlanWindow(today: now.date, settings: s)
         let instruction = s.instruction.trimmingWhitespace()
@@ -69,7 +76,8 @@ package struct SystemPrompt: Sendable {
             "plan": PlanLines.render(plan, today: now.date, through: window.through),
             "freeSlots": FreeSlots.render(plan, now: now, days: min(SystemPrompt.freeSlotDays, s.horizonDays + 1)),
         ]
-        let user = try (s.windowsEnabled ? withSettings : withoutSettings).render(values, required: SystemPrompt.required)
+        let user = try (s.windowsEnabled ? withSettings : withoutSettings).render(
+            values, required: SystemPrompt.required)
         return PromptMessages(system: try system.render([:], required: []), user: user)
     }
 
@@ -93,13 +101,22 @@ package struct SystemPrompt: Sendable {
     /// edits that touch the plan window are spelled out; the rest (stale sessions dropped from
     /// the past, series sessions appended beyond the window) are counted in one line.
     package static func localChangesText(_ edits: [PlanEdit], window: PlanWindow, today: CivilDate) -> String {
-        struct Group { var op: String; var reason: String; var title: String; var ids: [String]; var dates: [CivilDate] }
+        struct Group {
+            var op: String
+            var reason: String
+            var title: String
+            var ids: [String]
+            var dates: [CivilDate]
+        }
         var groups: [Group] = []
         var index: [String: Int] = [:]
         var outside = 0
         for e in edits {
             let dates = [e.before?.start.date, e.after?.start.date].compactMap { $0 }
-            guard dates.contains(where: { $0 >= today && $0 <= window.through }) else { outside += 1; continue }
+            guard dates.contains(where: { $0 >= today && $0 <= window.through }) else {
+                outside += 1
+                continue
+            }
             // A numbered course's parts share a normalised title: one group.
             let key = "\(e.op.rawValue)|\(e.reason.rawValue)|\(ChainKey.normalizedTitle(e.title))"
             let shown = (e.after ?? e.before)?.start.date
@@ -108,19 +125,31 @@ package struct SystemPrompt: Sendable {
                 if let shown { groups[i].dates.append(shown) }
             } else {
                 index[key] = groups.count
-                groups.append(Group(op: e.op.rawValue, reason: e.reason.rawValue, title: e.title, ids: [e.id.description],
-                                    dates: shown.map { [$0] } ?? []))
+                groups.append(
+                    Group(
+                        op: e.op.rawValue, reason: e.reason.rawValue, title: e.title, ids: [e.id.description],
+                        dates: shown.map { [$0] } ?? []))
             }
         }
         var lines = groups.map { g -> String in
-            let verb = ["move": "moved", "skip": "skipped", "delete": "deleted", "create": "created", "update": "updated"][g.op] ?? g.op
+            let verb =
+                ["move": "moved", "skip": "skipped", "delete": "deleted", "create": "created", "update": "updated"][
+                    g.op] ?? g.op
             let days = g.dates.sorted()
-            let when = days.isEmpty ? "" : (days.count == 1 ? " → \(shortDate(days[0]))"
-                                                             : " → \(shortDate(days.first!))…\(shortDate(days.last!))")
+            let when =
+                days.isEmpty
+                ? ""
+                : (days.count == 1
+                    ? " → \(shortDate(days[0]))"
+                    : " → \(shortDate(days.first!))…\(shortDate(days.last!))")
             let count = g.ids.count == 1 ? "\(g.ids[0])" : "\(g.ids.count) sessions"
             return "- \(verb) '\(g.title)' (\(count))\(g.op == "move" ? when : "") [\(g.reason)]"
         }
-        if outside > 0 { lines.append("- \(outside) other change(s) outside the plan window (old sessions dropped, sessions appended after it)") }
+        if outside > 0 {
+            lines.append(
+                "- \(outside) other change(s) outside the plan window (old sessions dropped, sessions appended after it)"
+            )
+        }
         return lines.isEmpty ? "- nothing" : lines.joined(separator: "\n")
     }
 
@@ -188,7 +217,8 @@ package enum PlanLines {
     }
 
     static func line(_ o: Occurrence) -> String {
-        var s = o.allDay
+        var s =
+            o.allDay
             ? (o.end.date > o.start.date ? "all day to \(o.end.date)" : "all day")
             : "\(o.start.time)-\(o.end.date > o.start.date ? o.end.description : o.end.time.description)"
         s += " \(o.title)"
@@ -217,7 +247,8 @@ package enum FreeSlots {
         let through = now.date.adding(days: max(0, days - 1))
         let busy = BusyIndex(plan.occurrences(from: now.date.adding(days: -1), through: through))
         let finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
-        let shortest = max(minimumMinutes, plan.settings.sessionMinutesEnabled ? min(plan.settings.sessionMinutes, 60) : 30)
+        let shortest = max(
+            minimumMinutes, plan.settings.sessionMinutesEnabled ? min(plan.settings.sessionMinutes, 60) : 30)
         var lines: [String] = []
         for offset in 0..<max(1, days) {
             let day = now.date.adding(days: offset)

@@ -60,7 +60,8 @@ extension TokenUsage: Decodable {
     package init(from decoder: any Decoder) throws {
         let usage = try decoder.container(keyedBy: CodingKeys.self)
         let promptDetails = try? usage.nestedContainer(keyedBy: PromptDetailsKeys.self, forKey: .promptDetails)
-        let completionDetails = try? usage.nestedContainer(keyedBy: CompletionDetailsKeys.self, forKey: .completionDetails)
+        let completionDetails = try? usage.nestedContainer(
+            keyedBy: CompletionDetailsKeys.self, forKey: .completionDetails)
         self.init(
             prompt: Self.count(usage, .prompt) ?? 0,
             completion: Self.count(usage, .completion) ?? 0,

@@ -45,15 +45,24 @@ struct ToolFailure: Error, Equatable {
     /// The nearest slot the rules would accept, for a placement refused for want of room.
     var nearest: TimeRange?
 
-    init(_ message: String, nearest: TimeRange? = nil) { self.message = message; self.nearest = nearest }
+    init(_ message: String, nearest: TimeRange? = nil) {
+        self.message = message
+        self.nearest = nearest
+    }
 
     /// Any error of the rules the executor consults, in the words of its own description.
     init(_ error: any Error) {
         switch error {
         case let failure as ToolFailure: self = failure
-        case let data as DataError: message = data.description; nearest = nil
-        case let placement as PlacementError: message = placement.description; nearest = nil
-        default: message = String(describing: error); nearest = nil
+        case let data as DataError:
+            message = data.description
+            nearest = nil
+        case let placement as PlacementError:
+            message = placement.description
+            nearest = nil
+        default:
+            message = String(describing: error)
+            nearest = nil
         }
     }
 }

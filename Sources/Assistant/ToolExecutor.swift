@@ -58,9 +58,11 @@ package struct ToolExecutor: Sendable {
     ///   - createdAt: the instant stamped on created tasks.
     ///   - lastPlacementDate: defaults to the end of the plan window the prompt shows.
     ///   - makeTaskID: proposes ids for new tasks; a proposal already in use is discarded.
-    package init(plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
-                maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
-                makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID) {
+    package init(
+        plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
+        maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
+        makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID
+    ) {
         self.plan = plan
         self.now = now
         self.createdAt = createdAt
@@ -76,8 +78,10 @@ package struct ToolExecutor: Sendable {
     }
 
     /// The names of the tools, for messages.
-    static let toolNames = [AssistantTools.saveTask, AssistantTools.updateTask, AssistantTools.deleteTask,
-                            AssistantTools.endConversation]
+    static let toolNames = [
+        AssistantTools.saveTask, AssistantTools.updateTask, AssistantTools.deleteTask,
+        AssistantTools.endConversation,
+    ]
 
     /// Runs one tool call and returns its result (see `ToolResult`).
     ///
@@ -116,7 +120,8 @@ package struct ToolExecutor: Sendable {
                 ended = true
                 return ["ok": true]
             default:
-                return ToolResult.failure("unknown tool '\(call.name)'; the tools are \(Self.toolNames.joined(separator: ", "))")
+                return ToolResult.failure(
+                    "unknown tool '\(call.name)'; the tools are \(Self.toolNames.joined(separator: ", "))")
             }
         } catch {
             return ToolResult.failure(ToolFailure(error).message)
@@ -152,7 +157,9 @@ package struct ToolExecutor: Sendable {
 
     // MARK: - saveTask
 
-    private static let saveFields: Set<String> = ["title", "note", "category", "color", "start", "end", "allDay", "reason"]
+    private static let saveFields: Set<String> = [
+        "title", "note", "category", "color", "start", "end", "allDay", "reason",
+    ]
 
     private mutating func save(_ item: JSONValue, explanation: String) throws -> String {
         let fields = try ToolArguments.object(item)
@@ -169,12 +176,15 @@ package struct ToolExecutor: Sendable {
         let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
         try checkPlacementDate(start)
-        try validatePlacement(PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
+        try validatePlacement(
+            PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
 
         let explanation = try Self.reason(fields) ?? explanation
         let id = newTaskID()
-        plan.put(StudyTask(id: id, userID: plan.user.id, title: title, note: note, category: category, color: color,
-                           start: start, end: end, allDay: allDay, createdAt: createdAt))
+        plan.put(
+            StudyTask(
+                id: id, userID: plan.user.id, title: title, note: note, category: category, color: color,
+                start: start, end: end, allDay: allDay, createdAt: createdAt))
         createdTaskIDs.insert(id)
         touched[OccurrenceID(taskID: id)] = explanation
         return id
@@ -189,7 +199,9 @@ package struct ToolExecutor: Sendable {
 
     // MARK: - updateTask
 
-    private static let updateFields: Set<String> = ["taskId", "title", "note", "category", "color", "start", "end", "allDay", "reason"]
+    private static let updateFields: Set<String> = [
+        "taskId", "title", "note", "category", "color", "start", "end", "allDay", "reason",
+    ]
 
     /// The attribute changes an update item asks for; nil fields stay as they are.
     private struct Attributes {
@@ -242,7 +254,9 @@ package struct ToolExecutor: Sendable {
 
         if task.isSeries && id.originalDate == nil {
             if changesTime || (newAllDay != nil && newAllDay != task.allDay) {
-                throw ToolFailure("'\(idText)' is a repeating series, which is not moved as a whole; move one session with \(idText)@YYYY-MM-DD")
+                throw ToolFailure(
+                    "'\(idText)' is a repeating series, which is not moved as a whole; move one session with \(idText)@YYYY-MM-DD"
+                )
             }
             return try updateSeries(task, idText: idText, attributes: attributes, explanation: explanation)
         }
@@ -256,10 +270,14 @@ package struct ToolExecutor: Sendable {
         if id.originalDate != nil {
             let fieldNames = attributes.changes(task)
             if !fieldNames.isEmpty {
-                throw ToolFailure("titles belong to the whole series: \(fieldNames.joined(separator: ", ")) of one session of '\(task.id)' cannot change on its own (update '\(task.id)' to change every session of the series); only start and end can change for \(idText)")
+                throw ToolFailure(
+                    "titles belong to the whole series: \(fieldNames.joined(separator: ", ")) of one session of '\(task.id)' cannot change on its own (update '\(task.id)' to change every session of the series); only start and end can change for \(idText)"
+                )
             }
             if let newAllDay, newAllDay != occurrence.allDay {
-                throw ToolFailure("one session of a series cannot switch between all-day and timed; only start and end can change for \(idText)")
+                throw ToolFailure(
+                    "one session of a series cannot switch between all-day and timed; only start and end can change for \(idText)"
+                )
             }
         }
 
@@ -267,20 +285,24 @@ package struct ToolExecutor: Sendable {
         if allDay != occurrence.allDay && !(fields.has("start") && fields.has("end")) {
             throw ToolFailure("switching between all-day and timed needs both start and end")
         }
-        var start = occurrence.start, end = occurrence.end
+        var start = occurrence.start
+        var end = occurrence.end
         if fields.has("start") { start = try fields.dateTime("start", zone: plan.zone, allowDate: allDay) }
         if fields.has("end") {
             end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         } else if fields.has("start") {
             // A new start alone moves the session and keeps its length.
-            end = allDay ? start.adding(days: occurrence.start.date.days(until: occurrence.end.date))
-                         : start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
+            end =
+                allDay
+                ? start.adding(days: occurrence.start.date.days(until: occurrence.end.date))
+                : start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
         }
         let moves = start != occurrence.start || end != occurrence.end || allDay != occurrence.allDay
         if moves {
             try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
             try checkPlacementDate(start)
-            try validatePlacement(PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay), moving: id)
+            try validatePlacement(
+                PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay), moving: id)
         }
 
         if id.originalDate != nil {
@@ -290,7 +312,9 @@ package struct ToolExecutor: Sendable {
             }
         } else {
             var changed = attributes.applied(to: task)
-            changed.start = start; changed.end = end; changed.allDay = allDay
+            changed.start = start
+            changed.end = end
+            changed.allDay = allDay
             if changed != task {
                 plan.put(changed)
                 touched[id] = explanation
@@ -305,8 +329,10 @@ package struct ToolExecutor: Sendable {
     /// A series with no session before that date is changed in place. Returns the id the
     /// series continues under (the model refers to it from then on); a second update of the
     /// old id in the same conversation goes to the continuation.
-    private mutating func updateSeries(_ task: StudyTask, idText: String, attributes: Attributes,
-                                       explanation: String) throws -> String {
+    private mutating func updateSeries(
+        _ task: StudyTask, idText: String, attributes: Attributes,
+        explanation: String
+    ) throws -> String {
         if let continued = continuedAs[task.id], let next = plan.tasks[continued] {
             return try updateSeries(next, idText: continued, attributes: attributes, explanation: explanation)
         }
@@ -317,7 +343,9 @@ package struct ToolExecutor: Sendable {
             from = plan.splitDate(ofSeries: task.id, from: d.adding(days: 1))
         }
         guard let from else {
-            throw ToolFailure("'\(idText)' has no sessions left from today on; its past sessions are history and keep their titles and categories")
+            throw ToolFailure(
+                "'\(idText)' has no sessions left from today on; its past sessions are history and keep their titles and categories"
+            )
         }
         if from <= task.start.date {
             plan.put(changed)
@@ -353,7 +381,9 @@ package struct ToolExecutor: Sendable {
         let id = try occurrenceID(idText)
         guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
         if task.isSeries && id.originalDate == nil {
-            throw ToolFailure("'\(idText)' is a repeating series; series are the student's to end. Skip single sessions with \(idText)@YYYY-MM-DD")
+            throw ToolFailure(
+                "'\(idText)' is a repeating series; series are the student's to end. Skip single sessions with \(idText)@YYYY-MM-DD"
+            )
         }
         guard let occurrence = plan.occurrence(id) else { throw PlacementError.unknownOccurrence(id) }
         switch occurrence.state {
@@ -364,7 +394,8 @@ package struct ToolExecutor: Sendable {
         let ownCreation = createdTaskIDs.contains(task.id)
         if !ownCreation {
             guard deletions < maxDeletes else {
-                throw ToolFailure("at most \(maxDeletes) sessions may be deleted or skipped per night; '\(idText)' was kept")
+                throw ToolFailure(
+                    "at most \(maxDeletes) sessions may be deleted or skipped per night; '\(idText)' was kept")
             }
             deletions += 1
         }
@@ -399,7 +430,8 @@ package struct ToolExecutor: Sendable {
         } catch {
             switch error {
             case .startsInPast, .outsideWindows, .nonexistentTime, .overlaps:
-                throw ToolFailure(error.description, nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id))
+                throw ToolFailure(
+                    error.description, nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id))
             default:
                 throw error
             }
@@ -413,8 +445,9 @@ package struct ToolExecutor: Sendable {
         var finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
         finder.horizonDays = from.days(until: lastPlacementDate)
         let busy = BusyIndex(plan.occurrences(from: from.adding(days: -1), through: lastPlacementDate))
-        return finder.slot(length: length, preferredTime: candidate.start.time, from: from, busy: busy,
-                           ignoring: id.map { [$0] } ?? [])
+        return finder.slot(
+            length: length, preferredTime: candidate.start.time, from: from, busy: busy,
+            ignoring: id.map { [$0] } ?? [])
     }
 
     private func occurrenceID(_ text: String) throws -> OccurrenceID {

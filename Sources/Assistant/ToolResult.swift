@@ -13,7 +13,9 @@ package enum ToolResult {
     package static func failure(_ message: String, id: String? = nil, nearest: TimeRange? = nil) -> JSONValue {
         var entry: [String: JSONValue] = ["ok": false, "error": .string(message)]
         if let id { entry["id"] = .string(id) }
-        if let nearest { entry["nearest"] = ["start": .string(nearest.start.description), "end": .string(nearest.end.description)] }
+        if let nearest {
+            entry["nearest"] = ["start": .string(nearest.start.description), "end": .string(nearest.end.description)]
+        }
         return .object(entry)
     }
 

@@ -49,7 +49,10 @@ package struct FirestoreImportReport: Hashable, Sendable {
     /// The report as JSON (`--json`), in the order the records were read.
     package var json: JSONValue {
         [
-            "corrections": .array(corrections.map { ["kind": .string($0.kind.rawValue), "path": .string($0.path), "message": .string($0.message)] }),
+            "corrections": .array(
+                corrections.map {
+                    ["kind": .string($0.kind.rawValue), "path": .string($0.path), "message": .string($0.message)]
+                }),
             "notImported": .array(omissions.map { ["path": .string($0.path), "message": .string($0.message)] }),
         ]
     }

@@ -27,7 +27,8 @@ package struct FirestoreImporter: Sendable {
     package var zones: [String: UserZone]
 
     package init(defaultZone: UserZone?, zones: [String: UserZone] = [:]) {
-        self.defaultZone = defaultZone; self.zones = zones
+        self.defaultZone = defaultZone
+        self.zones = zones
     }
 
     /// What one import produces.
@@ -61,10 +62,17 @@ package struct FirestoreImporter: Sendable {
         for records in users {
             let label = Self.label(of: records)
             guard let zone = zones[records.uid] ?? defaultZone else {
-                throw DataError(path: label, message: "no time zone for user '\(records.uid)' (the export holds none): give --time-zone, or add the user to the --time-zone-map file")
+                throw DataError(
+                    path: label,
+                    message:
+                        "no time zone for user '\(records.uid)' (the export holds none): give --time-zone, or add the user to the --time-zone-map file"
+                )
             }
             do { try User.validateID(records.uid) } catch {
-                report.omit(label, "user id '\(records.uid)' is not a replan user id (1–64 letters, digits or _ - . @); this user's data is not imported")
+                report.omit(
+                    label,
+                    "user id '\(records.uid)' is not a replan user id (1–64 letters, digits or _ - . @); this user's data is not imported"
+                )
                 continue
             }
             // Static, so the call borrows nothing of `self` while `report` (part of it) is
@@ -75,7 +83,9 @@ package struct FirestoreImporter: Sendable {
             for t in entry.tasks {
                 let path = "\(prefix)tasks/\(records.uid)/userTasks/\(t.id)"
                 if let other = taskPaths.updateValue(path, forKey: t.id) {
-                    throw DataError(path: path, message: "task id '\(t.id)' is also the id of \(other); a replan task id belongs to one user")
+                    throw DataError(
+                        path: path,
+                        message: "task id '\(t.id)' is also the id of \(other); a replan task id belongs to one user")
                 }
             }
             entries.append(entry)
@@ -91,10 +101,14 @@ package struct FirestoreImporter: Sendable {
         return "\(prefix)userStatistics/\(r.uid)"
     }
 
-    private static func convertUser(_ records: FirestoreUserRecords, zone: UserZone, report: inout FirestoreImportReport) -> ReplanDocument.Entry? {
+    private static func convertUser(
+        _ records: FirestoreUserRecords, zone: UserZone, report: inout FirestoreImportReport
+    ) -> ReplanDocument.Entry? {
         var settings = UserSettings()
         if let doc = records.studySettings { FirestoreSettings.applyStudySettings(doc, to: &settings, report: &report) }
-        if let doc = records.settings { FirestoreSettings.applyNotificationSettings(doc, to: &settings, report: &report) }
+        if let doc = records.settings {
+            FirestoreSettings.applyNotificationSettings(doc, to: &settings, report: &report)
+        }
         let user: User
         do { user = try User(id: records.uid, zone: zone, language: Self.language, settings: settings) } catch {
             report.omit(Self.label(of: records), "\(error); this user's data is not imported")
@@ -107,11 +121,13 @@ package struct FirestoreImporter: Sendable {
             if let draft = converter.draft(record, report: &report) { drafts.append(draft) }
         }
         let categories = FirestoreCategories(drafts: drafts)
-        var tasks: [StudyTask] = [], overrides: [OccurrenceOverride] = []
+        var tasks: [StudyTask] = []
+        var overrides: [OccurrenceOverride] = []
         var taskFocus: [String: Int] = [:]
         for draft in drafts {
             guard let done = converter.finish(draft, categories: categories, report: &report) else { continue }
-            tasks.append(done.task); overrides += done.overrides
+            tasks.append(done.task)
+            overrides += done.overrides
             if draft.focusMinutes > 0 { taskFocus[done.task.category, default: 0] += draft.focusMinutes }
         }
 
@@ -126,18 +142,23 @@ package struct FirestoreImporter: Sendable {
             focus[category, default: 0] += minutes
         }
         for category in taskFocus.keys.sorted() where focus[category] == nil {
-            order.append(category); focus[category] = taskFocus[category]
+            order.append(category)
+            focus[category] = taskFocus[category]
         }
-        let anchor = tasks.map(\.start).min().map { CivilDateTime(date: $0.date, time: TimeOfDay(minutes: 0)) } ?? Self.focusAnchor
+        let anchor =
+            tasks.map(\.start).min().map { CivilDateTime(date: $0.date, time: TimeOfDay(minutes: 0)) }
+            ?? Self.focusAnchor
         var sessions: [FocusSession] = []
         for category in order {
-            var left = min(focus[category]!, Self.maxFocusMinutes), day = 0
+            var left = min(focus[category]!, Self.maxFocusMinutes)
+            var day = 0
             // replan records focus as sessions of at most a day; a total becomes consecutive
             // days from the anchor, the same days on every import.
             while left > 0 {
                 let chunk = min(left, 1440)
                 sessions.append(FocusSession(category: category, start: anchor.adding(days: day), minutes: chunk))
-                left -= chunk; day += 1
+                left -= chunk
+                day += 1
             }
         }
         return ReplanDocument.Entry(user: user, tasks: tasks, overrides: overrides, focusSessions: sessions)
@@ -145,27 +166,38 @@ package struct FirestoreImporter: Sendable {
 
     /// One statistics document's category and focus minutes; counts are not taken (replan
     /// recounts them from the tasks every night).
-    private static func statistic(_ doc: FirestoreDocument, categories: FirestoreCategories,
-                           report: inout FirestoreImportReport) -> (String, Int)? {
+    private static func statistic(
+        _ doc: FirestoreDocument, categories: FirestoreCategories,
+        report: inout FirestoreImportReport
+    ) -> (String, Int)? {
         let keys = ["focusTime", "focusMinutes", "totalFocusTime", "totalFocusMinutes"]
         guard let key = keys.first(where: { doc[$0] != nil }) else { return nil }
         guard let value = doc[key]!.doubleValue, value.isFinite, value >= 0 else {
-            report.omit("\(doc.path).\(key)", "\(doc[key]!.typeName == "a number" ? "a negative number" : doc[key]!.typeName) is not a number of minutes; these focus minutes are not imported")
+            report.omit(
+                "\(doc.path).\(key)",
+                "\(doc[key]!.typeName == "a number" ? "a negative number" : doc[key]!.typeName) is not a number of minutes; these focus minutes are not imported"
+            )
             return nil
         }
         // No minutes, nothing to file: its category is not worth a correction either.
         guard value >= 0.5 else { return nil }
         var raw = doc.id
         if let c = doc["category"] {
-            if let s = c.stringValue { raw = s } else {
-                report.omit("\(doc.path).category", "expected a string, got \(c.typeName); these focus minutes are not imported")
+            if let s = c.stringValue {
+                raw = s
+            } else {
+                report.omit(
+                    "\(doc.path).category", "expected a string, got \(c.typeName); these focus minutes are not imported"
+                )
                 return nil
             }
         }
         let category = categories.resolve(raw, title: nil, path: "\(doc.path).category", report: &report)
         var minutes = value > Double(Self.maxFocusMinutes) ? Self.maxFocusMinutes : Int(value.rounded())
         if value > Double(Self.maxFocusMinutes) {
-            report.correct(.adjusted, "\(doc.path).\(key)", "\(FirestoreText.number(value)) focus minutes is more than replan keeps; kept \(Self.maxFocusMinutes)")
+            report.correct(
+                .adjusted, "\(doc.path).\(key)",
+                "\(FirestoreText.number(value)) focus minutes is more than replan keeps; kept \(Self.maxFocusMinutes)")
             minutes = Self.maxFocusMinutes
         }
         return minutes > 0 ? (category, minutes) : nil

@@ -18,7 +18,8 @@ package enum FirestoreInstant {
         switch value {
         case .string(let text):
             guard let date = parse(text: text) else {
-                return .failure(FieldProblem("'\(text.prefix(40))' is not an ISO-8601 instant such as 2025-01-06T02:00:00.000Z"))
+                return .failure(
+                    FieldProblem("'\(text.prefix(40))' is not an ISO-8601 instant such as 2025-01-06T02:00:00.000Z"))
             }
             return checked(date.timeIntervalSince1970)
         case .object(let members):
@@ -34,7 +35,8 @@ package enum FirestoreInstant {
             let seconds = members["_seconds"] ?? members["seconds"]
             let nanos = members["_nanoseconds"] ?? members["nanoseconds"] ?? .int(0)
             guard let s = seconds?.doubleValue, s.rounded() == s, let n = nanos.doubleValue, n.rounded() == n,
-                  (0..<1_000_000_000).contains(n) else {
+                (0..<1_000_000_000).contains(n)
+            else {
                 return .failure(FieldProblem("is an object but not a Firestore timestamp {_seconds, _nanoseconds}"))
             }
             return checked(s + n / 1_000_000_000)

@@ -6,17 +6,24 @@ enum FirestoreSettings {
     /// day at 09:00–17:00).
     static let appStart = (hour: 9, minute: 0), appEnd = (hour: 17, minute: 0)
 
-    static func applyStudySettings(_ doc: FirestoreDocument, to s: inout UserSettings, report: inout FirestoreImportReport) {
+    static func applyStudySettings(
+        _ doc: FirestoreDocument, to s: inout UserSettings, report: inout FirestoreImportReport
+    ) {
         if let v = doc["studyDuration"] {
             if let d = v.doubleValue, d.isFinite {
                 let whole = d > 1e6 ? 240 : d < -1e6 ? 15 : Int(d.rounded())
                 let clamped = min(max(whole, 15), 240)
                 if Double(clamped) != d {
-                    report.correct(.adjusted, "\(doc.path).studyDuration", "\(FirestoreText.number(d)) minutes is outside replan's 15–240 whole minutes; session length \(clamped)")
+                    report.correct(
+                        .adjusted, "\(doc.path).studyDuration",
+                        "\(FirestoreText.number(d)) minutes is outside replan's 15–240 whole minutes; session length \(clamped)"
+                    )
                 }
                 s.sessionMinutes = clamped
             } else {
-                report.omit("\(doc.path).studyDuration", "expected a number of minutes, got \(v.typeName); session length stays \(s.sessionMinutes)")
+                report.omit(
+                    "\(doc.path).studyDuration",
+                    "expected a number of minutes, got \(v.typeName); session length stays \(s.sessionMinutes)")
             }
         }
         if let b = bool(doc, "isStudyTimePreferenceEnabled", report: &report) { s.sessionMinutesEnabled = b }
@@ -37,13 +44,16 @@ enum FirestoreSettings {
                 days = []
                 for (i, item) in list.enumerated() {
                     guard let d = item.intValue, (1...7).contains(d) else {
-                        report.omit("\(doc.path).selectedDays[\(i)]", "\(item.text.prefix(20)) is not a weekday 1 (Monday) … 7 (Sunday)")
+                        report.omit(
+                            "\(doc.path).selectedDays[\(i)]",
+                            "\(item.text.prefix(20)) is not a weekday 1 (Monday) … 7 (Sunday)")
                         continue
                     }
                     if !days.contains(d) { days.append(d) }
                 }
             } else {
-                report.omit("\(doc.path).selectedDays", "expected a list of weekdays, got \(v.typeName); Monday–Friday kept")
+                report.omit(
+                    "\(doc.path).selectedDays", "expected a list of weekdays, got \(v.typeName); Monday–Friday kept")
             }
         }
         var windows: [Weekday: [StudyWindow]] = [:]
@@ -54,12 +64,18 @@ enum FirestoreSettings {
             let eh = part(doc, "dailyEndHours", day: d, range: 0...24, fallback: appEnd.hour, report: &report)
             var em = part(doc, "dailyEndMinutes", day: d, range: 0...59, fallback: appEnd.minute, report: &report)
             if eh == 24 && em != 0 {
-                report.correct(.adjusted, "\(doc.path).dailyEndMinutes.\(d)", "24:\(em) is past the end of the day; the window ends at 24:00")
+                report.correct(
+                    .adjusted, "\(doc.path).dailyEndMinutes.\(d)",
+                    "24:\(em) is past the end of the day; the window ends at 24:00")
                 em = 0
             }
-            let start = TimeOfDay(hour: sh, minute: sm), end = TimeOfDay(hour: eh, minute: em)
+            let start = TimeOfDay(hour: sh, minute: sm)
+            let end = TimeOfDay(hour: eh, minute: em)
             guard let w = try? StudyWindow(start: start, end: end) else {
-                report.omit("\(doc.path).dailyEndHours.\(d)", "the \(day.rawValue) window \(start)–\(end) does not end after it starts; that day has no study window")
+                report.omit(
+                    "\(doc.path).dailyEndHours.\(d)",
+                    "the \(day.rawValue) window \(start)–\(end) does not end after it starts; that day has no study window"
+                )
                 continue
             }
             windows[day] = [w]
@@ -67,21 +83,33 @@ enum FirestoreSettings {
         if let w = try? WeeklyWindows(windows) { s.windows = w }
     }
 
-    static func applyNotificationSettings(_ doc: FirestoreDocument, to s: inout UserSettings, report: inout FirestoreImportReport) {
-        if let key = ["notificationsEnabled", "notificationEnabled", "isNotificationEnabled"].first(where: { doc[$0] != nil }),
-           let b = bool(doc, key, report: &report) {
+    static func applyNotificationSettings(
+        _ doc: FirestoreDocument, to s: inout UserSettings, report: inout FirestoreImportReport
+    ) {
+        if let key = ["notificationsEnabled", "notificationEnabled", "isNotificationEnabled"].first(where: {
+            doc[$0] != nil
+        }),
+            let b = bool(doc, key, report: &report)
+        {
             s.notificationsEnabled = b
         }
-        guard let key = ["reminderMinutes", "notificationOffset", "reminderOffset"].first(where: { doc[$0] != nil }) else { return }
+        guard let key = ["reminderMinutes", "notificationOffset", "reminderOffset"].first(where: { doc[$0] != nil })
+        else { return }
         let v = doc[key]!
         guard let d = v.doubleValue, d.isFinite else {
-            report.omit("\(doc.path).\(key)", "expected a number of minutes, got \(v.typeName); the reminder stays \(s.reminderMinutes) minutes before")
+            report.omit(
+                "\(doc.path).\(key)",
+                "expected a number of minutes, got \(v.typeName); the reminder stays \(s.reminderMinutes) minutes before"
+            )
             return
         }
         let allowed = UserSettings.allowedReminderMinutes
         let nearest = allowed.min { (abs(Double($0) - d), $0) < (abs(Double($1) - d), $1) }!
         if Double(nearest) != d {
-            report.correct(.adjusted, "\(doc.path).\(key)", "\(FirestoreText.number(d)) is not one of replan's reminder leads 0, 5, 10, 15, 30, 60; \(nearest) minutes")
+            report.correct(
+                .adjusted, "\(doc.path).\(key)",
+                "\(FirestoreText.number(d)) is not one of replan's reminder leads 0, 5, 10, 15, 30, 60; \(nearest) minutes"
+            )
         }
         s.reminderMinutes = nearest
     }
@@ -96,16 +124,24 @@ enum FirestoreSettings {
     }
 
     /// One day's hour or minute from a map keyed by the day number as a string.
-    private static func part(_ doc: FirestoreDocument, _ field: String, day: Int, range: ClosedRange<Int>, fallback: Int,
-                             report: inout FirestoreImportReport) -> Int {
+    private static func part(
+        _ doc: FirestoreDocument, _ field: String, day: Int, range: ClosedRange<Int>, fallback: Int,
+        report: inout FirestoreImportReport
+    ) -> Int {
         guard let map = doc[field] else { return fallback }
         guard let object = map.objectValue else {
-            report.omit("\(doc.path).\(field)", "expected a map from day number to a number, got \(map.typeName); the app's default \(fallback) is used")
+            report.omit(
+                "\(doc.path).\(field)",
+                "expected a map from day number to a number, got \(map.typeName); the app's default \(fallback) is used"
+            )
             return fallback
         }
         guard let v = object[String(day)], v != .null else { return fallback }
         guard let n = v.intValue, range.contains(n) else {
-            report.omit("\(doc.path).\(field).\(day)", "\(v.text.prefix(20)) is not a whole number \(range.lowerBound)–\(range.upperBound); the app's default \(fallback) is used")
+            report.omit(
+                "\(doc.path).\(field).\(day)",
+                "\(v.text.prefix(20)) is not a whole number \(range.lowerBound)–\(range.upperBound); the app's default \(fallback) is used"
+            )
             return fallback
         }
         return n

@@ -39,13 +39,15 @@ struct FirestoreTaskConverter {
     }
 
     /// Fields the app's task model could not do without.
-    static let appRequired = ["title", "color", "focusTime", "category", "isAllDay", "isCompleted", "repeatType",
-                              "startDate", "endDate", "createdAt", "userId", "notificationEnabled"]
+    static let appRequired = [
+        "title", "color", "focusTime", "category", "isAllDay", "isCompleted", "repeatType",
+        "startDate", "endDate", "createdAt", "userId", "notificationEnabled",
+    ]
 
     func draft(_ record: FirestoreTaskRecord, report: inout FirestoreImportReport) -> Draft? {
         let doc = record.document
-        var problems: [String] = []   // fields the app could not read: it dropped the task
-        var defaults: [String] = []   // what replan put in their place
+        var problems: [String] = [] // fields the app could not read: it dropped the task
+        var defaults: [String] = [] // what replan put in their place
         func problem(_ field: String, _ why: String) { problems.append("\(field) (\(why))") }
         for field in Self.appRequired where doc[field] == nil { problem(field, "missing") }
 
@@ -56,34 +58,66 @@ struct FirestoreTaskConverter {
             if let s = v.stringValue {
                 title = FirestoreText.clean(s, limit: 200, trim: true, path: "\(doc.path).title", report: &report)
                 if title.isEmpty { fatal.append("title is empty") }
-            } else { problem("title", "got \(v.typeName)"); fatal.append("title is not text") }
-        } else { fatal.append("title is missing") }
+            } else {
+                problem("title", "got \(v.typeName)")
+                fatal.append("title is not text")
+            }
+        } else {
+            fatal.append("title is missing")
+        }
         let startInstant = instant(doc, "startDate", &fatal, problem)
         let endInstant = instant(doc, "endDate", &fatal, problem)
 
         var allDay = false
         if let v = doc["isAllDay"] {
-            if let b = v.boolValue { allDay = b } else { problem("isAllDay", "got \(v.typeName)"); defaults.append("timed") }
+            if let b = v.boolValue {
+                allDay = b
+            } else {
+                problem("isAllDay", "got \(v.typeName)")
+                defaults.append("timed")
+            }
         }
         var completed = false
         if let v = doc["isCompleted"] {
-            if let b = v.boolValue { completed = b } else { problem("isCompleted", "got \(v.typeName)"); defaults.append("not completed") }
+            if let b = v.boolValue {
+                completed = b
+            } else {
+                problem("isCompleted", "got \(v.typeName)")
+                defaults.append("not completed")
+            }
         }
         var every: RepeatRule.Frequency?
         if let v = doc["repeatType"] {
             let text = v["type"]?.stringValue ?? v.stringValue
-            if text == "none" { every = nil }
-            else if let text, let f = RepeatRule.Frequency(rawValue: text) { every = f }
-            else { problem("repeatType", "not none, daily, weekly or monthly"); defaults.append("not repeating") }
+            if text == "none" {
+                every = nil
+            } else if let text, let f = RepeatRule.Frequency(rawValue: text) {
+                every = f
+            } else {
+                problem("repeatType", "not none, daily, weekly or monthly")
+                defaults.append("not repeating")
+            }
         }
         var color = TaskColor.green
         if let v = doc["color"] {
-            if let c = Self.color(v) { color = c } else { problem("color", "not an RGBA colour"); defaults.append("colour green") }
-        } else { defaults.append("colour green") }
+            if let c = Self.color(v) {
+                color = c
+            } else {
+                problem("color", "not an RGBA colour")
+                defaults.append("colour green")
+            }
+        } else {
+            defaults.append("colour green")
+        }
         var focus = 0
         if let v = doc["focusTime"] {
-            if let d = v.doubleValue, d.isFinite, d >= 0 { focus = d > Double(FirestoreImporter.maxFocusMinutes) ? FirestoreImporter.maxFocusMinutes : Int(d.rounded()) }
-            else { problem("focusTime", "not a number of minutes"); defaults.append("no focus minutes of its own") }
+            if let d = v.doubleValue, d.isFinite, d >= 0 {
+                focus =
+                    d > Double(FirestoreImporter.maxFocusMinutes) ? FirestoreImporter.maxFocusMinutes : Int(d.rounded())
+            } else {
+                problem("focusTime", "not a number of minutes")
+                defaults.append("no focus minutes of its own")
+            }
         }
         var category: String?
         if let v = doc["category"] {
@@ -91,14 +125,21 @@ struct FirestoreTaskConverter {
         }
         var note = ""
         if let v = doc["note"] {
-            if let s = v.stringValue { note = FirestoreText.clean(s, limit: 4000, trim: false, path: "\(doc.path).note", report: &report) }
-            else { report.omit("\(doc.path).note", "expected text, got \(v.typeName); the note is left empty") }
+            if let s = v.stringValue {
+                note = FirestoreText.clean(s, limit: 4000, trim: false, path: "\(doc.path).note", report: &report)
+            } else {
+                report.omit("\(doc.path).note", "expected text, got \(v.typeName); the note is left empty")
+            }
         }
         // Fields replan does not keep (it stamps its own creation time, and the owner is the
         // document's place), read only to know whether the app could.
-        if let v = doc["createdAt"], case .failure(let p) = FirestoreInstant.parse(v) { problem("createdAt", p.message) }
+        if let v = doc["createdAt"], case .failure(let p) = FirestoreInstant.parse(v) {
+            problem("createdAt", p.message)
+        }
         if let v = doc["userId"], v.stringValue == nil { problem("userId", "got \(v.typeName)") }
-        if let v = doc["notificationEnabled"], v.boolValue == nil { problem("notificationEnabled", "got \(v.typeName)") }
+        if let v = doc["notificationEnabled"], v.boolValue == nil {
+            problem("notificationEnabled", "got \(v.typeName)")
+        }
 
         guard fatal.isEmpty, let startInstant, let endInstant else {
             let also = problems.isEmpty ? "" : " (the app could not read it either and dropped it silently)"
@@ -107,7 +148,8 @@ struct FirestoreTaskConverter {
         }
 
         // Times in the student's zone.
-        var start: CivilDateTime, end: CivilDateTime
+        var start: CivilDateTime
+        var end: CivilDateTime
         if allDay {
             let first = Self.allDayDate(startInstant, zone: user.zone)
             var (last, lastAtMidnight) = Self.allDayDateAndMidnight(endInstant, zone: user.zone)
@@ -115,23 +157,34 @@ struct FirestoreTaskConverter {
             // write; replan's all-day end is the last day itself.
             if lastAtMidnight && last > first { last = last.adding(days: -1) }
             if last < first {
-                report.correct(.adjusted, "\(doc.path).endDate", "the last day \(last) is before the first day \(first); a one-day task")
+                report.correct(
+                    .adjusted, "\(doc.path).endDate",
+                    "the last day \(last) is before the first day \(first); a one-day task")
                 last = first
             }
             let utcDate = Self.utcCivil(startInstant).date
             if utcDate != first {
-                report.correct(.allDayDate, "\(doc.path).startDate", "stored as \(Self.shown(doc["startDate"]!, startInstant)), whose UTC date is \(utcDate); the student's day in \(user.zone.identifier) is \(first)")
+                report.correct(
+                    .allDayDate, "\(doc.path).startDate",
+                    "stored as \(Self.shown(doc["startDate"]!, startInstant)), whose UTC date is \(utcDate); the student's day in \(user.zone.identifier) is \(first)"
+                )
             }
             start = CivilDateTime(date: first, time: TimeOfDay(minutes: 0))
             end = CivilDateTime(date: last, time: TimeOfDay(minutes: 0))
         } else {
-            start = user.zone.civil(startInstant); end = user.zone.civil(endInstant)
+            start = user.zone.civil(startInstant)
+            end = user.zone.civil(endInstant)
             if end <= start {
-                report.omit(doc.path, "endDate \(end) is not after startDate \(start) (in \(user.zone.identifier)); a session needs a length")
+                report.omit(
+                    doc.path,
+                    "endDate \(end) is not after startDate \(start) (in \(user.zone.identifier)); a session needs a length"
+                )
                 return nil
             }
             if end.minuteNumber - start.minuteNumber > 7 * 1440 {
-                report.omit(doc.path, "the session lasts longer than 7 days (\(start) to \(end)); replan takes an all-day task for that")
+                report.omit(
+                    doc.path,
+                    "the session lasts longer than 7 days (\(start) to \(end)); replan takes an all-day task for that")
                 return nil
             }
         }
@@ -149,40 +202,57 @@ struct FirestoreTaskConverter {
                 }
             }
             if let u = until, u < start.date {
-                report.correct(.adjusted, "\(doc.path).repeatEndDate", "the series ends on \(u), before its first session on \(start.date); it keeps only that first session")
+                report.correct(
+                    .adjusted, "\(doc.path).repeatEndDate",
+                    "the series ends on \(u), before its first session on \(start.date); it keeps only that first session"
+                )
                 until = start.date
             }
             rule = RepeatRule(every: every, until: until)
             if completed {
-                report.correct(.adjusted, "\(doc.path).isCompleted", "a series is completed per session in replan; the master's isCompleted is not taken (its completed instances are)")
+                report.correct(
+                    .adjusted, "\(doc.path).isCompleted",
+                    "a series is completed per session in replan; the master's isCompleted is not taken (its completed instances are)"
+                )
                 completed = false
             }
             if every == .monthly && start.date.day >= 29 {
-                report.correct(.monthEnd, doc.path, "the app repeated this monthly series only in months that have a day \(start.date.day); replan holds it on the last day of the shorter months (e.g. February)")
+                report.correct(
+                    .monthEnd, doc.path,
+                    "the app repeated this monthly series only in months that have a day \(start.date.day); replan holds it on the last day of the shorter months (e.g. February)"
+                )
             }
         }
 
         if !problems.isEmpty {
-            let with = defaults.isEmpty ? "; imported as it stands" : "; imported with \(defaults.joined(separator: ", "))"
-            report.correct(.droppedByApp, doc.path, "the app could not read \(problems.joined(separator: ", ")) and silently dropped this task\(with)")
+            let with =
+                defaults.isEmpty ? "; imported as it stands" : "; imported with \(defaults.joined(separator: ", "))"
+            report.correct(
+                .droppedByApp, doc.path,
+                "the app could not read \(problems.joined(separator: ", ")) and silently dropped this task\(with)")
         }
 
         var id = doc.id
         if (try? TaskRules.validateID(id)) == nil {
             id = StableID.make(prefix: "fs", parts: [user.id, doc.id])
-            report.correct(.adjusted, doc.path, "the document id is no replan task id (letters, digits, _ - . only); the task's id is \(id)")
+            report.correct(
+                .adjusted, doc.path,
+                "the document id is no replan task id (letters, digits, _ - . only); the task's id is \(id)")
         }
-        return Draft(record: record, id: id, title: title, note: note, category: category, color: color, allDay: allDay,
-                     completed: completed, start: start, end: end, repeatRule: rule, focusMinutes: focus)
+        return Draft(
+            record: record, id: id, title: title, note: note, category: category, color: color, allDay: allDay,
+            completed: completed, start: start, end: end, repeatRule: rule, focusMinutes: focus)
     }
 
     /// The finished task and its completed occurrences.
     func finish(_ d: Draft, categories: FirestoreCategories, report: inout FirestoreImportReport)
-        -> (task: StudyTask, overrides: [OccurrenceOverride])? {
+        -> (task: StudyTask, overrides: [OccurrenceOverride])?
+    {
         let doc = d.record.document
         let category = categories.resolve(d.category, title: d.title, path: "\(doc.path).category", report: &report)
-        let task = StudyTask(id: d.id, userID: user.id, title: d.title, note: d.note, category: category, color: d.color,
-                             start: d.start, end: d.end, allDay: d.allDay, completed: d.completed, repeatRule: d.repeatRule)
+        let task = StudyTask(
+            id: d.id, userID: user.id, title: d.title, note: d.note, category: category, color: d.color,
+            start: d.start, end: d.end, allDay: d.allDay, completed: d.completed, repeatRule: d.repeatRule)
         do { try task.validate() } catch {
             // Every rule is met above; this only guards against a rule added since.
             report.omit(doc.path, "\(error)")
@@ -204,7 +274,7 @@ struct FirestoreTaskConverter {
                 report.omit("\(inst.path).isCompleted", "expected true or false, got \(done.typeName)")
                 continue
             }
-            guard isDone else { continue }   // an open instance is what the series generates anyway
+            guard isDone else { continue } // an open instance is what the series generates anyway
             guard let v = inst["date"] else {
                 report.omit(inst.path, "a completed instance without a date")
                 continue
@@ -212,11 +282,16 @@ struct FirestoreTaskConverter {
             let instant: Date
             switch FirestoreInstant.parse(v) {
             case .success(let i): instant = i
-            case .failure(let p): report.omit("\(inst.path).date", p.message); continue
+            case .failure(let p):
+                report.omit("\(inst.path).date", p.message)
+                continue
             }
             let date = d.allDay ? Self.allDayDate(instant, zone: user.zone) : user.zone.civil(instant).date
             guard OccurrenceExpander.isRecurrenceDate(date, of: task) else {
-                report.omit("\(inst.path).date", "\(date) is not a date of this \(d.repeatRule!.every.rawValue) series (from \(task.start.date)\(task.repeatRule?.until.map { " to \($0)" } ?? ""))")
+                report.omit(
+                    "\(inst.path).date",
+                    "\(date) is not a date of this \(d.repeatRule!.every.rawValue) series (from \(task.start.date)\(task.repeatRule?.until.map { " to \($0)" } ?? ""))"
+                )
                 continue
             }
             guard seen.insert(date).inserted else {
@@ -228,11 +303,19 @@ struct FirestoreTaskConverter {
         return (task, overrides)
     }
 
-    private func instant(_ doc: FirestoreDocument, _ field: String, _ fatal: inout [String], _ problem: (String, String) -> Void) -> Date? {
-        guard let v = doc[field] else { fatal.append("\(field) is missing"); return nil }
+    private func instant(
+        _ doc: FirestoreDocument, _ field: String, _ fatal: inout [String], _ problem: (String, String) -> Void
+    ) -> Date? {
+        guard let v = doc[field] else {
+            fatal.append("\(field) is missing")
+            return nil
+        }
         switch FirestoreInstant.parse(v) {
         case .success(let d): return d
-        case .failure(let p): problem(field, p.message); fatal.append("\(field) \(p.message)"); return nil
+        case .failure(let p):
+            problem(field, p.message)
+            fatal.append("\(field) \(p.message)")
+            return nil
         }
     }
 
@@ -240,8 +323,10 @@ struct FirestoreTaskConverter {
     /// nearest of the four colours.
     static func color(_ v: JSONValue) -> TaskColor? {
         if let s = v.stringValue { return TaskColor(importing: s) }
-        guard let o = v.objectValue, let r = o["red"]?.doubleValue, let g = o["green"]?.doubleValue, let b = o["blue"]?.doubleValue,
-              [r, g, b].allSatisfy({ $0.isFinite && (0...1).contains($0) }) else { return nil }
+        guard let o = v.objectValue, let r = o["red"]?.doubleValue, let g = o["green"]?.doubleValue,
+            let b = o["blue"]?.doubleValue,
+            [r, g, b].allSatisfy({ $0.isFinite && (0...1).contains($0) })
+        else { return nil }
         return TaskColor.nearest(red: r, green: g, blue: b)
     }
 
@@ -249,7 +334,9 @@ struct FirestoreTaskConverter {
         CivilDateTime(minuteNumber: Int((instant.timeIntervalSince1970 / 60).rounded(.down)))
     }
 
-    static func allDayDate(_ instant: Date, zone: UserZone) -> CivilDate { allDayDateAndMidnight(instant, zone: zone).0 }
+    static func allDayDate(_ instant: Date, zone: UserZone) -> CivilDate {
+        allDayDateAndMidnight(instant, zone: zone).0
+    }
 
     /// The student's date of an all-day instant, and whether the instant is a midnight.
     static func allDayDateAndMidnight(_ instant: Date, zone: UserZone) -> (CivilDate, Bool) {

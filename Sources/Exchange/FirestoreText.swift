@@ -11,10 +11,14 @@ enum FirestoreText {
 
     /// `text` without C0 control characters other than tab, newline and carriage return (issue
     /// 13's rule), trimmed when `trim`, and cut to `limit` characters.
-    static func clean(_ text: String, limit: Int, trim: Bool, path: String, report: inout FirestoreImportReport) -> String {
+    static func clean(_ text: String, limit: Int, trim: Bool, path: String, report: inout FirestoreImportReport)
+        -> String
+    {
         var out = text
         if text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) {
-            out = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }))
+            out = String(
+                String.UnicodeScalarView(
+                    text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" || $0 == "\r" }))
             report.correct(.adjusted, path, "control characters removed (replan refuses them in text)")
         }
         if trim { out = out.trimmingWhitespace() }
@@ -55,10 +59,15 @@ struct FirestoreCategories {
         if Self.isUsable(cleaned) { return cleaned }
         let shown = raw == nil ? "a missing category" : cleaned.isEmpty ? "an empty category" : "'\(cleaned)'"
         if let title, let better = byTitle[title] {
-            report.correct(.category, path, "\(shown) is no category replan accepts; filed under '\(better)', the category of the student's other tasks titled '\(title)'")
+            report.correct(
+                .category, path,
+                "\(shown) is no category replan accepts; filed under '\(better)', the category of the student's other tasks titled '\(title)'"
+            )
             return better
         }
-        report.correct(.category, path, "\(shown) is no category replan accepts; filed under '\(FirestoreImporter.replacementCategory)' (other)")
+        report.correct(
+            .category, path,
+            "\(shown) is no category replan accepts; filed under '\(FirestoreImporter.replacementCategory)' (other)")
         return FirestoreImporter.replacementCategory
     }
 }

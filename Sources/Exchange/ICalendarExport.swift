@@ -26,13 +26,17 @@ package enum ICalendarExport {
 
     /// - Parameter dropped: one-off sessions deleted by recent changesets; those in the range
     ///   (and not back in the plan) are listed as cancelled events.
-    package static func render(_ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
-                              dropped: [DroppedSession] = []) -> String {
+    package static func render(
+        _ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
+        dropped: [DroppedSession] = []
+    ) -> String {
         let shown = plan.user.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? plan.user.id
         let name = escape(shown + " — study plan")
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN",
-                     "NAME:\(name)", "X-WR-CALNAME:\(name)", "X-WR-TIMEZONE:\(plan.zone.identifier)",
-                     "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)", "X-PUBLISHED-TTL:\(refreshInterval)"]
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//replan//replan 1//EN", "CALSCALE:GREGORIAN",
+            "NAME:\(name)", "X-WR-CALNAME:\(name)", "X-WR-TIMEZONE:\(plan.zone.identifier)",
+            "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)", "X-PUBLISHED-TTL:\(refreshInterval)",
+        ]
         let settings = plan.settings
         for o in plan.occurrences(from: from, through: through) {
             let task = plan.tasks[o.taskID]
@@ -54,29 +58,42 @@ package enum ICalendarExport {
             lines.append("CATEGORIES:\(escape(o.category))")
             switch o.state {
             case .skipped: lines.append("STATUS:CANCELLED")
-            case .completed: lines.append("STATUS:CONFIRMED"); lines.append("X-REPLAN-COMPLETED:TRUE")
+            case .completed:
+                lines.append("STATUS:CONFIRMED")
+                lines.append("X-REPLAN-COMPLETED:TRUE")
             case .open: break
             }
             if settings.notificationsEnabled, o.state == .open, !o.allDay {
-                lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(o.title))",
-                          "TRIGGER:-PT\(settings.reminderMinutes)M", "END:VALARM"]
+                lines += [
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(o.title))",
+                    "TRIGGER:-PT\(settings.reminderMinutes)M", "END:VALARM",
+                ]
             }
             lines.append("END:VEVENT")
         }
         var listed = Set<String>()
         for d in dropped.sorted(by: { $0.droppedAt > $1.droppedAt })
-        where plan.tasks[d.id] == nil && d.start.date <= through && (d.allDay ? d.end.date : d.end.adding(minutes: -1).date) >= from {
+        where plan.tasks[d.id] == nil && d.start.date <= through
+            && (d.allDay ? d.end.date : d.end.adding(minutes: -1).date) >= from
+        {
             // The newest deletion of an id wins (a task deleted, restored by undo, deleted again).
             guard listed.insert(d.id).inserted else { continue }
-            lines += ["BEGIN:VEVENT", "UID:\(d.id)@\(plan.user.id).replan", "DTSTAMP:\(utc(stamp))",
-                      "LAST-MODIFIED:\(utc(min(d.droppedAt, stamp)))", "SEQUENCE:\(d.version + 1)"]
+            lines += [
+                "BEGIN:VEVENT", "UID:\(d.id)@\(plan.user.id).replan", "DTSTAMP:\(utc(stamp))",
+                "LAST-MODIFIED:\(utc(min(d.droppedAt, stamp)))", "SEQUENCE:\(d.version + 1)",
+            ]
             if d.allDay {
-                lines += ["DTSTART;VALUE=DATE:\(compact(d.start.date))", "DTEND;VALUE=DATE:\(compact(d.end.date.adding(days: 1)))"]
+                lines += [
+                    "DTSTART;VALUE=DATE:\(compact(d.start.date))",
+                    "DTEND;VALUE=DATE:\(compact(d.end.date.adding(days: 1)))",
+                ]
             } else {
                 lines += ["DTSTART:\(utc(plan.zone.instant(d.start)))", "DTEND:\(utc(plan.zone.instant(d.end)))"]
             }
-            lines += ["SUMMARY:\(escape(d.title))", "CATEGORIES:\(escape(d.category.isEmpty ? "Uncategorized" : d.category))",
-                      "STATUS:CANCELLED", "END:VEVENT"]
+            lines += [
+                "SUMMARY:\(escape(d.title))", "CATEGORIES:\(escape(d.category.isEmpty ? "Uncategorized" : d.category))",
+                "STATUS:CANCELLED", "END:VEVENT",
+            ]
         }
         lines.append("END:VCALENDAR")
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
@@ -108,7 +125,9 @@ package enum ICalendarExport {
     }
 
     private static func appendDate(_ d: CivilDate, to bytes: inout [UInt8]) {
-        appendDigits(d.year, 4, to: &bytes); appendDigits(d.month, 2, to: &bytes); appendDigits(d.day, 2, to: &bytes)
+        appendDigits(d.year, 4, to: &bytes)
+        appendDigits(d.month, 2, to: &bytes)
+        appendDigits(d.day, 2, to: &bytes)
     }
 
     private static func appendDigits(_ value: Int, _ count: Int, to bytes: inout [UInt8]) {
@@ -132,8 +151,10 @@ package enum ICalendarExport {
         var clean = true
         var previous: UInt8 = 0
         for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: ",")
-                || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: ";")
+                || byte == UInt8(ascii: ",")
+                || (previous == 0xC2 && (0x80...0x9F).contains(byte))
+            {
                 clean = false
                 break
             }
@@ -143,7 +164,9 @@ package enum ICalendarExport {
         let lines = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
             .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\r\n", with: "\n")
             .replacingOccurrences(of: "\r", with: "\n").replacingOccurrences(of: "\n", with: "\\n")
-        guard lines.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || (0x7F...0x9F).contains($0.value) }) else {
+        guard
+            lines.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || (0x7F...0x9F).contains($0.value) })
+        else {
             return lines
         }
         var out = String.UnicodeScalarView()
@@ -162,10 +185,14 @@ package enum ICalendarExport {
     /// Lines longer than 75 octets are folded (RFC 5545 §3.1), never inside a UTF-8 sequence.
     private static func fold(_ line: String) -> String {
         if line.utf8.count <= 75 { return line }
-        var out = "", count = 0
+        var out = ""
+        var count = 0
         for scalar in line.unicodeScalars {
             let size = String(scalar).utf8.count
-            if count + size > 75 { out += "\r\n "; count = 1 }
+            if count + size > 75 {
+                out += "\r\n "
+                count = 1
+            }
             out.unicodeScalars.append(scalar)
             count += size
         }

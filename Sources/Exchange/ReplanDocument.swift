@@ -14,9 +14,14 @@ package struct ReplanDocument: Hashable, Sendable {
         package var slides: [SeriesSlide]
         package var focusSessions: [FocusSession]
 
-        package init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
-                    focusSessions: [FocusSession] = []) {
-            self.user = user; self.tasks = tasks; self.overrides = overrides; self.slides = slides
+        package init(
+            user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+            focusSessions: [FocusSession] = []
+        ) {
+            self.user = user
+            self.tasks = tasks
+            self.overrides = overrides
+            self.slides = slides
             self.focusSessions = focusSessions
         }
     }
@@ -50,9 +55,11 @@ package struct ReplanDocument: Hashable, Sendable {
         let slidesByTask = Dictionary(grouping: e.slides, by: \.taskID)
         let tasks = e.tasks.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map { t -> JSONValue in
             var o: [String: JSONValue] = [
-                "id": .string(t.id), "title": .string(t.title), "note": .string(t.note), "category": .string(t.category),
+                "id": .string(t.id), "title": .string(t.title), "note": .string(t.note),
+                "category": .string(t.category),
                 "color": .string(t.color.rawValue), "start": .string(text(t.start, allDay: t.allDay)),
-                "end": .string(text(t.end, allDay: t.allDay)), "allDay": .bool(t.allDay), "completed": .bool(t.completed),
+                "end": .string(text(t.end, allDay: t.allDay)), "allDay": .bool(t.allDay),
+                "completed": .bool(t.completed),
                 "subtasks": .array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] }),
             ]
             if let r = t.repeatRule {
@@ -64,30 +71,38 @@ package struct ReplanDocument: Hashable, Sendable {
                 // Only what the decoder reads back: a skipped occurrence has no new time (where it
                 // had been moved to no longer matters), and an open one that was not moved is no
                 // override at all.
-                o["occurrences"] = .array((overridesByTask[t.id] ?? []).sorted { $0.originalDate < $1.originalDate }.compactMap { ov -> JSONValue? in
-                    var item: [String: JSONValue] = ["date": .string(ov.originalDate.description)]
-                    if ov.state != .skipped, let s = ov.start, let e = ov.end {
-                        item["start"] = .string(text(s, allDay: t.allDay)); item["end"] = .string(text(e, allDay: t.allDay))
-                        item["state"] = .string(ov.state == .open ? "moved" : ov.state.rawValue)
-                    } else if ov.state == .open {
-                        return nil
-                    } else {
-                        item["state"] = .string(ov.state.rawValue)
-                    }
-                    return .object(item)
-                })
-                o["slides"] = .array((slidesByTask[t.id] ?? []).sorted { $0.from < $1.from }.map {
-                    ["from": .string($0.from.description), "days": .int($0.days)]
-                })
+                o["occurrences"] = .array(
+                    (overridesByTask[t.id] ?? []).sorted { $0.originalDate < $1.originalDate }.compactMap {
+                        ov -> JSONValue? in
+                        var item: [String: JSONValue] = ["date": .string(ov.originalDate.description)]
+                        if ov.state != .skipped, let s = ov.start, let e = ov.end {
+                            item["start"] = .string(text(s, allDay: t.allDay))
+                            item["end"] = .string(text(e, allDay: t.allDay))
+                            item["state"] = .string(ov.state == .open ? "moved" : ov.state.rawValue)
+                        } else if ov.state == .open {
+                            return nil
+                        } else {
+                            item["state"] = .string(ov.state.rawValue)
+                        }
+                        return .object(item)
+                    })
+                o["slides"] = .array(
+                    (slidesByTask[t.id] ?? []).sorted { $0.from < $1.from }.map {
+                        ["from": .string($0.from.description), "days": .int($0.days)]
+                    })
             }
             return .object(o)
         }
         var user: [String: JSONValue] = [
             "id": .string(e.user.id), "timeZone": .string(e.user.zone.identifier), "language": .string(e.user.language),
             "settings": settings, "tasks": .array(tasks),
-            "focusSessions": .array(e.focusSessions.sorted { ($0.start, $0.category) < ($1.start, $1.category) }.map {
-                ["category": .string($0.category), "start": .string($0.start.description), "minutes": .int($0.minutes)]
-            }),
+            "focusSessions": .array(
+                e.focusSessions.sorted { ($0.start, $0.category) < ($1.start, $1.category) }.map {
+                    [
+                        "category": .string($0.category), "start": .string($0.start.description),
+                        "minutes": .int($0.minutes),
+                    ]
+                }),
         ]
         if let name = e.user.displayName { user["displayName"] = .string(name) }
         return .object(user)

@@ -1,8 +1,9 @@
 import CCurl
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Process-wide libcurl setup, done exactly once before the first transfer.

@@ -72,7 +72,10 @@ final class CurlTransfer {
             // timeouts use SIGALRM and can crash a threaded process.
             { replan_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1) },
             { replan_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0) },
-            { replan_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(self.request.connectTimeout)) },
+            {
+                replan_curl_setopt_long(
+                    handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(self.request.connectTimeout))
+            },
             { replan_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(self.request.totalTimeout)) },
             // Refuses early when the server announces a too-large Content-Length; the write
             // callback still enforces the cap for bodies of unannounced length.
@@ -80,24 +83,30 @@ final class CurlTransfer {
             { replan_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList) },
             { replan_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer) },
             { replan_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context) },
-            { replan_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                return transfer.receiveBody(data, byteCount: size * count)
-            } },
+            {
+                replan_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                    guard let data, let context else { return 0 }
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                    return transfer.receiveBody(data, byteCount: size * count)
+                }
+            },
             { replan_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context) },
-            { replan_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                return transfer.receiveHeaderLine(data, byteCount: size * count)
-            } },
+            {
+                replan_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                    guard let data, let context else { return 0 }
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                    return transfer.receiveHeaderLine(data, byteCount: size * count)
+                }
+            },
             { replan_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0) },
             { replan_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context) },
-            { replan_curl_setopt_xferinfo_callback(handle, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
-                guard let context else { return 0 }
-                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-                return transfer.shouldAbort() ? 1 : 0
-            } },
+            {
+                replan_curl_setopt_xferinfo_callback(handle, CURLOPT_XFERINFOFUNCTION) { context, _, _, _, _ in
+                    guard let context else { return 0 }
+                    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                    return transfer.shouldAbort() ? 1 : 0
+                }
+            },
         ]
         steps += methodSteps(handle)
         for step in steps {
@@ -135,7 +144,8 @@ final class CurlTransfer {
         }
         return request.body.withUnsafeBytes { bytes in
             // Non-empty, so the base address exists; curl only reads through the pointer.
-            replan_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress!))
+            replan_curl_setopt_pointer(
+                handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress!))
         }
     }
 
@@ -173,8 +183,8 @@ final class CurlTransfer {
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return .invalidURL(request.url)
         case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT,
-             CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE,
-             CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_QUIC_CONNECT_ERROR:
+            CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_PARTIAL_FILE,
+            CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_HTTP3, CURLE_QUIC_CONNECT_ERROR:
             // All mean "the conversation with the server broke", which a retry may cure.
             return .connectionFailed(detail)
         default:

@@ -35,7 +35,8 @@ package final class HTTPClient: @unchecked Sendable {
     /// Performs `request` and returns the final response, whatever its status.
     /// - Parameter cancellation: when cancelled from another thread, the transfer stops
     ///   within about a second (libcurl's progress interval while idle) with `.cancelled`.
-    package func send(_ request: HTTPRequest, cancellation: CancellationToken? = nil) throws(HTTPError) -> HTTPResponse {
+    package func send(_ request: HTTPRequest, cancellation: CancellationToken? = nil) throws(HTTPError) -> HTTPResponse
+    {
         let setup = CurlLibrary.initialisation
         guard setup == CURLE_OK else {
             throw .transport(code: Int(setup.rawValue), message: "libcurl could not be initialised")

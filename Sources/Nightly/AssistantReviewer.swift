@@ -14,8 +14,10 @@ package struct AssistantReviewer: ModelReviewer {
     /// The model stage's time limits (nil: none).
     package let deadline: ModelDeadline?
 
-    package init(conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
-                deadline: ModelDeadline? = nil) {
+    package init(
+        conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
+        deadline: ModelDeadline? = nil
+    ) {
         self.conversation = conversation
         self.cancellation = cancellation
         self.shutoff = shutoff
@@ -34,10 +36,12 @@ package struct AssistantReviewer: ModelReviewer {
                 shutoff?.trip(reason)
                 return ModelReview(plan: working, ending: .failed, error: reason)
             }
-            watch = DeadlineWatch(end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation)
+            watch = DeadlineWatch(
+                end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation)
         }
-        let outcome = conversation.run(plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-                                       why: why, cancellation: watch?.token ?? cancellation)
+        let outcome = conversation.run(
+            plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
+            why: why, cancellation: watch?.token ?? cancellation)
         watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
@@ -52,15 +56,18 @@ package struct AssistantReviewer: ModelReviewer {
                 shutoff?.trip(reason)
                 error = reason
             } else {
-                error = "the model took longer than this student's limit (\(ModelDeadline.seconds(deadline.perStudent))); local edits only"
+                error =
+                    "the model took longer than this student's limit (\(ModelDeadline.seconds(deadline.perStudent))); local edits only"
             }
         }
-        var review = ModelReview(plan: outcome.failed ? working : outcome.plan, ending: ending,
-                           touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
-                           usage: TokenCounts(prompt: outcome.usage.prompt, completion: outcome.usage.completion,
-                                              reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
-                           error: error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
-                           summary: outcome.summary)
+        var review = ModelReview(
+            plan: outcome.failed ? working : outcome.plan, ending: ending,
+            touched: outcome.failed ? [:] : outcome.touched, requests: outcome.requests, turns: outcome.turns,
+            usage: TokenCounts(
+                prompt: outcome.usage.prompt, completion: outcome.usage.completion,
+                reasoning: outcome.usage.reasoning, cached: outcome.usage.cached),
+            error: error, quotaExhausted: outcome.quotaExhausted, transcript: outcome.transcript,
+            summary: outcome.summary)
         review.finishReasons = outcome.finishReasons
         review.endStatus = outcome.endStatus
         review.question = outcome.question

@@ -58,9 +58,11 @@ final class BatchingWriter: @unchecked Sendable {
     /// runs in a fresh savepoint with the error, to record the failure instead. `completion`
     /// gets the value once the batch is committed, or the error when the batch is lost or
     /// nothing could be written.
-    func stage<T>(_ body: @escaping (Database) throws(StoreError) -> T,
-                  otherwise: ((StoreError, Database) throws(StoreError) -> T)? = nil,
-                  then completion: @escaping Completion<T>) {
+    func stage<T>(
+        _ body: @escaping (Database) throws(StoreError) -> T,
+        otherwise: ((StoreError, Database) throws(StoreError) -> T)? = nil,
+        then completion: @escaping Completion<T>
+    ) {
         enqueue { writer in writer.runStaged(body, otherwise: otherwise, then: completion) }
     }
 
@@ -73,7 +75,10 @@ final class BatchingWriter: @unchecked Sendable {
             writer.commitBatch()
             let outcome: Result<T, StoreError>
             do throws(StoreError) { outcome = .success(try body(writer.db)) } catch { outcome = .failure(error) }
-            done.lock(); result = outcome; done.signal(); done.unlock()
+            done.lock()
+            result = outcome
+            done.signal()
+            done.unlock()
         }
         done.lock()
         while result == nil { done.wait() }
@@ -93,7 +98,12 @@ final class BatchingWriter: @unchecked Sendable {
     func drain() {
         let done = NSCondition()
         var ran = false
-        enqueue { _ in done.lock(); ran = true; done.signal(); done.unlock() }
+        enqueue { _ in
+            done.lock()
+            ran = true
+            done.signal()
+            done.unlock()
+        }
         done.lock()
         while !ran { done.wait() }
         done.unlock()
@@ -109,7 +119,8 @@ final class BatchingWriter: @unchecked Sendable {
     }
 
     private func enqueue(_ job: @escaping (BatchingWriter) -> Void) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         precondition(!stopped, "BatchingWriter used after stop()")
         while jobs.count >= queueCapacity { lock.wait() }
         jobs.append(job)
@@ -133,7 +144,9 @@ final class BatchingWriter: @unchecked Sendable {
             if let opened = batchOpenedAt {
                 let due = opened.addingTimeInterval(maxAge)
                 if Date() >= due {
-                    lock.unlock(); commitBatch(); lock.lock()
+                    lock.unlock()
+                    commitBatch()
+                    lock.lock()
                 } else {
                     _ = lock.wait(until: due)
                 }
@@ -149,8 +162,10 @@ final class BatchingWriter: @unchecked Sendable {
         lock.unlock()
     }
 
-    private func runStaged<T>(_ body: (Database) throws(StoreError) -> T, otherwise: ((StoreError, Database) throws(StoreError) -> T)?,
-                              then completion: @escaping Completion<T>) {
+    private func runStaged<T>(
+        _ body: (Database) throws(StoreError) -> T, otherwise: ((StoreError, Database) throws(StoreError) -> T)?,
+        then completion: @escaping Completion<T>
+    ) {
         if batchOpenedAt == nil {
             do throws(StoreError) { try db.beginBatch() } catch {
                 completion(.failure(error))
@@ -163,7 +178,9 @@ final class BatchingWriter: @unchecked Sendable {
             outcome = .success(try db.write(body))
         } catch {
             if let otherwise {
-                do throws(StoreError) { outcome = .success(try db.write { (db) throws(StoreError) in try otherwise(error, db) }) } catch {
+                do throws(StoreError) {
+                    outcome = .success(try db.write { (db) throws(StoreError) in try otherwise(error, db) })
+                } catch {
                     outcome = .failure(error)
                 }
             } else {
@@ -182,7 +199,10 @@ final class BatchingWriter: @unchecked Sendable {
     private func commitBatch() {
         guard batchOpenedAt != nil else { return }
         let result: Result<Void, StoreError>
-        do throws(StoreError) { try db.commitBatch(); result = .success(()) } catch { result = .failure(error) }
+        do throws(StoreError) {
+            try db.commitBatch()
+            result = .success(())
+        } catch { result = .failure(error) }
         batchOpenedAt = nil
         let finished = completions
         completions = []

@@ -62,20 +62,26 @@ package enum EditReport {
     }
 
     package static func summary(_ s: PlanSummary) -> JSONValue {
-        ["dropped": .int(s.dropped), "skipped": .int(s.skipped), "rescheduled": .int(s.rescheduled), "chained": .int(s.chained)]
+        [
+            "dropped": .int(s.dropped), "skipped": .int(s.skipped), "rescheduled": .int(s.rescheduled),
+            "chained": .int(s.chained),
+        ]
     }
 
     /// Reads an edit back from a stored report.
     package static func edit(from v: JSONValue) -> PlanEdit? {
         guard let op = v["op"]?.stringValue.flatMap(PlanEdit.Operation.init(rawValue:)),
-              let id = v["id"]?.stringValue.flatMap(OccurrenceID.init),
-              let reason = v["reason"]?.stringValue.flatMap(PlanEdit.Reason.init(rawValue:)) else { return nil }
+            let id = v["id"]?.stringValue.flatMap(OccurrenceID.init),
+            let reason = v["reason"]?.stringValue.flatMap(PlanEdit.Reason.init(rawValue:))
+        else { return nil }
         func r(_ key: String) -> TimeRange? {
             guard let s = v[key]?["start"]?.stringValue.flatMap({ CivilDateTime($0) }),
-                  let e = v[key]?["end"]?.stringValue.flatMap({ CivilDateTime($0) }) else { return nil }
+                let e = v[key]?["end"]?.stringValue.flatMap({ CivilDateTime($0) })
+            else { return nil }
             return TimeRange(start: s, end: e)
         }
-        return PlanEdit(op: op, id: id, title: v["title"]?.stringValue ?? "", before: r("before"), after: r("after"),
-                        reason: reason, detail: v["detail"]?.stringValue ?? "")
+        return PlanEdit(
+            op: op, id: id, title: v["title"]?.stringValue ?? "", before: r("before"), after: r("after"),
+            reason: reason, detail: v["detail"]?.stringValue ?? "")
     }
 }

@@ -37,7 +37,10 @@ package struct ModelCallPolicy: Sendable {
         package var ask: Bool
         package var reason: String
 
-        package init(ask: Bool, reason: String) { self.ask = ask; self.reason = reason }
+        package init(ask: Bool, reason: String) {
+            self.ask = ask
+            self.reason = reason
+        }
 
         /// The words the model is given for why it is asked.
         package var why: String {
@@ -56,13 +59,17 @@ package struct ModelCallPolicy: Sendable {
     /// - Parameters:
     ///   - planChanged: whether the plan on the remembered dates differs from the remembered
     ///     digest (nil: could not tell, e.g. no memory).
-    package func decide(userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
-                       memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?) -> Decision {
+    package func decide(
+        userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
+        memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?
+    ) -> Decision {
         let seen = memory?.reviewedFlags ?? []
         if flags.contains(where: { !seen.contains(Self.flagKey($0)) }) { return Decision(ask: true, reason: "flags") }
         let instruction = settings.instruction.trimmingWhitespace()
         guard !instruction.isEmpty else { return Decision(ask: false, reason: "no-instruction") }
-        guard let memory, let handled = memory.instructionDigest else { return Decision(ask: true, reason: "new-instruction") }
+        guard let memory, let handled = memory.instructionDigest else {
+            return Decision(ask: true, reason: "new-instruction")
+        }
         if handled != Self.instructionDigest(instruction) { return Decision(ask: true, reason: "changed-instruction") }
         if memory.settingsDigest != Self.settingsDigest(settings, language: language, zone: zone) {
             return Decision(ask: true, reason: "settings-changed")
@@ -87,8 +94,8 @@ package struct ModelCallPolicy: Sendable {
     }
 
     static func hash(_ text: String) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
     }
 
@@ -103,10 +110,14 @@ package struct ModelCallPolicy: Sendable {
     /// What the model reads of the settings besides the instruction.
     package static func settingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
         let windows = Weekday.allCases.map { d in s.windows.windows(on: d).map(\.description).joined(separator: ",") }
-        return StableID.make(prefix: "s", parts: windows + [
-            String(s.windowsEnabled), String(s.sessionMinutes), String(s.sessionMinutesEnabled), s.tone, language, zone,
-            String(s.horizonDays), String(s.deleteAfterDays), s.keepCategories.joined(separator: ","), String(s.splitSessions),
-        ])
+        return StableID.make(
+            prefix: "s",
+            parts: windows + [
+                String(s.windowsEnabled), String(s.sessionMinutes), String(s.sessionMinutesEnabled), s.tone, language,
+                zone,
+                String(s.horizonDays), String(s.deleteAfterDays), s.keepCategories.joined(separator: ","),
+                String(s.splitSessions),
+            ])
     }
 
     /// A digest of the sessions on `from…through`: place, title, category, note and whether
@@ -115,7 +126,8 @@ package struct ModelCallPolicy: Sendable {
     package static func planDigest(_ plan: UserPlan, from: CivilDate, through: CivilDate) -> String {
         var parts: [String] = []
         for o in plan.occurrences(from: from, through: through) {
-            parts.append("\(o.id)|\(o.start)|\(o.end)|\(o.allDay)|\(o.state == .skipped)|\(o.title)|\(o.category)|\(o.note)")
+            parts.append(
+                "\(o.id)|\(o.start)|\(o.end)|\(o.allDay)|\(o.state == .skipped)|\(o.title)|\(o.category)|\(o.note)")
         }
         return StableID.make(prefix: "p", parts: parts)
     }

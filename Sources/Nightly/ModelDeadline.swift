@@ -17,8 +17,12 @@ package struct ModelDeadline: Sendable {
     package static let defaultPerRun: TimeInterval = 2 * 3600
     package static let defaultPerStudent: TimeInterval = 300
 
-    package init(perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()) {
-        self.perRun = perRun; self.perStudent = perStudent; self.startedAt = startedAt
+    package init(
+        perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()
+    ) {
+        self.perRun = perRun
+        self.perStudent = perStudent
+        self.startedAt = startedAt
     }
 
     /// When the run's model stage ends.
@@ -26,7 +30,9 @@ package struct ModelDeadline: Sendable {
 
     /// Why the run's model stage is over at `now`, or nil while it is not.
     package func runExpired(at now: Date) -> String? {
-        now >= runEnd ? "the model stage's deadline for this run (\(Self.seconds(perRun))) passed; the remaining students get their local edits only" : nil
+        now >= runEnd
+            ? "the model stage's deadline for this run (\(Self.seconds(perRun))) passed; the remaining students get their local edits only"
+            : nil
     }
 
     static func seconds(_ value: TimeInterval) -> String {
@@ -51,7 +57,10 @@ final class DeadlineWatch: @unchecked Sendable {
         }
         timer.schedule(deadline: .now(), repeating: .milliseconds(50))
         timer.setEventHandler { [token, lock] in
-            if parent?.isCancelled == true { token.cancel(); return }
+            if parent?.isCancelled == true {
+                token.cancel()
+                return
+            }
             if Date() >= end {
                 lock.withLock { self.expired = true }
                 token.cancel()

@@ -22,7 +22,9 @@ package enum ModelErrorKind {
             if rest.hasPrefix("the request timed out") { return "timeout" }
             if rest.hasPrefix("connection failed") { return "connection failed" }
             if rest.hasPrefix("the response is larger") { return "response too large" }
-            if let curl = rest.after("transfer failed ("), let close = curl.firstIndex(of: ")") { return String(curl[..<close]) }
+            if let curl = rest.after("transfer failed ("), let close = curl.firstIndex(of: ")") {
+                return String(curl[..<close])
+            }
             return "unreachable"
         }
         if text.hasPrefix("the model server sent an unusable response") { return "invalid response" }
@@ -35,12 +37,14 @@ package enum ModelErrorKind {
 
     /// The kinds by count, most frequent first (ties by name, so the order is stable).
     package static func ranked(_ counts: [String: Int]) -> [(kind: String, count: Int)] {
-        counts.map { (kind: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }
+        counts.map { (kind: $0.key, count: $0.value) }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind
+        }
     }
 }
 
-private extension StringProtocol {
-    func after(_ prefix: String) -> SubSequence? {
+extension StringProtocol {
+    fileprivate func after(_ prefix: String) -> SubSequence? {
         hasPrefix(prefix) ? self[index(startIndex, offsetBy: prefix.count)...] : nil
     }
 }

@@ -48,11 +48,21 @@ package struct ModelReview: Sendable {
     package var endStatus: String?
     package var question: String?
 
-    package init(plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
-                usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false, transcript: JSONValue = [],
-                summary: String? = nil) {
-        self.plan = plan; self.ending = ending; self.touched = touched; self.requests = requests; self.turns = turns
-        self.usage = usage; self.error = error; self.quotaExhausted = quotaExhausted; self.transcript = transcript
+    package init(
+        plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,
+        usage: TokenCounts = TokenCounts(), error: String? = nil, quotaExhausted: Bool = false,
+        transcript: JSONValue = [],
+        summary: String? = nil
+    ) {
+        self.plan = plan
+        self.ending = ending
+        self.touched = touched
+        self.requests = requests
+        self.turns = turns
+        self.usage = usage
+        self.error = error
+        self.quotaExhausted = quotaExhausted
+        self.transcript = transcript
         self.summary = summary
     }
 
@@ -64,18 +74,25 @@ package struct TokenCounts: Hashable, Sendable {
     package var prompt = 0, completion = 0, reasoning = 0, cached = 0
 
     package init(prompt: Int = 0, completion: Int = 0, reasoning: Int = 0, cached: Int = 0) {
-        self.prompt = prompt; self.completion = completion; self.reasoning = reasoning; self.cached = cached
+        self.prompt = prompt
+        self.completion = completion
+        self.reasoning = reasoning
+        self.cached = cached
     }
 
     package var total: Int { .saturating(prompt, plus: completion) }
 
     package static func + (a: TokenCounts, b: TokenCounts) -> TokenCounts {
         // Saturating: these are a model server's numbers (issue 13, item 7).
-        TokenCounts(prompt: .saturating(a.prompt, plus: b.prompt), completion: .saturating(a.completion, plus: b.completion),
-                    reasoning: .saturating(a.reasoning, plus: b.reasoning), cached: .saturating(a.cached, plus: b.cached))
+        TokenCounts(
+            prompt: .saturating(a.prompt, plus: b.prompt), completion: .saturating(a.completion, plus: b.completion),
+            reasoning: .saturating(a.reasoning, plus: b.reasoning), cached: .saturating(a.cached, plus: b.cached))
     }
 
     package var json: JSONValue {
-        ["prompt": .int(prompt), "completion": .int(completion), "reasoning": .int(reasoning), "cached": .int(cached), "total": .int(total)]
+        [
+            "prompt": .int(prompt), "completion": .int(completion), "reasoning": .int(reasoning),
+            "cached": .int(cached), "total": .int(total),
+        ]
     }
 }

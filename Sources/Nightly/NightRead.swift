@@ -37,9 +37,11 @@ struct NightRead {
             // shortened, and the stale sessions of those days are only found in the whole plan
             // (planning.md §2: every one is dropped).
             guard let through = stored.through, through <= settled,
-                  through >= settled.adding(days: -NightRead.windowHistoryDays) else {
+                through >= settled.adding(days: -NightRead.windowHistoryDays)
+            else {
                 let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)
-                return NightRead(plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory)
+                return NightRead(
+                    plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory)
             }
             let plan = try plans.loadPlan(user: user, window: window)
             var source = StatisticsRefresh.Source(stored: stored)

@@ -69,26 +69,39 @@ package final class NightlyRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var report = Report()
 
-    package init(databasePath: String, pipeline: UserPipeline, options: RunOptions,
-                shouldStop: @escaping @Sendable () -> Bool = { false },
-                onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
-                onProgress: @escaping @Sendable (Report) -> Void = { _ in },
-                beforeCommit: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.databasePath = databasePath; self.pipeline = pipeline; self.options = options
-        self.shouldStop = shouldStop; self.onUser = onUser; self.onProgress = onProgress; self.beforeCommit = beforeCommit
+    package init(
+        databasePath: String, pipeline: UserPipeline, options: RunOptions,
+        shouldStop: @escaping @Sendable () -> Bool = { false },
+        onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
+        onProgress: @escaping @Sendable (Report) -> Void = { _ in },
+        beforeCommit: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.databasePath = databasePath
+        self.pipeline = pipeline
+        self.options = options
+        self.shouldStop = shouldStop
+        self.onUser = onUser
+        self.onProgress = onProgress
+        self.beforeCommit = beforeCommit
     }
 
     package func run() throws(RunError) -> Report {
-        guard let runLock = try wrap({ () throws(StoreError) in try RunLock.tryAcquire(databasePath: databasePath) }) else {
+        guard let runLock = try wrap({ () throws(StoreError) in try RunLock.tryAcquire(databasePath: databasePath) })
+        else {
             throw .locked(path: databasePath)
         }
         defer { withExtendedLifetime(runLock) {} }
         let writer = BatchingWriter(try wrap { () throws(StoreError) in try Database.open(path: databasePath) })
         defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
-            try writer.perform { [options] (db) throws(StoreError) in try RunStore(db).startRun(startedAt: options.now, options: options.json) }
+            try writer.perform { [options] (db) throws(StoreError) in
+                try RunStore(db).startRun(startedAt: options.now, options: options.json)
+            }
         }
-        lock.withLock { report.runID = runID; report.startedAt = Date() }
+        lock.withLock {
+            report.runID = runID
+            report.startedAt = Date()
+        }
 
         // Users travel through the queue as decoded rows, read once by the producer. A settings
         // change in the few milliseconds a user waits in the queue applies from the next night.
@@ -114,7 +127,10 @@ package final class NightlyRunner: @unchecked Sendable {
             let worker = Thread { [self] in
                 defer { group.leave() }
                 NightlyRunner.yieldToTheWriter()
-                guard let reader = try? Database.open(path: databasePath) else { queue.close(); return }
+                guard let reader = try? Database.open(path: databasePath) else {
+                    queue.close()
+                    return
+                }
                 while !shouldStop(), let user = queue.take() {
                     process(user, reader: reader, writer: writer, runID: runID)
                 }
@@ -151,11 +167,11 @@ package final class NightlyRunner: @unchecked Sendable {
     /// a run that waits on the model is not affected (its workers sleep on the network).
     static func yieldToTheWriter() {
         #if os(Linux)
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        errno = 0
-        let current = getpriority(which, 0)
-        guard errno == 0 else { return }
-        _ = setpriority(which, 0, min(current + workerNiceIncrement, 19))
+            let which = __priority_which_t(PRIO_PROCESS.rawValue)
+            errno = 0
+            let current = getpriority(which, 0)
+            guard errno == 0 else { return }
+            _ = setpriority(which, 0, min(current + workerNiceIncrement, 19))
         #endif
     }
 
@@ -194,26 +210,29 @@ package final class NightlyRunner: @unchecked Sendable {
         do throws(StoreError) {
             let window = UserPipeline.window(of: user, now: options.now)
             let read = try NightRead.read(user: user, window: window, db: reader)
-            (night, review) = pipeline.prepare(original: read.plan, now: options.now, started: started, memory: read.memory,
-                                               loaded: window)
+            (night, review) = pipeline.prepare(
+                original: read.plan, now: options.now, started: started, memory: read.memory,
+                loaded: window)
             night.windowStart = window.lowerBound
             statisticsSource = read.statistics
         } catch {
             // Record the failure under the user's own plan date (the log and `run --json` show
             // it), not day zero (1970-01-01).
             let local = user.zone.civil(options.now)
-            night = UserNight(userID: userID, planDate: local.date,
-                              localNow: local, status: .failed,
-                              prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
-                              error: "could not load the plan: \(error)")
+            night = UserNight(
+                userID: userID, planDate: local.date,
+                localNow: local, status: .failed,
+                prepared: nil, flags: [], summary: PlanSummary(), model: ModelSummary(), transcript: [],
+                error: "could not load the plan: \(error)")
         }
         if night.status == .changed || night.status == .unchanged {
             do throws(StoreError) {
                 if let plans = night.plans, let windowStart = night.windowStart, let statisticsSource {
-                    night.statistics = try StatisticsRefresh.night(user: user, planDate: night.planDate, windowStart: windowStart,
-                                                                   original: plans.original, after: plans.after,
-                                                                   changes: night.prepared?.changeset.changes ?? [],
-                                                                   source: statisticsSource, db: reader)
+                    night.statistics = try StatisticsRefresh.night(
+                        user: user, planDate: night.planDate, windowStart: windowStart,
+                        original: plans.original, after: plans.after,
+                        changes: night.prepared?.changeset.changes ?? [],
+                        source: statisticsSource, db: reader)
                 }
             } catch {
                 // Statistics are derived data: a failed recount leaves yesterday's numbers.
@@ -229,22 +248,25 @@ package final class NightlyRunner: @unchecked Sendable {
         // The writer thread commits the night; when that fails (a conflict with a student's
         // edit made meanwhile, say), nothing of it is written and the failure is recorded in
         // its place, so the log says why; the next run retries the student.
-        writer.stage({ [self] (db) throws(StoreError) -> UserNight in
-            var committed = staged
-            committed.changesetID = try commit(staged, writer: db, runID: runID)
-            return committed
-        }, otherwise: { [self] (error, db) throws(StoreError) -> UserNight in
-            let failed = NightlyRunner.failed(staged, error)
-            try record(failed, writer: db, runID: runID)
-            return failed
-        }, then: { [self] result in tally(result, orElse: staged, review: review) })
+        writer.stage(
+            { [self] (db) throws(StoreError) -> UserNight in
+                var committed = staged
+                committed.changesetID = try commit(staged, writer: db, runID: runID)
+                return committed
+            },
+            otherwise: { [self] (error, db) throws(StoreError) -> UserNight in
+                let failed = NightlyRunner.failed(staged, error)
+                try record(failed, writer: db, runID: runID)
+                return failed
+            }, then: { [self] result in tally(result, orElse: staged, review: review) })
     }
 
     /// A night whose commit failed: nothing of it written, its status and error say why.
     private static func failed(_ night: UserNight, _ error: StoreError) -> UserNight {
         var failed = night
         if case .conflict(let c) = error {
-            failed.error = "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
+            failed.error =
+                "the plan changed while it was being planned (\(c.rows.count) row(s)); nothing written, the next run retries: \(c)"
         } else {
             failed.error = "commit failed: \(error)"
         }
@@ -295,7 +317,9 @@ package final class NightlyRunner: @unchecked Sendable {
             // base counted from that read may be stale, so it is not kept.
             let bases = StatisticsBaseRepository(db)
             var baseIsFresh = false
-            if let statistics = night.statistics { baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial }
+            if let statistics = night.statistics {
+                baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial
+            }
             var id: ChangesetID?
             if night.status == .changed, let prepared = night.prepared {
                 id = try ChangesetStore(db).commit(prepared.changeset)
@@ -303,7 +327,9 @@ package final class NightlyRunner: @unchecked Sendable {
             if let statistics = night.statistics {
                 // Stored after tonight's changeset, whose own write would otherwise drop it: the
                 // base already counts the plan as the changeset leaves it.
-                if baseIsFresh { try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base) }
+                if baseIsFresh {
+                    try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base)
+                }
                 try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
             }
             switch night.memoryUpdate {
@@ -320,17 +346,21 @@ package final class NightlyRunner: @unchecked Sendable {
 
     private func record(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) {
         let status = UserRunStatus(rawValue: night.status.rawValue) ?? .failed
-        var run = UserRun(runID: runID, userID: night.userID, planDate: night.planDate, status: status, changesetID: night.changesetID,
-                          modelCalls: night.model.requests, turns: night.model.turns, promptTokens: night.model.tokens.prompt,
-                          completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
-                          cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
-                          error: night.error ?? night.model.error, finishedAt: Date())
+        var run = UserRun(
+            runID: runID, userID: night.userID, planDate: night.planDate, status: status,
+            changesetID: night.changesetID,
+            modelCalls: night.model.requests, turns: night.model.turns, promptTokens: night.model.tokens.prompt,
+            completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
+            cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
+            error: night.error ?? night.model.error, finishedAt: Date())
         run.modelDecision = night.model.decision.map { ($0.ask ? "asked: " : "not asked: ") + $0.reason }
         run.finishReasons = night.model.finishReasons.isEmpty ? nil : night.model.finishReasons.joined(separator: ",")
         run.costUSD = night.model.costUSD
         try writer.write { (db) throws(StoreError) in
             let userRunID = try RunStore(db).record(run)
-            if night.transcript != [] { try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript) }
+            if night.transcript != [] {
+                try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript)
+            }
         }
     }
 
@@ -359,7 +389,8 @@ final class WorkQueue<Item: Sendable>: @unchecked Sendable {
 
     /// False when the queue was closed (stop producing).
     func put(_ item: Item) -> Bool {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while items.count >= capacity && !closed { condition.wait() }
         if closed { return false }
         items.append(item)
@@ -368,7 +399,8 @@ final class WorkQueue<Item: Sendable>: @unchecked Sendable {
     }
 
     func take() -> Item? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while items.isEmpty && !closed { condition.wait() }
         if items.isEmpty { return nil }
         let item = items.removeFirst()
@@ -377,6 +409,9 @@ final class WorkQueue<Item: Sendable>: @unchecked Sendable {
     }
 
     func close() {
-        condition.lock(); closed = true; condition.broadcast(); condition.unlock()
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
     }
 }

@@ -24,10 +24,12 @@ package struct PlanCommitter: Sendable {
     ///     report's "summary" too.
     ///   - report: extra report keys (flags, model) stored with the changeset.
     /// - Returns: nil when the working copy equals the original (nothing to commit).
-    package func prepare(original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
-                        reasons: [OccurrenceID: PlanEdit.Reason], details: [OccurrenceID: String] = [:],
-                        defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue? = [:],
-                        report: [String: JSONValue] = [:]) -> Prepared? {
+    package func prepare(
+        original: UserPlan, working: UserPlan, origin: ChangesetOrigin, planDate: CivilDate?, now: Date,
+        reasons: [OccurrenceID: PlanEdit.Reason], details: [OccurrenceID: String] = [:],
+        defaultReason: PlanEdit.Reason, through: CivilDate, summary: JSONValue? = [:],
+        report: [String: JSONValue] = [:]
+    ) -> Prepared? {
         let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in
             switch entity {
             case .slide: return PlanEdit.Reason.chainShift.rawValue
@@ -44,8 +46,9 @@ package struct PlanCommitter: Sendable {
         var report = report
         let counted = summary ?? EditReport.summary(PlanSummary(edits: edits))
         if summary == nil { report["summary"] = counted }
-        var changeset = NewChangeset(userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
-                                     summary: counted, report: .object(report), outbox: outbox)
+        var changeset = NewChangeset(
+            userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
+            summary: counted, report: .object(report), outbox: outbox)
         // The report's "edits" (cli.md's edit objects), written as text directly.
         changeset.reportMember = ("edits", EditReport.editsText(edits))
         changeset.renderText()

@@ -16,7 +16,10 @@ package struct RunOptions: Sendable {
     package init(now: Date) { self.now = now }
 
     package var json: JSONValue {
-        ["users": .array(userIDs.map { .string($0) }), "force": .bool(force), "runAfter": .string(runAfter.description),
-         "concurrency": .int(concurrency), "now": .string(Timestamp.text(now))]
+        [
+            "users": .array(userIDs.map { .string($0) }), "force": .bool(force),
+            "runAfter": .string(runAfter.description),
+            "concurrency": .int(concurrency), "now": .string(Timestamp.text(now)),
+        ]
     }
 }

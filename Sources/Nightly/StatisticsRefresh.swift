@@ -43,7 +43,9 @@ package enum StatisticsRefresh {
         package var gapOneOffs: [StudyTask]?
 
         package init(stored: StatisticsBase, whole: UserPlan? = nil, gapOneOffs: [StudyTask]? = nil) {
-            self.stored = stored; self.whole = whole; self.gapOneOffs = gapOneOffs
+            self.stored = stored
+            self.whole = whole
+            self.gapOneOffs = gapOneOffs
         }
 
         static func windowCoversSeries(ofGapFrom gapStart: CivilDate, window: ClosedRange<CivilDate>) -> Bool {
@@ -61,13 +63,16 @@ package enum StatisticsRefresh {
     /// Tonight's counts of `user`, whose plan was loaded as `original` for the window from
     /// `windowStart` and stands as `after` once tonight's `changes` (not yet committed) are;
     /// `source` is what was read with it, `db` the night's reader (for what `source` lacks).
-    static func night(user: User, planDate: CivilDate, windowStart: CivilDate, original: UserPlan, after: UserPlan,
-                      changes: [RowChange], source: Source, db: Database) throws(StoreError) -> Night {
+    static func night(
+        user: User, planDate: CivilDate, windowStart: CivilDate, original: UserPlan, after: UserPlan,
+        changes: [RowChange], source: Source, db: Database
+    ) throws(StoreError) -> Night {
         let settled = windowStart.adding(days: -1)
         let stored = source.stored
 
         if let through = stored.through, through <= settled,
-           sessionsUnchanged(original, after, by: changes, through: settled) {
+            sessionsUnchanged(original, after, by: changes, through: settled)
+        {
             // The stored base, plus the days between it and tonight's window, read from the
             // database as they are (tonight's changes leave them alone).
             var base = stored.counts
@@ -81,19 +86,25 @@ package enum StatisticsRefresh {
                 }
                 base = sum(base, counts(of: plan, from: gap.lowerBound, through: gap.upperBound))
             }
-            return Night(counts: sum(base, counts(of: after, from: windowStart, through: planDate)), base: base,
-                         baseThrough: settled, readSerial: stored.serial, fromScratch: false)
+            return Night(
+                counts: sum(base, counts(of: after, from: windowStart, through: planDate)), base: base,
+                baseThrough: settled, readSerial: stored.serial, fromScratch: false)
         }
 
         let loaded: UserPlan
-        if let whole = source.whole { loaded = whole } else { loaded = try PlanRepository(db).loadPlan(user: user, window: nil) }
+        if let whole = source.whole {
+            loaded = whole
+        } else {
+            loaded = try PlanRepository(db).loadPlan(user: user, window: nil)
+        }
         let full: UserPlan
         do { full = try loaded.applying(changes) } catch {
             throw StoreError.malformedRow(entity: "changeset", key: user.id, problem: error.description)
         }
         let base = counts(of: full, from: nil, through: settled)
-        return Night(counts: sum(base, counts(of: full, from: windowStart, through: planDate)), base: base, baseThrough: settled,
-                     readSerial: stored.serial, fromScratch: true)
+        return Night(
+            counts: sum(base, counts(of: full, from: windowStart, through: planDate)), base: base, baseThrough: settled,
+            readSerial: stored.serial, fromScratch: true)
     }
 
     /// Whether `changes` leave every session that starts on or before `through` as it was: the
@@ -101,14 +112,21 @@ package enum StatisticsRefresh {
     /// (nothing reaches that far back on most nights). The loaded plans may lack old rows the
     /// night did not need; those are the same on both sides, and a session they would have
     /// kept in place only makes the comparison see a difference and count from scratch.
-    static func sessionsUnchanged(_ original: UserPlan, _ after: UserPlan, by changes: [RowChange], through: CivilDate) -> Bool {
+    static func sessionsUnchanged(_ original: UserPlan, _ after: UserPlan, by changes: [RowChange], through: CivilDate)
+        -> Bool
+    {
         let backward = { (taskID: String) -> Int in
             (original.slides[taskID] ?? []).reduce(0) { $0 + max(-$1.days, 0) }
         }
-        guard let earliest = ChangesetEdit.earliestAffectedDate(of: changes.map { ChangesetEdit(seq: 0, $0) }, backwardShift: backward),
-              earliest <= through else { return true }
+        guard
+            let earliest = ChangesetEdit.earliestAffectedDate(
+                of: changes.map { ChangesetEdit(seq: 0, $0) }, backwardShift: backward),
+            earliest <= through
+        else { return true }
         func sessions(_ plan: UserPlan) -> [Occurrence] {
-            plan.occurrences(from: earliest, through: through).filter { $0.start.date >= earliest && $0.start.date <= through }
+            plan.occurrences(from: earliest, through: through).filter {
+                $0.start.date >= earliest && $0.start.date <= through
+            }
         }
         let key = { (o: Occurrence) in Session(id: o.id, start: o.start, state: o.state, category: o.category) }
         return Set(sessions(original).map(key)) == Set(sessions(after).map(key))
@@ -125,9 +143,12 @@ package enum StatisticsRefresh {
     /// Counts of the sessions of `plan` that start in `from … through` (`from` nil: since the
     /// plan's first task).
     static func counts(of plan: UserPlan, from: CivilDate?, through: CivilDate) -> [String: CategoryCount] {
-        guard let first = from ?? CategoryStatistics.firstDate(of: plan, focusSessions: []), first <= through else { return [:] }
+        guard let first = from ?? CategoryStatistics.firstDate(of: plan, focusSessions: []), first <= through else {
+            return [:]
+        }
         var counts: [String: CategoryCount] = [:]
-        for s in CategoryStatistics.compute(plan: plan, focusSessions: [], from: first, through: through) where s.taskCount > 0 {
+        for s in CategoryStatistics.compute(plan: plan, focusSessions: [], from: first, through: through)
+        where s.taskCount > 0 {
             counts[s.category] = CategoryCount(tasks: s.taskCount, completed: s.completedCount)
         }
         return counts

@@ -59,19 +59,28 @@ package struct ModelSummary: Sendable {
     /// Estimated cost of this student's requests, US dollars.
     package var costUSD: Double = 0
 
-    package init(called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
-                ending: String? = nil, error: String? = nil, summary: String? = nil) {
-        self.called = called; self.requests = requests; self.turns = turns; self.tokens = tokens
-        self.ending = ending; self.error = error; self.summary = summary
+    package init(
+        called: Bool = false, requests: Int = 0, turns: Int = 0, tokens: TokenCounts = TokenCounts(),
+        ending: String? = nil, error: String? = nil, summary: String? = nil
+    ) {
+        self.called = called
+        self.requests = requests
+        self.turns = turns
+        self.tokens = tokens
+        self.ending = ending
+        self.error = error
+        self.summary = summary
     }
 
     package var json: JSONValue {
-        ["called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
-         "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
-         "summary": summary.map { .string($0) } ?? .null,
-         "reason": decision.map { .string($0.reason) } ?? .null,
-         "finishReasons": .array(finishReasons.map { .string($0) }),
-         "endStatus": endStatus.map { .string($0) } ?? .null, "question": question.map { .string($0) } ?? .null,
-         "costUSD": .number((costUSD * 1_000_000).rounded() / 1_000_000)]
+        [
+            "called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,
+            "ending": ending.map { .string($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
+            "summary": summary.map { .string($0) } ?? .null,
+            "reason": decision.map { .string($0.reason) } ?? .null,
+            "finishReasons": .array(finishReasons.map { .string($0) }),
+            "endStatus": endStatus.map { .string($0) } ?? .null, "question": question.map { .string($0) } ?? .null,
+            "costUSD": .number((costUSD * 1_000_000).rounded() / 1_000_000),
+        ]
     }
 }

@@ -23,23 +23,32 @@ package struct UserPipeline: Sendable {
     /// Turns token counts into the estimated cost stored per student and per run.
     package var prices = ModelPrices.gpt51
 
-    package init(reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
-                modelDisabledReason: @escaping @Sendable () -> String? = { nil }) {
-        self.reviewer = reviewer; self.onModelError = onModelError; self.modelDisabledReason = modelDisabledReason
+    package init(
+        reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
+        modelDisabledReason: @escaping @Sendable () -> String? = { nil }
+    ) {
+        self.reviewer = reviewer
+        self.onModelError = onModelError
+        self.modelDisabledReason = modelDisabledReason
     }
 
     /// Prepares one user's night at `now` from the database `db` (read-only).
-    package func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
+    package func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (
+        night: UserNight, review: ModelReview?
+    ) {
         try prepare(user: UserRepository(db).get(userID), db: db, now: now)
     }
 
     /// Prepares the night of a user already read from `db` (the nightly job streams users).
-    package func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (night: UserNight, review: ModelReview?) {
+    package func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (
+        night: UserNight, review: ModelReview?
+    ) {
         let started = Date()
         let window = UserPipeline.window(of: user, now: now)
         // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
         let read = try NightRead.read(user: user, window: window, db: db)
-        var (night, review) = prepare(original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
+        var (night, review) = prepare(
+            original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
         night.windowStart = window.lowerBound
         return (night, review)
     }
@@ -56,8 +65,10 @@ package struct UserPipeline: Sendable {
     ///   - memory: what the model last reviewed for this student (nil: nothing yet).
     ///   - loaded: the dates `original` was loaded for, to tell whether the remembered plan
     ///     dates can be compared (nil: the caller loaded the whole plan).
-    package func prepare(original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
-                        loaded: ClosedRange<CivilDate>? = nil) -> (night: UserNight, review: ModelReview?) {
+    package func prepare(
+        original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
+        loaded: ClosedRange<CivilDate>? = nil
+    ) -> (night: UserNight, review: ModelReview?) {
         let local = Postponer(now: now).postpone(original)
         let localNow = local.now
         let planDate = original.zone.civil(now).date
@@ -80,32 +91,43 @@ package struct UserPipeline: Sendable {
         // before tonight's rules run, so their moves do not count as a change.
         var planChanged: Bool?
         if let memory, loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true {
-            planChanged = ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough) != memory.planDigest
+            planChanged =
+                ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough)
+                != memory.planDigest
         }
-        let decision = policy.decide(userID: original.user.id, settings: original.settings, language: original.user.language,
-                                     zone: original.zone.identifier, flags: local.flags, memory: memory, planDate: planDate,
-                                     planChanged: planChanged)
+        let decision = policy.decide(
+            userID: original.user.id, settings: original.settings, language: original.user.language,
+            zone: original.zone.identifier, flags: local.flags, memory: memory, planDate: planDate,
+            planChanged: planChanged)
         model.decision = decision
         var reviewed = false
         if decision.ask, let reviewer {
             if let reason = modelDisabledReason() {
                 model = ModelSummary(called: false, error: reason)
                 model.decision = decision
-                if onModelError == .skip { status = .skipped; error = "model unavailable: \(reason)" }
+                if onModelError == .skip {
+                    status = .skipped
+                    error = "model unavailable: \(reason)"
+                }
             } else {
                 let r = reviewer.review(working, local: local, now: now, why: decision.why)
                 review = r
                 transcript = r.transcript
-                model = ModelSummary(called: true, requests: r.requests, turns: r.turns, tokens: r.usage,
-                                     ending: r.ending.rawValue, error: r.error, summary: r.summary)
+                model = ModelSummary(
+                    called: true, requests: r.requests, turns: r.turns, tokens: r.usage,
+                    ending: r.ending.rawValue, error: r.error, summary: r.summary)
                 model.decision = decision
                 model.finishReasons = r.finishReasons
                 model.endStatus = r.endStatus
                 model.question = r.question
-                model.costUSD = prices.cost(prompt: r.usage.prompt, cached: r.usage.cached, completion: r.usage.completion)
+                model.costUSD = prices.cost(
+                    prompt: r.usage.prompt, cached: r.usage.cached, completion: r.usage.completion)
                 reviewed = !r.failed
                 if r.failed {
-                    if onModelError == .skip { status = .skipped; error = "model failed: \(r.error ?? r.ending.rawValue)" }
+                    if onModelError == .skip {
+                        status = .skipped
+                        error = "model failed: \(r.error ?? r.ending.rawValue)"
+                    }
                 } else {
                     working = r.plan
                     for (id, detail) in r.touched {
@@ -135,12 +157,14 @@ package struct UserPipeline: Sendable {
         // What the night lists is what it counts (G5): the local rules' edits as the changeset
         // finally reads them, the model's among them under its own reason.
         let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
-        var night = UserNight(userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
-                              flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
-                              durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
+        var night = UserNight(
+            userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
+            flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
+            durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
-        night.memoryUpdate = memoryUpdate(original: original, after: prepared == nil ? original : working, status: status!,
-                                          memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
+        night.memoryUpdate = memoryUpdate(
+            original: original, after: prepared == nil ? original : working, status: status!,
+            memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
         return (night, review)
     }
 
@@ -149,21 +173,27 @@ package struct UserPipeline: Sendable {
     /// committed night, so the next night sees only the student's own changes; the
     /// instruction, settings, flags shown and review date only when the model reviewed
     /// successfully, so a failed review is retried.
-    func memoryUpdate(original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
-                      planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]) -> UserNight.MemoryUpdate? {
+    func memoryUpdate(
+        original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
+        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]
+    ) -> UserNight.MemoryUpdate? {
         guard status == .changed || status == .unchanged else { return nil }
         let instruction = original.settings.instruction.trimmingWhitespace()
         if instruction.isEmpty && flags.isEmpty { return memory == nil ? nil : .delete }
         let through = planDate.adding(days: original.settings.horizonDays)
-        var next = memory ?? ModelMemory(instructionDigest: nil, settingsDigest: nil, reviewedOn: nil, planFrom: planDate,
-                                         planThrough: through, planDigest: "")
+        var next =
+            memory
+            ?? ModelMemory(
+                instructionDigest: nil, settingsDigest: nil, reviewedOn: nil, planFrom: planDate,
+                planThrough: through, planDigest: "")
         next.planFrom = planDate
         next.planThrough = through
         next.planDigest = ModelCallPolicy.planDigest(after, from: planDate, through: through)
         if reviewed {
             next.instructionDigest = instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction)
-            next.settingsDigest = ModelCallPolicy.settingsDigest(original.settings, language: original.user.language,
-                                                                 zone: original.zone.identifier)
+            next.settingsDigest = ModelCallPolicy.settingsDigest(
+                original.settings, language: original.user.language,
+                zone: original.zone.identifier)
             next.reviewedOn = planDate
             next.reviewedFlags = Set(flags.map(ModelCallPolicy.flagKey))
         }

@@ -17,7 +17,12 @@ package struct BusyIndex: Sendable {
         package var allDay: Bool
 
         package init(_ o: Occurrence) {
-            id = o.id; title = o.title; key = o.allDay ? ChainKey(o) : nil; start = o.start; end = o.end; allDay = o.allDay
+            id = o.id
+            title = o.title
+            key = o.allDay ? ChainKey(o) : nil
+            start = o.start
+            end = o.end
+            allDay = o.allDay
         }
 
         /// Local dates the entry touches (an end at midnight does not touch its day).
@@ -60,7 +65,10 @@ package struct BusyIndex: Sendable {
 
     /// Adds an occurrence, replacing any entry with its id. Skipped occurrences are not busy.
     package mutating func insert(_ o: Occurrence) {
-        guard o.state != .skipped else { remove(o.id); return }
+        guard o.state != .skipped else {
+            remove(o.id)
+            return
+        }
         let slot = store(Entry(o))
         // One lookup both files the new slot and finds the entry it replaces.
         if let replaced = slotOfID.updateValue(slot, forKey: o.id) { release(replaced) }
@@ -93,7 +101,10 @@ package struct BusyIndex: Sendable {
 
     /// Puts an entry in a free slot (not yet on any day).
     private mutating func store(_ e: Entry) -> Int {
-        if let free = freeSlots.popLast() { slots[free] = e; return free }
+        if let free = freeSlots.popLast() {
+            slots[free] = e
+            return free
+        }
         slots.append(e)
         return slots.count - 1
     }
@@ -113,7 +124,9 @@ package struct BusyIndex: Sendable {
         guard let e = slots[slot] else { return }
         for day in e.dayNumbers {
             if e.allDay {
-                if let i = days[day - firstDay].allDay.firstIndex(of: slot) { days[day - firstDay].allDay.remove(at: i) }
+                if let i = days[day - firstDay].allDay.firstIndex(of: slot) {
+                    days[day - firstDay].allDay.remove(at: i)
+                }
             } else if let i = days[day - firstDay].timed.firstIndex(of: slot) {
                 days[day - firstDay].timed.remove(at: i)
             }
@@ -145,7 +158,9 @@ package struct BusyIndex: Sendable {
 
     /// All-day entries on `day`, by id.
     package func allDay(on day: CivilDate, ignoring: Set<OccurrenceID> = []) -> [Entry] {
-        allDaySlots(on: day.dayNumber).compactMap { slots[$0] }.filter { !ignores(ignoring, $0.id) }.sorted { $0.id < $1.id }
+        allDaySlots(on: day.dayNumber).compactMap { slots[$0] }.filter { !ignores(ignoring, $0.id) }.sorted {
+            $0.id < $1.id
+        }
     }
 
     /// The earliest timed entry overlapping `start ..< end` (civil minute numbers).
@@ -157,7 +172,8 @@ package struct BusyIndex: Sendable {
         for day in firstDay...max(firstDay, lastDay) {
             for slot in timedSlots(on: day) {
                 guard let e = slots[slot], e.start.minuteNumber < end, start < e.end.minuteNumber,
-                      !ignores(ignoring, e.id) else { continue }
+                    !ignores(ignoring, e.id)
+                else { continue }
                 if best.map({ (e.start, e.id) < ($0.start, $0.id) }) ?? true { best = e }
             }
         }
@@ -165,7 +181,9 @@ package struct BusyIndex: Sendable {
     }
 
     /// An all-day entry of `key` on any date of `first ... last`.
-    package func allDayConflict(key: ChainKey, first: CivilDate, last: CivilDate, ignoring: Set<OccurrenceID> = []) -> Entry? {
+    package func allDayConflict(key: ChainKey, first: CivilDate, last: CivilDate, ignoring: Set<OccurrenceID> = [])
+        -> Entry?
+    {
         guard first <= last else { return nil }
         for day in first.dayNumber...last.dayNumber {
             var best: Entry?

@@ -15,15 +15,17 @@ package enum CanonicalText {
     /// `YYYY-MM-DDTHH:MM`.
     package static func dateTime(_ b: UnsafeBufferPointer<UInt8>) -> CivilDateTime? {
         guard b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), let date = datePrefix(b),
-              let h = number(b, 11, 2), let m = number(b, 14, 2), h < 24, m < 60 else { return nil }
+            let h = number(b, 11, 2), let m = number(b, 14, 2), h < 24, m < 60
+        else { return nil }
         return CivilDateTime(date: date, time: TimeOfDay(hour: h, minute: m))
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (`Timestamp.text`).
     package static func timestamp(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
         guard b.count == 20, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              b[19] == UInt8(ascii: "Z"), let date = datePrefix(b),
-              let h = number(b, 11, 2), let m = number(b, 14, 2), let s = number(b, 17, 2), h < 24, m < 60, s < 60 else { return nil }
+            b[19] == UInt8(ascii: "Z"), let date = datePrefix(b),
+            let h = number(b, 11, 2), let m = number(b, 14, 2), let s = number(b, 17, 2), h < 24, m < 60, s < 60
+        else { return nil }
         return Date(timeIntervalSince1970: Double(date.dayNumber * 86_400 + h * 3600 + m * 60 + s))
     }
 
@@ -37,14 +39,16 @@ package enum CanonicalText {
 
     /// `HH:MM` at `at` in minutes: hours up to 24, and 24 only as `24:00`.
     private static func time(_ b: UnsafeBufferPointer<UInt8>, _ at: Int) -> Int? {
-        guard b[at + 2] == UInt8(ascii: ":"), let h = number(b, at, 2), let m = number(b, at + 3, 2), m < 60, h <= 24 else { return nil }
+        guard b[at + 2] == UInt8(ascii: ":"), let h = number(b, at, 2), let m = number(b, at + 3, 2), m < 60, h <= 24
+        else { return nil }
         return h * 60 + m
     }
 
     /// The `YYYY-MM-DD` the bytes start with, validated like `CivilDate(year:month:day:)`.
     private static func datePrefix(_ b: UnsafeBufferPointer<UInt8>) -> CivilDate? {
         guard b.count >= 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              let y = number(b, 0, 4), let m = number(b, 5, 2), let d = number(b, 8, 2) else { return nil }
+            let y = number(b, 0, 4), let m = number(b, 5, 2), let d = number(b, 8, 2)
+        else { return nil }
         return CivilDate(year: y, month: m, day: d)
     }
 
@@ -113,8 +117,10 @@ package enum CanonicalText {
         }
     }
 
-    private static func writeDateTime(_ year: Int, _ month: Int, _ day: Int, _ minutes: Int,
-                                      into b: UnsafeMutableBufferPointer<UInt8>) {
+    private static func writeDateTime(
+        _ year: Int, _ month: Int, _ day: Int, _ minutes: Int,
+        into b: UnsafeMutableBufferPointer<UInt8>
+    ) {
         writeDate(year, month, day, into: b)
         b[10] = UInt8(ascii: "T")
         writeTime(minutes, into: b, at: 11)
@@ -143,4 +149,3 @@ package enum CanonicalText {
         }
     }
 }
-

@@ -12,13 +12,18 @@ package struct CategoryStatistics: Hashable, Sendable {
     /// Counts occurrences that start within `from ... through` (skipped ones do not count; a
     /// session is "due" once its day has come) and the focus minutes recorded in that period.
     /// Sorted by category.
-    package static func compute(plan: UserPlan, focusSessions: [FocusSession], from: CivilDate, through: CivilDate) -> [CategoryStatistics] {
+    package static func compute(plan: UserPlan, focusSessions: [FocusSession], from: CivilDate, through: CivilDate)
+        -> [CategoryStatistics]
+    {
         var byCategory: [String: CategoryStatistics] = [:]
-        func entry(_ c: String) -> CategoryStatistics { byCategory[c] ?? CategoryStatistics(category: c, taskCount: 0, completedCount: 0, focusMinutes: 0) }
+        func entry(_ c: String) -> CategoryStatistics {
+            byCategory[c] ?? CategoryStatistics(category: c, taskCount: 0, completedCount: 0, focusMinutes: 0)
+        }
         // Counted per task first (occurrences of a task share its category), in no order: the
         // nightly job counts a student's whole history this way on a first night.
         plan.forEachTask(occurrencesFrom: from, through: through) { task, occurrences in
-            var due = 0, completed = 0
+            var due = 0
+            var completed = 0
             for o in occurrences where o.state != .skipped && o.start.date >= from {
                 due += 1
                 if o.state == .completed { completed += 1 }

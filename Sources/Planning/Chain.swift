@@ -12,7 +12,10 @@ package struct Chain: Hashable, Sendable {
     package var later: [Occurrence]
 
     package init(key: ChainKey, run: [Occurrence], members: [Occurrence], later: [Occurrence] = []) {
-        self.key = key; self.run = run; self.members = members; self.later = later
+        self.key = key
+        self.run = run
+        self.members = members
+        self.later = later
     }
 
     package var first: Occurrence { members[0] }

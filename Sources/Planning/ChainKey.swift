@@ -31,7 +31,8 @@ package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The number at the start of a part marker: the first run of ASCII digits or CJK numerals.
     static func number(inMarker marker: ArraySlice<Character>) -> Int? {
-        guard let first = marker.firstIndex(where: { $0.isASCIIDigitLike || PartMarker.cjkNumerals.contains($0) }) else {
+        guard let first = marker.firstIndex(where: { $0.isASCIIDigitLike || PartMarker.cjkNumerals.contains($0) })
+        else {
             return nil
         }
         if marker[first].isASCIIDigitLike {
@@ -45,7 +46,8 @@ package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
         }
         // CJK numerals: units (十 百 千) multiply what stands before them (一 when nothing
         // does), digits written one after another read positionally (二〇 = 20).
-        var total = 0, current = 0
+        var total = 0
+        var current = 0
         for c in marker[first...] {
             if let d = PartMarker.cjkDigits[c] {
                 current = current * 10 + d
@@ -102,7 +104,10 @@ package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
             if c.isWhitespace {
                 pendingSpace = !out.isEmpty
             } else {
-                if pendingSpace { out.append(" "); pendingSpace = false }
+                if pendingSpace {
+                    out.append(" ")
+                    pendingSpace = false
+                }
                 out.append(c)
             }
         }

@@ -13,7 +13,8 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Creates a date, or nil when the components do not name a real day.
     package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+            day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
+        else { return nil }
         self.dayNumber = CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
@@ -23,7 +24,7 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     package init?(_ text: some StringProtocol) {
         let u = Array(text.utf8)
         guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
-              let y = Digits.parse(u[0..<4]), let m = Digits.parse(u[5..<7]), let d = Digits.parse(u[8..<10])
+            let y = Digits.parse(u[0..<4]), let m = Digits.parse(u[5..<7]), let d = Digits.parse(u[8..<10])
         else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -81,7 +82,8 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     package func adding(months: Int, anchorDay: Int? = nil) -> CivilDate {
         let c = components
         let total = (c.year * 12 + (c.month - 1)) + months
-        let y = total / 12, m = total % 12 + 1
+        let y = total / 12
+        let m = total % 12 + 1
         let d = min(anchorDay ?? c.day, CivilDate.daysInMonth(year: y, month: m))
         return CivilDate(dayNumber: CivilDate.dayNumber(year: y, month: m, day: d))
     }
@@ -90,7 +92,8 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     package var description: String {
         let c = components
-        return CanonicalText.text(year: c.year, month: c.month, day: c.day) ?? "\(Digits.pad(c.year, 4))-\(Digits.pad(c.month, 2))-\(Digits.pad(c.day, 2))"
+        return CanonicalText.text(year: c.year, month: c.month, day: c.day)
+            ?? "\(Digits.pad(c.year, 4))-\(Digits.pad(c.month, 2))-\(Digits.pad(c.day, 2))"
     }
 }
 

@@ -33,8 +33,9 @@ package struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConver
         guard s.utf8.count == 16 || s.utf8.count == 19 else { return nil }
         let u = Array(s.utf8)
         guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "),
-              let d = CivilDate(String(decoding: u[0..<10], as: UTF8.self)),
-              let t = TimeOfDay(String(decoding: u[11..<16], as: UTF8.self)) else { return nil }
+            let d = CivilDate(String(decoding: u[0..<10], as: UTF8.self)),
+            let t = TimeOfDay(String(decoding: u[11..<16], as: UTF8.self))
+        else { return nil }
         if u.count == 19 {
             // replan plans to the minute; seconds are accepted only when they are zero, so an
             // import never silently loses a precision it did not have.

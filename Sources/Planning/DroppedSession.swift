@@ -14,24 +14,34 @@ package struct DroppedSession: Hashable, Sendable {
     package var version: Int
     package var droppedAt: Date
 
-    package init(id: String, title: String, category: String, start: CivilDateTime, end: CivilDateTime, allDay: Bool,
-                version: Int, droppedAt: Date) {
-        self.id = id; self.title = title; self.category = category; self.start = start; self.end = end
-        self.allDay = allDay; self.version = version; self.droppedAt = droppedAt
+    package init(
+        id: String, title: String, category: String, start: CivilDateTime, end: CivilDateTime, allDay: Bool,
+        version: Int, droppedAt: Date
+    ) {
+        self.id = id
+        self.title = title
+        self.category = category
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+        self.version = version
+        self.droppedAt = droppedAt
     }
 
     /// The session from a task's before image (as changesets store it), or nil for a series
     /// (a deleted series' occurrences are not listed) or an image it cannot read.
     package init?(image: JSONValue, droppedAt: Date) {
         guard image["repeat"] == nil || image["repeat"] == .null,
-              let id = image["id"]?.stringValue, let title = image["title"]?.stringValue,
-              let startText = image["start"]?.stringValue, let endText = image["end"]?.stringValue else { return nil }
+            let id = image["id"]?.stringValue, let title = image["title"]?.stringValue,
+            let startText = image["start"]?.stringValue, let endText = image["end"]?.stringValue
+        else { return nil }
         let allDay = image["allDay"]?.boolValue ?? false
         func civil(_ text: String) -> CivilDateTime? {
             CivilDateTime(text) ?? CivilDate(text).map { CivilDateTime(date: $0, time: TimeOfDay(minutes: 0)) }
         }
         guard let start = civil(startText), let end = civil(endText) else { return nil }
-        self.init(id: id, title: title, category: image["category"]?.stringValue ?? "", start: start, end: end,
-                  allDay: allDay, version: image["version"]?.intValue ?? 1, droppedAt: droppedAt)
+        self.init(
+            id: id, title: title, category: image["category"]?.stringValue ?? "", start: start, end: end,
+            allDay: allDay, version: image["version"]?.intValue ?? 1, droppedAt: droppedAt)
     }
 }

@@ -5,6 +5,8 @@ package struct FocusSession: Hashable, Sendable {
     package var minutes: Int
 
     package init(category: String, start: CivilDateTime, minutes: Int) {
-        self.category = category; self.start = start; self.minutes = minutes
+        self.category = category
+        self.start = start
+        self.minutes = minutes
     }
 }

@@ -29,29 +29,40 @@ package struct GuaranteeChecker: Sendable {
     package init(now: Date) { self.now = now }
 
     /// Every breach of G1–G8 by the night that turned `before` into `after` with `edits`.
-    package func check(before: UserPlan, after: UserPlan, edits: [PlanEdit], summary: PlanSummary,
-                       checkIdempotence: Bool = true) -> [Breach] {
+    package func check(
+        before: UserPlan, after: UserPlan, edits: [PlanEdit], summary: PlanSummary,
+        checkIdempotence: Bool = true
+    ) -> [Breach] {
         let zone = after.zone
         let civilNow = Postponer(now: now).civilNow(in: zone)
         let today = civilNow.date
         let range = GuaranteeChecker.dates(of: before, after, today: today)
-        let old = Dictionary(before.occurrences(from: range.lowerBound, through: range.upperBound).map { ($0.id, $0) },
-                             uniquingKeysWith: { a, _ in a })
-        let new = Dictionary(after.occurrences(from: range.lowerBound, through: range.upperBound).map { ($0.id, $0) },
-                             uniquingKeysWith: { a, _ in a })
+        let old = Dictionary(
+            before.occurrences(from: range.lowerBound, through: range.upperBound).map { ($0.id, $0) },
+            uniquingKeysWith: { a, _ in a })
+        let new = Dictionary(
+            after.occurrences(from: range.lowerBound, through: range.upperBound).map { ($0.id, $0) },
+            uniquingKeysWith: { a, _ in a })
         var breaches: [Breach] = []
         func breach(_ g: String, _ message: String) { breaches.append(Breach(guarantee: g, message: message)) }
         let editsByID = Dictionary(grouping: edits, by: \.id)
 
         // G1: no overlap created.
-        let timed = new.values.filter { !$0.allDay && $0.state != .skipped }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        let timed = new.values.filter { !$0.allDay && $0.state != .skipped }.sorted {
+            ($0.start, $0.id) < ($1.start, $1.id)
+        }
         for (i, a) in timed.enumerated() {
             for b in timed[(i + 1)...] {
                 guard b.start < a.end else { break }
-                let unchanged = [a, b].allSatisfy { o in old[o.id].map { $0.start == o.start && $0.end == o.end } ?? false }
+                let unchanged = [a, b].allSatisfy { o in
+                    old[o.id].map { $0.start == o.start && $0.end == o.end } ?? false
+                }
                 if unchanged { continue }
                 if let oa = old[a.id], let ob = old[b.id], oa.state != .skipped, ob.state != .skipped,
-                   !oa.allDay, !ob.allDay, oa.start < ob.end, ob.start < oa.end { continue }
+                    !oa.allDay, !ob.allDay, oa.start < ob.end, ob.start < oa.end
+                {
+                    continue
+                }
                 breach("G1", "\(a.id) \(a.start)–\(a.end) overlaps \(b.id) \(b.start)–\(b.end)")
             }
         }
@@ -73,7 +84,8 @@ package struct GuaranteeChecker: Sendable {
             // The order within each course: the key's one-off sessions, and each series.
             for course in Dictionary(grouping: tail, by: { $0.isSeriesOccurrence ? $0.taskID : "" }).values {
                 let beforeTitles = course.map(\.title)
-                let afterTitles = course.map { new[$0.id]! }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(\.title)
+                let afterTitles = course.map { new[$0.id]! }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(
+                    \.title)
                 if beforeTitles != afterTitles {
                     breach("G2", "\(key): order \(beforeTitles) became \(afterTitles)")
                 }
@@ -100,7 +112,8 @@ package struct GuaranteeChecker: Sendable {
                 skippedDates.insert(mark.originalDate)
                 if let s = mark.start { skippedDates.insert(s.date) }
             }
-            for o in new.values where o.taskID == task.id && o.state != .skipped && skippedDates.contains(o.start.date) {
+            for o in new.values where o.taskID == task.id && o.state != .skipped && skippedDates.contains(o.start.date)
+            {
                 if let was = old[o.id], was.start.date == o.start.date, was.state != .skipped { continue }
                 breach("G3", "\(o.id) placed on \(o.start.date), a date the student skipped")
             }
@@ -109,27 +122,34 @@ package struct GuaranteeChecker: Sendable {
         // G4: nothing lost.
         for (id, o) in old where o.state == .open {
             if let n = new[id], n.state == .open { continue }
-            let allowed = editsByID[id]?.contains { e in
-                (e.op == .delete || e.op == .skip)
-                    && (e.reason == .droppedStale || e.reason == .missed || e.detail.hasPrefix("split into"))
-            } ?? false
+            let allowed =
+                editsByID[id]?.contains { e in
+                    (e.op == .delete || e.op == .skip)
+                        && (e.reason == .droppedStale || e.reason == .missed || e.detail.hasPrefix("split into"))
+                } ?? false
             if !allowed { breach("G4", "open \(id) is gone without a drop, a skip or a split") }
         }
 
         // G5: every change listed, once, and the summary counts the list.
         for id in Set(old.keys).union(new.keys) {
-            let a = old[id], b = new[id]
+            let a = old[id]
+            let b = new[id]
             let changed = a?.start != b?.start || a?.end != b?.end || a?.state != b?.state
             let listed = editsByID[id] ?? []
             if changed && listed.count != 1 {
-                breach("G5", "\(id) changed (\(a.map { "\($0.start) \($0.state.rawValue)" } ?? "absent") → "
-                       + "\(b.map { "\($0.start) \($0.state.rawValue)" } ?? "absent")) with \(listed.count) edits")
+                breach(
+                    "G5",
+                    "\(id) changed (\(a.map { "\($0.start) \($0.state.rawValue)" } ?? "absent") → "
+                        + "\(b.map { "\($0.start) \($0.state.rawValue)" } ?? "absent")) with \(listed.count) edits")
             }
             if !changed && !listed.isEmpty { breach("G5", "\(id) is listed but did not change") }
             if changed, let e = listed.first, listed.count == 1 {
                 let gone = b == nil || b?.state == .skipped
                 if gone ? e.after != nil : e.after != b.map(TimeRange.init) {
-                    breach("G5", "\(id): the edit says after \(String(describing: e.after)), the plan has \(String(describing: b.map(TimeRange.init)))")
+                    breach(
+                        "G5",
+                        "\(id): the edit says after \(String(describing: e.after)), the plan has \(String(describing: b.map(TimeRange.init)))"
+                    )
                 }
             }
         }
@@ -154,8 +174,11 @@ package struct GuaranteeChecker: Sendable {
             if PlacementValidator.isInsideWindows(start: r.start, end: r.end, windows: windows) { continue }
             // The exemption of §5.3: the time of day kept (moved forward only by a DST gap).
             if let b = e.before, !PlacementValidator.isInsideWindows(start: b.start, end: b.end, windows: windows),
-               zone.existing(CivilDateTime(date: r.start.date, time: b.start.time)) == r.start,
-               !windows.windows(on: r.start.date.weekday).isEmpty { continue }
+                zone.existing(CivilDateTime(date: r.start.date, time: b.start.time)) == r.start,
+                !windows.windows(on: r.start.date.weekday).isEmpty
+            {
+                continue
+            }
             breach("G6", "\(e.id) placed at \(r.start)–\(r.end), outside the windows")
         }
 
@@ -172,7 +195,8 @@ package struct GuaranteeChecker: Sendable {
     /// Every date either plan can put a session on: from the earliest start to a year past the
     /// latest date either plan names (open-ended series are expanded that far).
     private static func dates(of a: UserPlan, _ b: UserPlan, today: CivilDate) -> ClosedRange<CivilDate> {
-        var low = today, high = today
+        var low = today
+        var high = today
         for plan in [a, b] {
             for t in plan.tasks.values {
                 low = min(low, t.start.date)

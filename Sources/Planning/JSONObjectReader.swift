@@ -18,7 +18,9 @@ package struct JSONObjectReader {
     /// Fails on the first key (alphabetically) not in `known`.
     package func rejectUnknownKeys(_ known: Set<String>) throws(DataError) {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-            throw DataError(path: child(unknown), message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
+            throw DataError(
+                path: child(unknown),
+                message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
         }
     }
 
@@ -33,7 +35,9 @@ package struct JSONObjectReader {
 
     private func typed<T>(_ key: String, _ expected: String, _ extract: (JSONValue) -> T?) throws(DataError) -> T? {
         guard let v = value(key) else { return nil }
-        guard let t = extract(v) else { throw DataError(path: child(key), message: "expected \(expected), got \(v.typeName)") }
+        guard let t = extract(v) else {
+            throw DataError(path: child(key), message: "expected \(expected), got \(v.typeName)")
+        }
         return t
     }
 
@@ -42,12 +46,20 @@ package struct JSONObjectReader {
         return v
     }
 
-    package func optionalString(_ key: String) throws(DataError) -> String? { try typed(key, "a string") { $0.stringValue } }
+    package func optionalString(_ key: String) throws(DataError) -> String? {
+        try typed(key, "a string") { $0.stringValue }
+    }
     package func string(_ key: String) throws(DataError) -> String { try required(key, optionalString(key)) }
-    package func optionalBool(_ key: String) throws(DataError) -> Bool? { try typed(key, "true or false") { $0.boolValue } }
-    package func optionalInt(_ key: String) throws(DataError) -> Int? { try typed(key, "a whole number") { $0.intValue } }
+    package func optionalBool(_ key: String) throws(DataError) -> Bool? {
+        try typed(key, "true or false") { $0.boolValue }
+    }
+    package func optionalInt(_ key: String) throws(DataError) -> Int? {
+        try typed(key, "a whole number") { $0.intValue }
+    }
     package func int(_ key: String) throws(DataError) -> Int { try required(key, optionalInt(key)) }
-    package func optionalArray(_ key: String) throws(DataError) -> [JSONValue]? { try typed(key, "an array") { $0.arrayValue } }
+    package func optionalArray(_ key: String) throws(DataError) -> [JSONValue]? {
+        try typed(key, "an array") { $0.arrayValue }
+    }
     package func optionalObject(_ key: String) throws(DataError) -> JSONObjectReader? {
         guard let v = value(key) else { return nil }
         return try JSONObjectReader(v, path: child(key))
@@ -55,7 +67,9 @@ package struct JSONObjectReader {
 
     package func optionalDate(_ key: String) throws(DataError) -> CivilDate? {
         guard let s = try optionalString(key) else { return nil }
-        guard let d = CivilDate(s) else { throw DataError(path: child(key), message: "'\(s)' is not a date YYYY-MM-DD") }
+        guard let d = CivilDate(s) else {
+            throw DataError(path: child(key), message: "'\(s)' is not a date YYYY-MM-DD")
+        }
         return d
     }
 
@@ -72,6 +86,8 @@ package struct JSONObjectReader {
         if let instant = Timestamp.date(s), instant.timeIntervalSince1970.truncatingRemainder(dividingBy: 60) == 0 {
             return zone.civil(instant)
         }
-        throw DataError(path: child(key), message: "'\(s)' is not a local date-time YYYY-MM-DDTHH:MM\(allowDate ? " or a date YYYY-MM-DD" : "")")
+        throw DataError(
+            path: child(key),
+            message: "'\(s)' is not a local date-time YYYY-MM-DDTHH:MM\(allowDate ? " or a date YYYY-MM-DD" : "")")
     }
 }

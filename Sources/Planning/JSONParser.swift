@@ -35,9 +35,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return .null
         default: return try parseNumber()
         }
     }
@@ -56,42 +62,66 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws(DataError) -> JSONValue {
-        try enter(); defer { depth -= 1 }
+        try enter()
+        defer { depth -= 1 }
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key in quotes") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a key in quotes")
+            }
             let key = try parseString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after key '\(key)'") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw failure("expected ':' after key '\(key)'")
+            }
             index += 1
             skipWhitespace()
             let value = try parseValue()
             guard members.updateValue(value, forKey: key) == nil else { throw failure("duplicate key '\(key)'") }
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in an object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             throw failure("expected ',' or '}'")
         }
     }
 
     private mutating func parseArray() throws(DataError) -> JSONValue {
-        try enter(); defer { depth -= 1 }
+        try enter()
+        defer { depth -= 1 }
         index += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(items)
+        }
         while true {
             skipWhitespace()
             items.append(try parseValue())
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in an array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw failure("expected ',' or ']'")
         }
     }
@@ -110,7 +140,9 @@ struct JSONParser {
         while index < bytes.count {
             // Copy the run up to the next quote, backslash or control byte in one go.
             var end = index
-            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+                bytes[end] >= 0x20
+            { end += 1 }
             if end > index {
                 out.append(contentsOf: bytes[index..<end])
                 index = end
@@ -125,7 +157,8 @@ struct JSONParser {
             if b == UInt8(ascii: "\\") {
                 index += 1
                 guard index < bytes.count else { break }
-                let e = bytes[index]; index += 1
+                let e = bytes[index]
+                index += 1
                 switch e {
                 case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
                 case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
@@ -138,7 +171,9 @@ struct JSONParser {
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                            bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw failure("unpaired surrogate in a string")
                         }
                         index += 2
@@ -191,7 +226,9 @@ struct JSONParser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard skipDigits() > 0 else { throw failure("expected a digit in a number's exponent") }
         }
         guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {

@@ -33,15 +33,30 @@ package enum JSONValue: Hashable, Sendable {
         return nil
     }
 
-    package var stringValue: String? { if case .string(let s) = self { return s }; return nil }
-    package var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
-    package var doubleValue: Double? { if case .number(let n) = self { return n }; return nil }
+    package var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+    package var boolValue: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
+    package var doubleValue: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
     package var intValue: Int? {
         if case .number(let n) = self, n.rounded() == n, abs(n) < 9.007e15 { return Int(n) }
         return nil
     }
-    package var arrayValue: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-    package var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
+    package var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+    package var objectValue: [String: JSONValue]? {
+        if case .object(let o) = self { return o }
+        return nil
+    }
 
     /// The JSON type name, for error messages ("expected a string, got a number").
     package var typeName: String {
@@ -121,7 +136,10 @@ private struct JSONTextBuffer {
             if n.rounded() == n && abs(n) < 1e15 { writeInteger(Int(n)) } else { append("\(n)") }
         case .string(let s): writeString(s)
         case .array(let items):
-            if items.isEmpty { append("[]"); return }
+            if items.isEmpty {
+                append("[]")
+                return
+            }
             bytes.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -131,7 +149,10 @@ private struct JSONTextBuffer {
             newline(level)
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { append("{}"); return }
+            if members.isEmpty {
+                append("{}")
+                return
+            }
             bytes.append(UInt8(ascii: "{"))
             // Sorting the pairs, not the keys, spares a hash lookup per member.
             for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
@@ -169,7 +190,10 @@ private struct JSONTextBuffer {
         }
         var first = true
         for member in members.sorted(by: { $0.key < $1.key }) where member.key != key {
-            if !rawWritten && key < member.key { writeRaw(first: first); first = false }
+            if !rawWritten && key < member.key {
+                writeRaw(first: first)
+                first = false
+            }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             writeString(member.key)
@@ -214,12 +238,22 @@ private struct JSONTextBuffer {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[runStart..<i]))
                 runStart = i + 1
                 switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-                case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(b)
+                case UInt8(ascii: "\n"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(UInt8(ascii: "t"))
                 default:
-                    bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    ])
                     bytes.append(JSONTextBuffer.hexDigits[Int(b >> 4)])
                     bytes.append(JSONTextBuffer.hexDigits[Int(b & 0xF)])
                 }
@@ -231,7 +265,8 @@ private struct JSONTextBuffer {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-                     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
     package init(stringLiteral value: String) { self = .string(value) }
     package init(booleanLiteral value: Bool) { self = .bool(value) }
     package init(integerLiteral value: Int) { self = .number(Double(value)) }

@@ -13,11 +13,21 @@ package struct Occurrence: Hashable, Sendable {
     /// The repeat kind when this is a series occurrence.
     package var series: RepeatRule.Frequency?
 
-    package init(id: OccurrenceID, title: String, note: String = "", category: String, color: TaskColor = .green,
-                start: CivilDateTime, end: CivilDateTime, allDay: Bool = false, state: OccurrenceState = .open,
-                series: RepeatRule.Frequency? = nil) {
-        self.id = id; self.title = title; self.note = note; self.category = category; self.color = color
-        self.start = start; self.end = end; self.allDay = allDay; self.state = state; self.series = series
+    package init(
+        id: OccurrenceID, title: String, note: String = "", category: String, color: TaskColor = .green,
+        start: CivilDateTime, end: CivilDateTime, allDay: Bool = false, state: OccurrenceState = .open,
+        series: RepeatRule.Frequency? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.note = note
+        self.category = category
+        self.color = color
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+        self.state = state
+        self.series = series
     }
 
     package var taskID: String { id.taskID }

@@ -6,20 +6,27 @@
 /// occurrences up to `through` (by original date, or by where they sit) are listed (the slide
 /// row itself carries the rest).
 package enum OccurrenceDiff {
-    package static func edits(from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
-                             reason: (OccurrenceID) -> PlanEdit.Reason) -> [PlanEdit] {
+    package static func edits(
+        from original: UserPlan, to working: UserPlan, changes: [RowChange], through: CivilDate,
+        reason: (OccurrenceID) -> PlanEdit.Reason
+    ) -> [PlanEdit] {
         var edits: [OccurrenceID: PlanEdit] = [:]
-        func record(_ op: PlanEdit.Operation, _ id: OccurrenceID, _ title: String, _ before: TimeRange?, _ after: TimeRange?) {
+        func record(
+            _ op: PlanEdit.Operation, _ id: OccurrenceID, _ title: String, _ before: TimeRange?, _ after: TimeRange?
+        ) {
             edits[id] = PlanEdit(op: op, id: id, title: title, before: before, after: after, reason: reason(id))
         }
         func compare(_ id: OccurrenceID) { compare(id, original.occurrence(id), working.occurrence(id)) }
         func compare(_ id: OccurrenceID, _ old: Occurrence?, _ new: Occurrence?) {
             switch (old, new) {
             case (let o?, let n?):
-                if n.state == .skipped && o.state != .skipped { record(.skip, id, n.title, TimeRange(o), nil) }
-                else if o.start != n.start || o.end != n.end {
+                if n.state == .skipped && o.state != .skipped {
+                    record(.skip, id, n.title, TimeRange(o), nil)
+                } else if o.start != n.start || o.end != n.end {
                     record(o.state == n.state ? .move : .update, id, n.title, TimeRange(o), TimeRange(n))
-                } else if o != n { record(.update, id, n.title, TimeRange(o), TimeRange(n)) }
+                } else if o != n {
+                    record(.update, id, n.title, TimeRange(o), TimeRange(n))
+                }
             case (nil, let n?): record(.create, id, n.title, nil, TimeRange(n))
             case (let o?, nil): record(.delete, id, o.title, TimeRange(o), nil)
             case (nil, nil): break
@@ -29,7 +36,8 @@ package enum OccurrenceDiff {
         for change in changes {
             switch change.entity {
             case .task:
-                let oldTask = original.tasks[change.key], newTask = working.tasks[change.key]
+                let oldTask = original.tasks[change.key]
+                let newTask = working.tasks[change.key]
                 if (oldTask ?? newTask)?.isSeries == true {
                     // A series as a whole: report it by its task id, placed at its first session.
                     let id = OccurrenceID(taskID: change.key)
@@ -44,17 +52,24 @@ package enum OccurrenceDiff {
                     compare(OccurrenceID(taskID: change.key))
                 }
             case .override:
-                guard let id = OccurrenceID(change.key), working.tasks[id.taskID] != nil, original.tasks[id.taskID] != nil else { continue }
+                guard let id = OccurrenceID(change.key), working.tasks[id.taskID] != nil,
+                    original.tasks[id.taskID] != nil
+                else { continue }
                 compare(id)
             case .slide:
                 guard let id = OccurrenceID(change.key), let date = id.originalDate,
-                      let task = working.tasks[id.taskID], original.tasks[id.taskID] != nil else { continue }
+                    let task = working.tasks[id.taskID], original.tasks[id.taskID] != nil
+                else { continue }
                 // Every original date from the slide's start up to `through`, and after it those
                 // whose occurrence a negative slide pulls to `through` or before (or pulled, when
                 // undone): at most as many days later as the slides ever add up to backwards.
                 func furthestBack(_ plan: UserPlan) -> Int {
-                    var total = 0, lowest = 0
-                    for slide in plan.slides[task.id] ?? [] { total += slide.days; lowest = min(lowest, total) }
+                    var total = 0
+                    var lowest = 0
+                    for slide in plan.slides[task.id] ?? [] {
+                        total += slide.days
+                        lowest = min(lowest, total)
+                    }
                     return lowest
                 }
                 let pull = min(furthestBack(original), furthestBack(working))
@@ -65,7 +80,8 @@ package enum OccurrenceDiff {
                     if let until = task.repeatRule?.until, d > until { break }
                     if d > through.adding(days: -pull) { break }
                     let id = OccurrenceID(taskID: task.id, originalDate: d)
-                    let old = original.occurrence(id), new = working.occurrence(id)
+                    let old = original.occurrence(id)
+                    let new = working.occurrence(id)
                     let sitsInRange = [old, new].contains { $0.map { $0.start.date <= through } == true }
                     if d <= through || sitsInRange { compare(id, old, new) }
                 }

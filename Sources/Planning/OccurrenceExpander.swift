@@ -9,10 +9,14 @@ package struct OccurrenceExpander: Sendable {
     package init(zone: UserZone) { self.zone = zone }
 
     /// Every occurrence whose local dates intersect `from ... through`, sorted by start, then id.
-    package func occurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
-                            from: CivilDate, through: CivilDate) -> [Occurrence] {
-        OccurrenceExpander.sortedByStart(unsortedOccurrences(of: tasks, overrides: overrides, slides: slides,
-                                                             from: from, through: through))
+    package func occurrences(
+        of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+        from: CivilDate, through: CivilDate
+    ) -> [Occurrence] {
+        OccurrenceExpander.sortedByStart(
+            unsortedOccurrences(
+                of: tasks, overrides: overrides, slides: slides,
+                from: from, through: through))
     }
 
     /// `occurrences` sorted by start, then id.
@@ -27,8 +31,10 @@ package struct OccurrenceExpander: Sendable {
     }
 
     /// The same occurrences in no particular order, for callers that index them anyway.
-    func unsortedOccurrences(of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
-                             from: CivilDate, through: CivilDate) -> [Occurrence] {
+    func unsortedOccurrences(
+        of tasks: [StudyTask], overrides: [OccurrenceOverride], slides: [SeriesSlide],
+        from: CivilDate, through: CivilDate
+    ) -> [Occurrence] {
         guard from <= through else { return [] }
         let overridesByTask = Dictionary(grouping: overrides, by: \.taskID)
         let slidesByTask = Dictionary(grouping: slides, by: \.taskID)
@@ -41,8 +47,9 @@ package struct OccurrenceExpander: Sendable {
                     result.append(OccurrenceExpander.oneOff(task))
                 }
             } else {
-                expand(series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
-                       from: from, through: through, into: &result)
+                expand(
+                    series: task, overrides: overridesByTask[task.id] ?? [], slides: slidesByTask[task.id] ?? [],
+                    from: from, through: through, into: &result)
             }
         }
         return result
@@ -50,9 +57,10 @@ package struct OccurrenceExpander: Sendable {
 
     /// The one occurrence of a one-off task.
     static func oneOff(_ task: StudyTask) -> Occurrence {
-        Occurrence(id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
-                   color: task.color, start: task.start, end: task.end, allDay: task.allDay,
-                   state: task.completed ? .completed : .open)
+        Occurrence(
+            id: OccurrenceID(taskID: task.id), title: task.title, note: task.note, category: task.category,
+            color: task.color, start: task.start, end: task.end, allDay: task.allDay,
+            state: task.completed ? .completed : .open)
     }
 
     /// The original recurrence date number `n` of a series (n = 0 is the first session).
@@ -99,35 +107,47 @@ package struct OccurrenceExpander: Sendable {
     }
 
     /// Where the series (with its slides, before any move override) puts the occurrence of `date`.
-    package func scheduledPlace(of task: StudyTask, originalDate: CivilDate, slides: [SeriesSlide]) -> (start: CivilDateTime, end: CivilDateTime) {
+    package func scheduledPlace(of task: StudyTask, originalDate: CivilDate, slides: [SeriesSlide]) -> (
+        start: CivilDateTime, end: CivilDateTime
+    ) {
         let day = originalDate.adding(days: OccurrenceExpander.slideDays(for: originalDate, slides: slides))
         if task.allDay {
-            return (CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
-                    CivilDateTime(date: day.adding(days: task.end.date.dayNumber - task.start.date.dayNumber), time: TimeOfDay(minutes: 0)))
+            return (
+                CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
+                CivilDateTime(
+                    date: day.adding(days: task.end.date.dayNumber - task.start.date.dayNumber),
+                    time: TimeOfDay(minutes: 0))
+            )
         }
         let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
         return (start, start.adding(minutes: task.lengthMinutes))
     }
 
     /// The occurrence of a series on its original date, with overrides and slides applied.
-    package func occurrence(of task: StudyTask, originalDate: CivilDate, override: OccurrenceOverride?,
-                           slides: [SeriesSlide]) -> Occurrence {
+    package func occurrence(
+        of task: StudyTask, originalDate: CivilDate, override: OccurrenceOverride?,
+        slides: [SeriesSlide]
+    ) -> Occurrence {
         var place = scheduledPlace(of: task, originalDate: originalDate, slides: slides)
         if let o = override, let s = o.start, let e = o.end { place = (s, e) }
-        return Occurrence(id: OccurrenceID(taskID: task.id, originalDate: originalDate), title: task.title,
-                          note: task.note, category: task.category, color: task.color,
-                          start: place.start, end: place.end, allDay: task.allDay,
-                          state: override?.state ?? .open, series: task.repeatRule?.every)
+        return Occurrence(
+            id: OccurrenceID(taskID: task.id, originalDate: originalDate), title: task.title,
+            note: task.note, category: task.category, color: task.color,
+            start: place.start, end: place.end, allDay: task.allDay,
+            state: override?.state ?? .open, series: task.repeatRule?.every)
     }
 
     /// The original dates whose (slid) occurrences can touch `from ... through`, and the
     /// recurrence indexes that may fall between them: a few more than the range has days,
     /// however long the series. Nil when no original date can.
     func candidates(of task: StudyTask, slides: [SeriesSlide], from: CivilDate, through: CivilDate)
-        -> (low: CivilDate, high: CivilDate, indexes: ClosedRange<Int>)? {
+        -> (low: CivilDate, high: CivilDate, indexes: ClosedRange<Int>)?
+    {
         guard let rule = task.repeatRule else { return nil }
-        let spanDays = (task.allDay ? task.end.date.dayNumber - task.start.date.dayNumber
-                                    : task.end.adding(minutes: -1).date.dayNumber - task.start.date.dayNumber) + 1
+        let spanDays =
+            (task.allDay
+                ? task.end.date.dayNumber - task.start.date.dayNumber
+                : task.end.adding(minutes: -1).date.dayNumber - task.start.date.dayNumber) + 1
         let maxShift = slides.reduce(0) { $0 + max($1.days, 0) }
         let minShift = slides.reduce(0) { $0 + min($1.days, 0) }
         var low = from.adding(days: -(spanDays + maxShift))
@@ -141,11 +161,14 @@ package struct OccurrenceExpander: Sendable {
         return (low, high, nLow...nHigh)
     }
 
-    private func expand(series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
-                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+    private func expand(
+        series task: StudyTask, overrides: [OccurrenceOverride], slides: [SeriesSlide],
+        from: CivilDate, through: CivilDate, into result: inout [Occurrence]
+    ) {
         let overrideByDate = Dictionary(overrides.map { ($0.originalDate, $0) }, uniquingKeysWith: { a, _ in a })
-        expand(series: task, override: { overrideByDate[$0] }, moved: overrides.filter(\.isMove), slides: slides,
-               from: from, through: through, into: &result)
+        expand(
+            series: task, override: { overrideByDate[$0] }, moved: overrides.filter(\.isMove), slides: slides,
+            from: from, through: through, into: &result)
     }
 
     /// Expands one series.
@@ -154,8 +177,10 @@ package struct OccurrenceExpander: Sendable {
     ///   - override: the override of an original date, if any.
     ///   - moved: the series' move overrides (their occurrences sit wherever they were put, so
     ///     they are found by their override, not by their date).
-    func expand(series task: StudyTask, override: (CivilDate) -> OccurrenceOverride?, moved: [OccurrenceOverride],
-                slides: [SeriesSlide], from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+    func expand(
+        series task: StudyTask, override: (CivilDate) -> OccurrenceOverride?, moved: [OccurrenceOverride],
+        slides: [SeriesSlide], from: CivilDate, through: CivilDate, into result: inout [Occurrence]
+    ) {
         func inRange(_ o: Occurrence) -> Bool { o.start.date <= through && o.lastDate >= from }
 
         if let c = candidates(of: task, slides: slides, from: from, through: through) {
@@ -177,8 +202,11 @@ package struct OccurrenceExpander: Sendable {
     }
 
     /// Recurrence indexes that may fall in `low ... high` (a superset; dates are re-checked).
-    private func indexRange(_ every: RepeatRule.Frequency, first: CivilDate, low: CivilDate, high: CivilDate) -> (Int, Int) {
-        let a = first.days(until: low), b = first.days(until: high)
+    private func indexRange(_ every: RepeatRule.Frequency, first: CivilDate, low: CivilDate, high: CivilDate) -> (
+        Int, Int
+    ) {
+        let a = first.days(until: low)
+        let b = first.days(until: high)
         switch every {
         case .daily: return (max(a, 0), b)
         case .weekly: return (max((a + 6) / 7, 0), b / 7)

@@ -5,7 +5,8 @@ package struct OccurrenceID: Hashable, Comparable, Sendable, CustomStringConvert
     package let originalDate: CivilDate?
 
     package init(taskID: String, originalDate: CivilDate? = nil) {
-        self.taskID = taskID; self.originalDate = originalDate
+        self.taskID = taskID
+        self.originalDate = originalDate
     }
 
     package init?(_ text: String) {

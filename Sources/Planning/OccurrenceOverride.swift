@@ -12,10 +12,16 @@ package struct OccurrenceOverride: Hashable, Sendable {
     package var end: CivilDateTime?
     package var version: Int
 
-    package init(taskID: String, originalDate: CivilDate, state: OccurrenceState,
-                start: CivilDateTime? = nil, end: CivilDateTime? = nil, version: Int = 1) {
-        self.taskID = taskID; self.originalDate = originalDate; self.state = state
-        self.start = start; self.end = end; self.version = version
+    package init(
+        taskID: String, originalDate: CivilDate, state: OccurrenceState,
+        start: CivilDateTime? = nil, end: CivilDateTime? = nil, version: Int = 1
+    ) {
+        self.taskID = taskID
+        self.originalDate = originalDate
+        self.state = state
+        self.start = start
+        self.end = end
+        self.version = version
     }
 
     package var isMove: Bool { start != nil }

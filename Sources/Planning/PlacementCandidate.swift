@@ -15,6 +15,9 @@ package struct PlacementCandidate: Hashable, Sendable {
     package var allDay: Bool
 
     package init(_ subject: Subject, start: CivilDateTime, end: CivilDateTime, allDay: Bool = false) {
-        self.subject = subject; self.start = start; self.end = end; self.allDay = allDay
+        self.subject = subject
+        self.start = start
+        self.end = end
+        self.allDay = allDay
     }
 }

@@ -26,7 +26,8 @@ package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible 
         case .startsInPast(let now):
             return "starts in the past (now is \(now))"
         case .outsideWindows(let weekday, let windows):
-            let list = windows.isEmpty ? "no windows that day" : windows.map(PlacementError.rangeText).joined(separator: ", ")
+            let list =
+                windows.isEmpty ? "no windows that day" : windows.map(PlacementError.rangeText).joined(separator: ", ")
             return "outside the study windows of \(weekday.englishName) (\(list))"
         case .nonexistentTime(let start, let zone):
             return "\(start.time) on \(start.date) does not exist in \(zone) (the clocks skip it)"

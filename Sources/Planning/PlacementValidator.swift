@@ -24,7 +24,8 @@ package struct PlacementValidator: Sendable {
     package let now: CivilDateTime
 
     package init(plan: UserPlan, now: CivilDateTime) {
-        self.plan = plan; self.now = now
+        self.plan = plan
+        self.now = now
     }
 
     /// `now` read on the user's clock, rounded up to the minute as the postponer does.
@@ -33,7 +34,8 @@ package struct PlacementValidator: Sendable {
     }
 
     /// Accepts the candidate, or throws the first rule it breaks.
-    package func validate(_ candidate: PlacementCandidate, windows rule: WindowRule = .required) throws(PlacementError) {
+    package func validate(_ candidate: PlacementCandidate, windows rule: WindowRule = .required) throws(PlacementError)
+    {
         try PlacementValidator.checkOrder(start: candidate.start, end: candidate.end, allDay: candidate.allDay)
         let key: ChainKey
         var ignoring: Set<OccurrenceID> = []
@@ -52,10 +54,12 @@ package struct PlacementValidator: Sendable {
         }
         let lastDate = candidate.allDay ? candidate.end.date : candidate.end.adding(minutes: -1).date
         let busy = BusyIndex(plan.occurrences(from: candidate.start.date, through: max(lastDate, candidate.start.date)))
-        if let error = PlacementValidator.check(start: candidate.start, end: candidate.end, allDay: candidate.allDay,
-                                                key: key, ignoring: ignoring, busy: busy,
-                                                windows: plan.settings.effectiveWindows, rule: rule,
-                                                now: now, zone: plan.zone) {
+        if let error = PlacementValidator.check(
+            start: candidate.start, end: candidate.end, allDay: candidate.allDay,
+            key: key, ignoring: ignoring, busy: busy,
+            windows: plan.settings.effectiveWindows, rule: rule,
+            now: now, zone: plan.zone)
+        {
             throw error
         }
     }
@@ -72,9 +76,11 @@ package struct PlacementValidator: Sendable {
     }
 
     /// The first rule a placement breaks (past, DST gap, windows, overlap), or nil.
-    static func check(start: CivilDateTime, end: CivilDateTime, allDay: Bool, key: ChainKey,
-                      ignoring: Set<OccurrenceID>, busy: BusyIndex, windows: WeeklyWindows,
-                      rule: WindowRule, now: CivilDateTime, zone: UserZone?) -> PlacementError? {
+    static func check(
+        start: CivilDateTime, end: CivilDateTime, allDay: Bool, key: ChainKey,
+        ignoring: Set<OccurrenceID>, busy: BusyIndex, windows: WeeklyWindows,
+        rule: WindowRule, now: CivilDateTime, zone: UserZone?
+    ) -> PlacementError? {
         if allDay {
             // An all-day session today is not "in the past": the day is still there to use.
             if start.date < now.date { return .startsInPast(now: now) }
@@ -100,7 +106,9 @@ package struct PlacementValidator: Sendable {
     }
 
     /// Whether a timed session fits the windows of its start day under `rule`.
-    static func windowError(start: CivilDateTime, end: CivilDateTime, windows: WeeklyWindows, rule: WindowRule) -> PlacementError? {
+    static func windowError(start: CivilDateTime, end: CivilDateTime, windows: WeeklyWindows, rule: WindowRule)
+        -> PlacementError?
+    {
         let dayWindows = windows.windows(on: start.date.weekday)
         let fits: Bool
         switch rule {

@@ -26,10 +26,17 @@ package struct PlanEdit: Hashable, Sendable {
     /// Free text from the model (or a rule) that explains the edit; may be empty.
     package var detail: String
 
-    package init(op: Operation, id: OccurrenceID, title: String, before: TimeRange?, after: TimeRange?,
-                reason: Reason, detail: String = "") {
-        self.op = op; self.id = id; self.title = title; self.before = before; self.after = after
-        self.reason = reason; self.detail = detail
+    package init(
+        op: Operation, id: OccurrenceID, title: String, before: TimeRange?, after: TimeRange?,
+        reason: Reason, detail: String = ""
+    ) {
+        self.op = op
+        self.id = id
+        self.title = title
+        self.before = before
+        self.after = after
+        self.reason = reason
+        self.detail = detail
     }
 }
 
@@ -38,8 +45,14 @@ package struct TimeRange: Hashable, Sendable {
     package var start: CivilDateTime
     package var end: CivilDateTime
 
-    package init(start: CivilDateTime, end: CivilDateTime) { self.start = start; self.end = end }
-    package init(_ o: Occurrence) { self.start = o.start; self.end = o.end }
+    package init(start: CivilDateTime, end: CivilDateTime) {
+        self.start = start
+        self.end = end
+    }
+    package init(_ o: Occurrence) {
+        self.start = o.start
+        self.end = o.end
+    }
 }
 
 /// Something the rules could not decide alone, attached to an occurrence.
@@ -55,7 +68,11 @@ package struct PlanFlag: Hashable, Sendable {
     /// once per task with their number (planning.md §2); 1 otherwise.
     package var count: Int
 
-    package init(id: OccurrenceID, kind: Kind, count: Int = 1) { self.id = id; self.kind = kind; self.count = count }
+    package init(id: OccurrenceID, kind: Kind, count: Int = 1) {
+        self.id = id
+        self.kind = kind
+        self.count = count
+    }
 }
 
 /// Summary counts of one night's local rules (planning.md §8): dropped (stale deletes and
@@ -68,6 +85,9 @@ package struct PlanSummary: Hashable, Sendable {
     package var chained = 0
 
     package init(dropped: Int = 0, skipped: Int = 0, rescheduled: Int = 0, chained: Int = 0) {
-        self.dropped = dropped; self.skipped = skipped; self.rescheduled = rescheduled; self.chained = chained
+        self.dropped = dropped
+        self.skipped = skipped
+        self.rescheduled = rescheduled
+        self.chained = chained
     }
 }

@@ -56,8 +56,9 @@ struct PostponementPass {
         self.seriesTimes = seriesTimes
         let through = now.date.adding(days: 2 * max(plan.settings.horizonDays, 1))
         // Yesterday too: an overnight session that started then still blocks this morning.
-        self.busy = BusyIndex(plan.unsortedOccurrences(from: now.date.adding(days: -1), through: through)
-            .filter { $0.lastDate >= now.date })
+        self.busy = BusyIndex(
+            plan.unsortedOccurrences(from: now.date.adding(days: -1), through: through)
+                .filter { $0.lastDate >= now.date })
         self.indexedThrough = through
     }
 
@@ -168,9 +169,16 @@ struct PostponementPass {
     /// series and its history stay).
     private mutating func drop(_ o: Occurrence) {
         let op: PlanEdit.Operation
-        if o.isSeriesOccurrence { plan.skip(o.id); op = .skip } else { plan.deleteTask(o.taskID); op = .delete }
+        if o.isSeriesOccurrence {
+            plan.skip(o.id)
+            op = .skip
+        } else {
+            plan.deleteTask(o.taskID)
+            op = .delete
+        }
         busy.remove(o.id)
-        edits.append(PlanEdit(op: op, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .droppedStale))
+        edits.append(
+            PlanEdit(op: op, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .droppedStale))
     }
 
     // MARK: - Missed sessions of a series (planning.md §4)
@@ -181,7 +189,8 @@ struct PostponementPass {
         case .skip:
             plan.skip(o.id)
             busy.remove(o.id)
-            edits.append(PlanEdit(op: .skip, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .missed))
+            edits.append(
+                PlanEdit(op: .skip, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .missed))
         case .shift:
             if !appendAfterEnd(o, of: task) { flag(o.id, .couldNotFit) }
         case .makeUp:
@@ -198,9 +207,10 @@ struct PostponementPass {
         let lastIndex = OccurrenceExpander.firstIndex(onOrAfter: until.adding(days: 1), of: task) - 1
         let lastDate = OccurrenceExpander.recurrenceDate(of: task, index: max(lastIndex, 0))
         // Where the last session sits (a version-1 slide may have put it a day or more later).
-        var last = plan.occurrence(OccurrenceID(taskID: task.id, originalDate: lastDate)).map {
-            task.allDay ? $0.end.date : $0.start.date
-        } ?? lastDate
+        var last =
+            plan.occurrence(OccurrenceID(taskID: task.id, originalDate: lastDate)).map {
+                task.allDay ? $0.end.date : $0.start.date
+            } ?? lastDate
         var skipped: Set<CivilDate> = []
         for mark in plan.overrides.values where mark.taskID == task.id {
             if mark.state == .skipped {
@@ -233,7 +243,8 @@ struct PostponementPass {
 
     private mutating func placeSingle(_ original: Occurrence) {
         guard !handled.contains(original.id), let o = plan.occurrence(original.id),
-              classifier.classify(o) == .overdue else { return }
+            classifier.classify(o) == .overdue
+        else { return }
         if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
     }
 
@@ -247,7 +258,8 @@ struct PostponementPass {
     /// interchangeable (G2), and a course appended after its end (`shift`) must not keep a
     /// same-titled lesson from being made up before its next session.
     mutating func orderBounds(of o: Occurrence, key: ChainKey, pending: Set<OccurrenceID> = [])
-        -> (from: CivilDate, before: CivilDate?, held: Set<CivilDate>) {
+        -> (from: CivilDate, before: CivilDate?, held: Set<CivilDate>)
+    {
         let rank = nightRank(o)
         var from = today
         var before: CivilDate?
@@ -290,25 +302,32 @@ struct PostponementPass {
     ///
     /// - Parameter pending: other sessions about to move with `o` (the rest of a chain): they
     ///   are not busy.
-    private mutating func search(_ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, pending: Set<OccurrenceID>,
-                                 allowed: @escaping (CivilDate) -> Bool, allowSplit: Bool) -> CivilDate? {
+    private mutating func search(
+        _ o: Occurrence, from: CivilDate, reason: PlanEdit.Reason, pending: Set<OccurrenceID>,
+        allowed: @escaping (CivilDate) -> Bool, allowSplit: Bool
+    ) -> CivilDate? {
         let span = o.start.date.days(until: o.lastDate) + 1
         ensureCovered(through: from.adding(days: settings.horizonDays + span))
         var moving = pending
         moving.insert(o.id)
         if o.allDay {
-            if let day = finder.allDaySlot(days: span, key: ChainKey(o), from: from, busy: busy, ignoring: moving,
-                                           allowed: allowed) {
+            if let day = finder.allDaySlot(
+                days: span, key: ChainKey(o), from: from, busy: busy, ignoring: moving,
+                allowed: allowed)
+            {
                 let r = slot(for: o, on: day)
                 move(o, to: r, reason: reason)
                 return r.end.date
             }
-        } else if let r = finder.slot(length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
-                                      busy: busy, ignoring: moving, allowed: allowed) {
+        } else if let r = finder.slot(
+            length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
+            busy: busy, ignoring: moving, allowed: allowed)
+        {
             move(o, to: r, reason: reason)
             return r.end.adding(minutes: -1).date
         } else if allowSplit, settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,
-                  let last = split(o, from: from, reason: reason, allowed: allowed) {
+            let last = split(o, from: from, reason: reason, allowed: allowed)
+        {
             return last
         }
         return nil
@@ -367,7 +386,8 @@ struct PostponementPass {
             let target = slot(for: s1, on: day)
             let joining = pending.union(later.prefix { $0.start.date <= day }.map(\.id))
             if !holdsAnother(day, joining),
-               usable(target, of: s1, key: key, ignoring: joining, windows: windowRule(for: s1)) {
+                usable(target, of: s1, key: key, ignoring: joining, windows: windowRule(for: s1))
+            {
                 firstDay = day
                 break
             }
@@ -391,14 +411,18 @@ struct PostponementPass {
             var lastDay: CivilDate?
             let moving = Set(members.map(\.id))
             if (i == 0 && firstDay != nil)
-                || (i > 0 && !holdsAnother(day, moving) && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m))) {
+                || (i > 0 && !holdsAnother(day, moving)
+                    && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m)))
+            {
                 move(m, to: target, reason: reason)
                 lastDay = m.allDay ? target.end.date : target.end.adding(minutes: -1).date
             } else {
                 // Inside a re-lay the search is not bounded by the next run (the cascade takes
                 // it along), but a day holding another session of the course is no candidate.
-                let held = Set(openSessionsAhead(of: key).filter { $0.id != m.id && !pending.contains($0.id) }.map(\.start.date))
-                lastDay = search(m, from: day, reason: reason, pending: pending, allowed: { !held.contains($0) }, allowSplit: false)
+                let held = Set(
+                    openSessionsAhead(of: key).filter { $0.id != m.id && !pending.contains($0.id) }.map(\.start.date))
+                lastDay = search(
+                    m, from: day, reason: reason, pending: pending, allowed: { !held.contains($0) }, allowSplit: false)
             }
             guard let lastDay else {
                 undo(placed, editsFrom: editCount)
@@ -436,8 +460,9 @@ struct PostponementPass {
     func slot(for o: Occurrence, on day: CivilDate) -> TimeRange {
         if o.allDay {
             let span = o.start.date.days(until: o.end.date)
-            return TimeRange(start: CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
-                             end: CivilDateTime(date: day.adding(days: span), time: TimeOfDay(minutes: 0)))
+            return TimeRange(
+                start: CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
+                end: CivilDateTime(date: day.adding(days: span), time: TimeOfDay(minutes: 0)))
         }
         let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
         return TimeRange(start: start, end: zone.existing(start.adding(minutes: o.lengthMinutes)))
@@ -445,26 +470,31 @@ struct PostponementPass {
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
     /// `rule` says, and not taken by anything busy but `ignoring` (planning.md §5.3).
-    private mutating func usable(_ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
-                                 windows rule: PlacementValidator.WindowRule) -> Bool {
+    private mutating func usable(
+        _ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
+        windows rule: PlacementValidator.WindowRule
+    ) -> Bool {
         ensureCovered(days: target.start.date...max(target.start.date, target.end.date))
-        return PlacementValidator.check(start: target.start, end: target.end, allDay: o.allDay, key: key,
-                                        ignoring: ignoring, busy: busy, windows: windows, rule: rule,
-                                        now: now, zone: zone) == nil
+        return PlacementValidator.check(
+            start: target.start, end: target.end, allDay: o.allDay, key: key,
+            ignoring: ignoring, busy: busy, windows: windows, rule: rule,
+            now: now, zone: zone) == nil
     }
 
     /// A member the student placed outside the windows may keep its time of day on any day that
     /// has a window (planning.md §5.3); the others must fit inside one.
     func windowRule(for o: Occurrence) -> PlacementValidator.WindowRule {
         if o.allDay { return .ignored }
-        return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows) ? .required : .anyDayWithWindow
+        return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows)
+            ? .required : .anyDayWithWindow
     }
 
     /// The time of day an occurrence is planned at: a series' own time for an occurrence the
     /// series places (its actual start differs only on a DST night), else its start.
     func plannedTime(_ o: Occurrence) -> TimeOfDay {
         guard o.id.originalDate != nil, let own = seriesTimes[o.id.taskID], own != o.start.time,
-              plan.overrides[o.id]?.isMove != true else { return o.start.time }
+            plan.overrides[o.id]?.isMove != true
+        else { return o.start.time }
         return own
     }
 
@@ -522,7 +552,8 @@ struct PostponementPass {
         guard r != TimeRange(o) else { return }
         plan.move(o.id, start: r.start, end: r.end)
         var moved = o
-        moved.start = r.start; moved.end = r.end
+        moved.start = r.start
+        moved.end = r.end
         busy.insert(moved)
         edits.append(PlanEdit(op: .move, id: o.id, title: o.title, before: TimeRange(o), after: r, reason: reason))
     }

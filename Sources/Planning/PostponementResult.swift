@@ -13,7 +13,11 @@ package struct PostponementResult: Hashable, Sendable {
     package var now: CivilDateTime
 
     package init(plan: UserPlan, edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, now: CivilDateTime) {
-        self.plan = plan; self.edits = edits; self.flags = flags; self.summary = summary; self.now = now
+        self.plan = plan
+        self.edits = edits
+        self.flags = flags
+        self.summary = summary
+        self.now = now
     }
 
     package var hasEdits: Bool { !edits.isEmpty }
@@ -36,7 +40,9 @@ extension PlanSummary {
             switch e.reason {
             case .droppedStale: dropped += 1
             case .missed: skipped += 1
-            case .makeUp, .chainShift, .seriesShift: rescheduled += 1; chained += 1
+            case .makeUp, .chainShift, .seriesShift:
+                rescheduled += 1
+                chained += 1
             case .rescheduled: rescheduled += 1
             case .model, .manual: break
             }

@@ -44,11 +44,14 @@ package struct Postponer: Sendable {
             var pass = PostponementPass(plan: current, now: civil, createdAt: now, nightStart: plan)
             pass.run()
             current = pass.plan
-            edits.merge(passes == 1 ? pass.edits : pass.edits.map {
-                var e = $0
-                if e.detail.isEmpty { e.detail = Postponer.laterPassDetail }
-                return e
-            })
+            edits.merge(
+                passes == 1
+                    ? pass.edits
+                    : pass.edits.map {
+                        var e = $0
+                        if e.detail.isEmpty { e.detail = Postponer.laterPassDetail }
+                        return e
+                    })
             let touched = Set(pass.edits.map(\.id))
             flags.removeAll { touched.contains($0.id) || ($0.kind == .couldNotFit && !pass.flags.contains($0)) }
             for f in pass.flags where !flags.contains(f) { flags.append(f) }
@@ -56,7 +59,8 @@ package struct Postponer: Sendable {
             if pass.edits.isEmpty || !missedWithoutPlace || passes >= 64 { break }
         }
         let merged = edits.edits
-        return PostponementResult(plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
+        return PostponementResult(
+            plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
     }
 }
 

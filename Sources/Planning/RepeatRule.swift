@@ -22,7 +22,9 @@ package struct RepeatRule: Hashable, Sendable {
     package var missed: MissedPolicy?
 
     package init(every: Frequency, until: CivilDate? = nil, missed: MissedPolicy? = nil) {
-        self.every = every; self.until = until; self.missed = missed
+        self.every = every
+        self.until = until
+        self.missed = missed
     }
 
     /// planning.md §4: a daily series with an end is a course (`shift`), one without an end is a

@@ -14,7 +14,11 @@ package struct RowChange: Hashable, Sendable {
     package var reason: String
 
     package init(entity: Entity, key: String, before: JSONValue?, after: JSONValue?, reason: String) {
-        self.entity = entity; self.key = key; self.before = before; self.after = after; self.reason = reason
+        self.entity = entity
+        self.key = key
+        self.before = before
+        self.after = after
+        self.reason = reason
     }
 
     /// The change that undoes this one.

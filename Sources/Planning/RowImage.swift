@@ -7,7 +7,9 @@ package enum RowImage {
     package static func task(_ t: StudyTask) -> JSONValue {
         var repeatValue: JSONValue = .null
         if let r = t.repeatRule {
-            var rep: [String: JSONValue] = ["every": .string(r.every.rawValue), "until": r.until.map { .string($0.description) } ?? .null]
+            var rep: [String: JSONValue] = [
+                "every": .string(r.every.rawValue), "until": r.until.map { .string($0.description) } ?? .null,
+            ]
             // Written only when set, so images of tasks without a chosen policy stay as before.
             if let m = r.missed { rep["missed"] = .string(m.rawValue) }
             repeatValue = .object(rep)
@@ -38,7 +40,9 @@ package enum RowImage {
             }
             var missed: RepeatRule.MissedPolicy?
             if let m = rep["missed"], m != .null {
-                guard let policy = m.stringValue.flatMap(RepeatRule.MissedPolicy.init(rawValue:)) else { throw r.bad("repeat.missed") }
+                guard let policy = m.stringValue.flatMap(RepeatRule.MissedPolicy.init(rawValue:)) else {
+                    throw r.bad("repeat.missed")
+                }
                 missed = policy
             }
             rule = RepeatRule(every: every, until: until, missed: missed)
@@ -49,12 +53,13 @@ package enum RowImage {
             return Subtask(title: title, done: done)
         }
         guard let color = TaskColor(rawValue: try r.string("color")) else { throw r.bad("color") }
-        return StudyTask(id: try r.string("id"), userID: try r.string("user"), title: try r.string("title"),
-                         note: try r.string("note"), category: try r.string("category"), color: color,
-                         start: try r.dateTime("start"), end: try r.dateTime("end"), allDay: try r.bool("allDay"),
-                         completed: try r.bool("completed"), subtasks: subtasks, repeatRule: rule,
-                         createdAt: try r.timestamp("createdAt"), updatedAt: try r.timestamp("updatedAt"),
-                         version: try r.int("version"))
+        return StudyTask(
+            id: try r.string("id"), userID: try r.string("user"), title: try r.string("title"),
+            note: try r.string("note"), category: try r.string("category"), color: color,
+            start: try r.dateTime("start"), end: try r.dateTime("end"), allDay: try r.bool("allDay"),
+            completed: try r.bool("completed"), subtasks: subtasks, repeatRule: rule,
+            createdAt: try r.timestamp("createdAt"), updatedAt: try r.timestamp("updatedAt"),
+            version: try r.int("version"))
     }
 
     package static func override(_ o: OccurrenceOverride) -> JSONValue {
@@ -69,20 +74,27 @@ package enum RowImage {
     package static func override(from image: JSONValue) throws(DataError) -> OccurrenceOverride {
         let r = ImageReader(image, entity: "override")
         guard let state = OccurrenceState(rawValue: try r.string("state")) else { throw r.bad("state") }
-        let start = try r.optionalDateTime("start"), end = try r.optionalDateTime("end")
+        let start = try r.optionalDateTime("start")
+        let end = try r.optionalDateTime("end")
         // A move has both ends or neither; half of one would silently not be a move.
         guard (start == nil) == (end == nil) else { throw r.bad(start == nil ? "start" : "end") }
-        return OccurrenceOverride(taskID: try r.string("task"), originalDate: try r.date("date"), state: state,
-                                  start: start, end: end, version: try r.int("version"))
+        return OccurrenceOverride(
+            taskID: try r.string("task"), originalDate: try r.date("date"), state: state,
+            start: start, end: end, version: try r.int("version"))
     }
 
     package static func slide(_ s: SeriesSlide) -> JSONValue {
-        ["task": .string(s.taskID), "from": .string(s.from.description), "days": .int(s.days), "version": .int(s.version)]
+        [
+            "task": .string(s.taskID), "from": .string(s.from.description), "days": .int(s.days),
+            "version": .int(s.version),
+        ]
     }
 
     package static func slide(from image: JSONValue) throws(DataError) -> SeriesSlide {
         let r = ImageReader(image, entity: "slide")
-        return SeriesSlide(taskID: try r.string("task"), from: try r.date("from"), days: try r.int("days"), version: try r.int("version"))
+        return SeriesSlide(
+            taskID: try r.string("task"), from: try r.date("from"), days: try r.int("days"),
+            version: try r.int("version"))
     }
 }
 
@@ -92,12 +104,24 @@ private struct ImageReader {
     let image: JSONValue
     let entity: String
 
-    init(_ image: JSONValue, entity: String) { self.image = image; self.entity = entity }
+    init(_ image: JSONValue, entity: String) {
+        self.image = image
+        self.entity = entity
+    }
 
     func bad(_ key: String) -> DataError { DataError(path: key, message: "malformed \(entity) row image") }
-    func string(_ key: String) throws(DataError) -> String { guard let v = image[key]?.stringValue else { throw bad(key) }; return v }
-    func bool(_ key: String) throws(DataError) -> Bool { guard let v = image[key]?.boolValue else { throw bad(key) }; return v }
-    func int(_ key: String) throws(DataError) -> Int { guard let v = image[key]?.intValue else { throw bad(key) }; return v }
+    func string(_ key: String) throws(DataError) -> String {
+        guard let v = image[key]?.stringValue else { throw bad(key) }
+        return v
+    }
+    func bool(_ key: String) throws(DataError) -> Bool {
+        guard let v = image[key]?.boolValue else { throw bad(key) }
+        return v
+    }
+    func int(_ key: String) throws(DataError) -> Int {
+        guard let v = image[key]?.intValue else { throw bad(key) }
+        return v
+    }
     func date(_ key: String) throws(DataError) -> CivilDate {
         var text = try string(key)
         guard let v = text.withUTF8({ CanonicalText.date($0) }) ?? CivilDate(text) else { throw bad(key) }
@@ -114,5 +138,8 @@ private struct ImageReader {
         guard v.stringValue != nil else { throw bad(key) }
         return try dateTime(key)
     }
-    func timestamp(_ key: String) throws(DataError) -> Date { guard let v = Timestamp.date(try string(key)) else { throw bad(key) }; return v }
+    func timestamp(_ key: String) throws(DataError) -> Date {
+        guard let v = Timestamp.date(try string(key)) else { throw bad(key) }
+        return v
+    }
 }

@@ -7,7 +7,10 @@ package struct SeriesSlide: Hashable, Sendable {
     package var version: Int
 
     package init(taskID: String, from: CivilDate, days: Int, version: Int = 1) {
-        self.taskID = taskID; self.from = from; self.days = days; self.version = version
+        self.taskID = taskID
+        self.from = from
+        self.days = days
+        self.version = version
     }
 
     /// The slide row's key in a changeset: `TASKID@YYYY-MM-DD` of its from date.

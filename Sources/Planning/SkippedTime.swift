@@ -12,17 +12,21 @@ extension UserZone {
         let dayStart = date.dayNumber * 86_400
         let dayEnd = dayStart + 86_400
         // Instants that can show a wall-clock time of this day lie within ±14 h of its UTC reading.
-        let low = dayStart - 50_400, high = dayEnd + 50_400
-        let before = offset(at: low), after = offset(at: high)
+        let low = dayStart - 50_400
+        let high = dayEnd + 50_400
+        let before = offset(at: low)
+        let after = offset(at: high)
         guard after > before else { return nil } // no change, or clocks fall back (nothing skipped)
         // First instant (to the second) that already has the later offset.
-        var lo = low, hi = high
+        var lo = low
+        var hi = high
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2
             if offset(at: mid) == after { hi = mid } else { lo = mid }
         }
         // Wall clock reads `hi + before` just before the jump and `hi + after` just after it.
-        let from = Swift.max(hi + before, dayStart), to = Swift.min(hi + after, dayEnd)
+        let from = Swift.max(hi + before, dayStart)
+        let to = Swift.min(hi + after, dayEnd)
         guard from < to else { return nil }
         return (from / 60)..<((to + 59) / 60)
     }

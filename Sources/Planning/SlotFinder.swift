@@ -15,7 +15,10 @@ package struct SlotFinder: Sendable {
     package var zone: UserZone?
 
     package init(windows: WeeklyWindows, horizonDays: Int, now: CivilDateTime, zone: UserZone? = nil) {
-        self.windows = windows; self.horizonDays = horizonDays; self.now = now; self.zone = zone
+        self.windows = windows
+        self.horizonDays = horizonDays
+        self.now = now
+        self.zone = zone
     }
 
     package init(settings: UserSettings, now: CivilDateTime, zone: UserZone? = nil) {
@@ -30,9 +33,11 @@ package struct SlotFinder: Sendable {
     ///   - ignoring: occurrences that do not block, typically the one being placed.
     ///   - allowed: days the search may use (planning.md §6: a day holding another open session
     ///     of the same course, or on or after the course's next session, is not a candidate).
-    package func slot(length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
-                     busy: BusyIndex, ignoring: Set<OccurrenceID> = [],
-                     allowed: (CivilDate) -> Bool = { _ in true }) -> TimeRange? {
+    package func slot(
+        length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
+        busy: BusyIndex, ignoring: Set<OccurrenceID> = [],
+        allowed: (CivilDate) -> Bool = { _ in true }
+    ) -> TimeRange? {
         guard length > 0, horizonDays >= 0 else { return nil }
         let floor = max(now.minuteNumber, notBefore?.minuteNumber ?? Int.min)
         for offset in 0...horizonDays {
@@ -47,8 +52,9 @@ package struct SlotFinder: Sendable {
                 if best.map({ candidate < $0 }) ?? true { best = candidate }
             }
             if let best {
-                return TimeRange(start: CivilDateTime(minuteNumber: best.2),
-                                 end: CivilDateTime(minuteNumber: best.2 + length))
+                return TimeRange(
+                    start: CivilDateTime(minuteNumber: best.2),
+                    end: CivilDateTime(minuteNumber: best.2 + length))
             }
         }
         return nil
@@ -56,13 +62,17 @@ package struct SlotFinder: Sendable {
 
     /// The first date from `from` (never before today) within the horizon on which an all-day
     /// occurrence of `days` days meets no other all-day occurrence of the same chain key.
-    package func allDaySlot(days: Int, key: ChainKey, from: CivilDate, busy: BusyIndex,
-                           ignoring: Set<OccurrenceID> = [], allowed: (CivilDate) -> Bool = { _ in true }) -> CivilDate? {
+    package func allDaySlot(
+        days: Int, key: ChainKey, from: CivilDate, busy: BusyIndex,
+        ignoring: Set<OccurrenceID> = [], allowed: (CivilDate) -> Bool = { _ in true }
+    ) -> CivilDate? {
         guard horizonDays >= 0 else { return nil }
         for offset in 0...horizonDays {
             let day = from.adding(days: offset)
             guard day >= now.date, allowed(day) else { continue }
-            if busy.allDayConflict(key: key, first: day, last: day.adding(days: max(days, 1) - 1), ignoring: ignoring) == nil {
+            if busy.allDayConflict(key: key, first: day, last: day.adding(days: max(days, 1) - 1), ignoring: ignoring)
+                == nil
+            {
                 return day
             }
         }
@@ -71,7 +81,9 @@ package struct SlotFinder: Sendable {
 
     /// The free gaps of `day` in civil minute numbers, in order: windows minus busy, minus
     /// everything before `notBefore`, minus skipped DST minutes.
-    package func gaps(on day: CivilDate, notBefore: Int, busy: BusyIndex, ignoring: Set<OccurrenceID> = []) -> [Range<Int>] {
+    package func gaps(on day: CivilDate, notBefore: Int, busy: BusyIndex, ignoring: Set<OccurrenceID> = []) -> [Range<
+        Int
+    >] {
         let base = day.dayNumber * 1440
         let dayWindows = windows.windows(on: day.weekday)
         guard !dayWindows.isEmpty else { return [] }
@@ -82,7 +94,9 @@ package struct SlotFinder: Sendable {
         // The skipped minutes, and the minute before them: a session may neither start nor end
         // at a wall time the clock skips (planning.md §1), and an end at the gap's first minute
         // names one.
-        if let skipped = zone?.skippedMinutes(on: day) { blockers.append((skipped.lowerBound - 1)..<skipped.upperBound) }
+        if let skipped = zone?.skippedMinutes(on: day) {
+            blockers.append((skipped.lowerBound - 1)..<skipped.upperBound)
+        }
         blockers.sort { $0.lowerBound < $1.lowerBound }
         var result: [Range<Int>] = []
         for w in dayWindows {

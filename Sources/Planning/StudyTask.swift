@@ -23,15 +23,27 @@ package struct StudyTask: Hashable, Sendable {
     /// Bumped on every change; changesets compare it to detect concurrent edits.
     package var version: Int
 
-    package init(id: String, userID: String, title: String, note: String = "", category: String,
-                color: TaskColor = .green, start: CivilDateTime, end: CivilDateTime, allDay: Bool = false,
-                completed: Bool = false, subtasks: [Subtask] = [], repeatRule: RepeatRule? = nil,
-                createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil, version: Int = 1) {
-        self.id = id; self.userID = userID; self.title = title; self.note = note
-        self.category = category; self.color = color; self.start = start; self.end = end
-        self.allDay = allDay; self.completed = completed; self.subtasks = subtasks
-        self.repeatRule = repeatRule; self.createdAt = createdAt
-        self.updatedAt = updatedAt ?? createdAt; self.version = version
+    package init(
+        id: String, userID: String, title: String, note: String = "", category: String,
+        color: TaskColor = .green, start: CivilDateTime, end: CivilDateTime, allDay: Bool = false,
+        completed: Bool = false, subtasks: [Subtask] = [], repeatRule: RepeatRule? = nil,
+        createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil, version: Int = 1
+    ) {
+        self.id = id
+        self.userID = userID
+        self.title = title
+        self.note = note
+        self.category = category
+        self.color = color
+        self.start = start
+        self.end = end
+        self.allDay = allDay
+        self.completed = completed
+        self.subtasks = subtasks
+        self.repeatRule = repeatRule
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+        self.version = version
     }
 
     package var isSeries: Bool { repeatRule != nil }
@@ -55,7 +67,8 @@ package struct StudyTask: Hashable, Sendable {
             do { try TaskRules.validateTitle(s.title) } catch { throw error.under("subtasks[\(i)]") }
         }
         if let until = repeatRule?.until, until < start.date {
-            throw DataError(path: "repeat.until", message: "until \(until) is before the first session on \(start.date)")
+            throw DataError(
+                path: "repeat.until", message: "until \(until) is before the first session on \(start.date)")
         }
         if repeatRule != nil && completed {
             throw DataError(path: "completed", message: "a series is completed per occurrence, not as a whole")

@@ -8,7 +8,8 @@ package struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
         guard start < end else {
             throw DataError(path: "", message: "window \(start)-\(end) must start before it ends")
         }
-        self.start = start; self.end = end
+        self.start = start
+        self.end = end
     }
 
     package init(_ text: String) throws(DataError) {
@@ -21,8 +22,9 @@ package struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
         }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let s = TimeOfDay(parts[0].trimmingCharacters(in: " ")),
-              let e = TimeOfDay(parts[1].trimmingCharacters(in: " "), allowingEndOfDay: true) else {
+            let s = TimeOfDay(parts[0].trimmingCharacters(in: " ")),
+            let e = TimeOfDay(parts[1].trimmingCharacters(in: " "), allowingEndOfDay: true)
+        else {
             throw DataError(path: "", message: "window '\(text)' is not HH:MM-HH:MM")
         }
         try self.init(start: s, end: e)
@@ -79,7 +81,9 @@ package struct WeeklyWindows: Hashable, Sendable {
     /// Mon–Fri 09:00–17:00, the default of data.md.
     package static let standard: WeeklyWindows = {
         let nineToFive = try! StudyWindow(start: TimeOfDay(hour: 9, minute: 0), end: TimeOfDay(hour: 17, minute: 0))
-        return try! WeeklyWindows([.mon: [nineToFive], .tue: [nineToFive], .wed: [nineToFive], .thu: [nineToFive], .fri: [nineToFive]])
+        return try! WeeklyWindows([
+            .mon: [nineToFive], .tue: [nineToFive], .wed: [nineToFive], .thu: [nineToFive], .fri: [nineToFive],
+        ])
     }()
 
     /// What every day has when the user's window preference is off (planning.md §1).

@@ -4,6 +4,7 @@ package struct Subtask: Hashable, Sendable, Codable {
     package var done: Bool
 
     package init(title: String, done: Bool = false) {
-        self.title = title; self.done = done
+        self.title = title
+        self.done = done
     }
 }

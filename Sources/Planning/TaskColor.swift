@@ -15,8 +15,13 @@ package enum TaskColor: String, CaseIterable, Sendable, Codable {
     /// rounding drifted between app versions, so an RGBA string maps to the nearest of the
     /// four reference colours (alpha ignored) rather than needing an exact match.
     package init?(importing text: String) {
-        if let named = TaskColor(rawValue: text.lowercased()) { self = named; return }
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: " ")) }
+        if let named = TaskColor(rawValue: text.lowercased()) {
+            self = named
+            return
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: " "))
+        }
         guard parts.count == 4, parts.allSatisfy({ $0 != nil && (0...1).contains($0!) }) else { return nil }
         self = TaskColor.nearest(red: parts[0]!, green: parts[1]!, blue: parts[2]!)
     }

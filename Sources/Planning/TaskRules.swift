@@ -4,9 +4,12 @@ package enum TaskRules {
     package static let placeholderCategories: Set<String> = ["未分類", "Uncategorized"]
 
     package static func validateID(_ id: String) throws(DataError) {
-        let ok = (1...100).contains(id.count) && id.unicodeScalars.allSatisfy {
-            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "_-.".unicodeScalars.contains($0)
-        }
+        let ok =
+            (1...100).contains(id.count)
+            && id.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+                    || "_-.".unicodeScalars.contains($0)
+            }
         guard ok else {
             throw DataError(path: "id", message: "task id '\(id)' must be 1–100 letters, digits or _ - . (and no '@')")
         }
@@ -18,9 +21,15 @@ package enum TaskRules {
     /// end their lines with CR LF and must round-trip; output escapes a lone CR (and every
     /// other control character) anyway, also for data stored before this rule.
     package static func rejectControlCharacters(_ text: String, path: String) throws(DataError) {
-        guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else { return }
+        guard let index = text.utf8.firstIndex(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }) else {
+            return
+        }
         let byte = text.utf8[index]
-        throw DataError(path: path, message: "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab, newline and carriage return are allowed")
+        throw DataError(
+            path: path,
+            message:
+                "contains the control character U+\(String(byte, radix: 16, uppercase: true).leftPadded(4)); only tab, newline and carriage return are allowed"
+        )
     }
 
     package static func validateTitle(_ title: String) throws(DataError) {
@@ -28,7 +37,8 @@ package enum TaskRules {
         let trimmed = title.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw DataError(path: "title", message: "must not be empty") }
         guard trimmed.count <= 200 else {
-            throw DataError(path: "title", message: "must be at most 200 characters after trimming, got \(trimmed.count)")
+            throw DataError(
+                path: "title", message: "must be at most 200 characters after trimming, got \(trimmed.count)")
         }
     }
 
@@ -87,6 +97,8 @@ extension String {
     }
 }
 
-private extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, width - count)) + self
+    }
 }

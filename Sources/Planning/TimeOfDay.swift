@@ -10,13 +10,19 @@ package struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertibl
     package init?(_ text: some StringProtocol, allowingEndOfDay: Bool = false) {
         let u = Array(text.utf8)
         guard u.count == 5, u[2] == UInt8(ascii: ":"),
-              let h = Digits.parse(u[0..<2]), let m = Digits.parse(u[3..<5]), m < 60 else { return nil }
-        if h == 24 && m == 0 && allowingEndOfDay { self.minutes = 1440; return }
+            let h = Digits.parse(u[0..<2]), let m = Digits.parse(u[3..<5]), m < 60
+        else { return nil }
+        if h == 24 && m == 0 && allowingEndOfDay {
+            self.minutes = 1440
+            return
+        }
         guard h < 24 else { return nil }
         self.minutes = h * 60 + m
     }
 
     package static func < (a: TimeOfDay, b: TimeOfDay) -> Bool { a.minutes < b.minutes }
 
-    package var description: String { CanonicalText.text(minutes: minutes) ?? "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))" }
+    package var description: String {
+        CanonicalText.text(minutes: minutes) ?? "\(Digits.pad(minutes / 60, 2)):\(Digits.pad(minutes % 60, 2))"
+    }
 }

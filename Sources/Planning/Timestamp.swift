@@ -32,7 +32,9 @@ package enum Timestamp {
         var sec = 0
         if s.count == 19 {
             // Two digits, as everywhere else in the format: Int("+5") would read a sign.
-            guard s.dropFirst(16).first == ":", let v = Digits.parse(Array(s.suffix(2).utf8)[...]), v < 60 else { return nil }
+            guard s.dropFirst(16).first == ":", let v = Digits.parse(Array(s.suffix(2).utf8)[...]), v < 60 else {
+                return nil
+            }
             sec = v
         } else if s.count != 16 {
             return nil

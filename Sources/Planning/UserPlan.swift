@@ -14,8 +14,10 @@ package struct UserPlan: Hashable, Sendable {
     /// where the plan knows what happened (planning.md §2).
     package var historyFrom: CivilDate?
 
-    package init(user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
-                historyFrom: CivilDate? = nil) {
+    package init(
+        user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
+        historyFrom: CivilDate? = nil
+    ) {
         self.user = user
         self.historyFrom = historyFrom
         self.tasks = UserPlan.firstByKey(tasks, \.id)
@@ -82,8 +84,10 @@ package struct UserPlan: Hashable, Sendable {
     }
 
     /// Appends the occurrences of a task (one-off or series) touching `from ... through`.
-    private func expand(_ task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
-                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+    private func expand(
+        _ task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
+        from: CivilDate, through: CivilDate, into result: inout [Occurrence]
+    ) {
         if task.repeatRule == nil {
             if task.start.date <= through && task.lastDate >= from {
                 result.append(OccurrenceExpander.oneOff(task))
@@ -98,18 +102,22 @@ package struct UserPlan: Hashable, Sendable {
     func unsortedOccurrences(ofSeries task: StudyTask, from: CivilDate, through: CivilDate) -> [Occurrence] {
         guard from <= through, task.repeatRule != nil else { return [] }
         var result: [Occurrence] = []
-        expand(series: task, moved: overrides.values.filter { $0.isMove && $0.taskID == task.id },
-               with: OccurrenceExpander(zone: zone), from: from, through: through, into: &result)
+        expand(
+            series: task, moved: overrides.values.filter { $0.isMove && $0.taskID == task.id },
+            with: OccurrenceExpander(zone: zone), from: from, through: through, into: &result)
         return result
     }
 
     /// Expands one series from the plan's tables: its overrides found by id, its move overrides
     /// (`moved`) collected by the caller.
-    private func expand(series task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
-                        from: CivilDate, through: CivilDate, into result: inout [Occurrence]) {
+    private func expand(
+        series task: StudyTask, moved: [OccurrenceOverride], with expander: OccurrenceExpander,
+        from: CivilDate, through: CivilDate, into result: inout [Occurrence]
+    ) {
         let id = task.id
-        expander.expand(series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
-                        moved: moved, slides: slides[id] ?? [], from: from, through: through, into: &result)
+        expander.expand(
+            series: task, override: { overrides[OccurrenceID(taskID: id, originalDate: $0)] },
+            moved: moved, slides: slides[id] ?? [], from: from, through: through, into: &result)
     }
 
     /// The occurrence with this id, wherever it currently sits.
@@ -121,8 +129,9 @@ package struct UserPlan: Hashable, Sendable {
             return task.isSeries ? nil : OccurrenceExpander.oneOff(task)
         }
         guard OccurrenceExpander.isRecurrenceDate(date, of: task) else { return nil }
-        return OccurrenceExpander(zone: zone).occurrence(of: task, originalDate: date, override: overrides[id],
-                                                        slides: slides[task.id] ?? [])
+        return OccurrenceExpander(zone: zone).occurrence(
+            of: task, originalDate: date, override: overrides[id],
+            slides: slides[task.id] ?? [])
     }
 
     // MARK: - Edits
@@ -141,18 +150,22 @@ package struct UserPlan: Hashable, Sendable {
         guard var task = task(of: id) else { return }
         if let date = id.originalDate {
             var o = overrides[id] ?? OccurrenceOverride(taskID: task.id, originalDate: date, state: .open, version: 0)
-            let scheduled = OccurrenceExpander(zone: zone).scheduledPlace(of: task, originalDate: date, slides: slides[task.id] ?? [])
+            let scheduled = OccurrenceExpander(zone: zone).scheduledPlace(
+                of: task, originalDate: date, slides: slides[task.id] ?? [])
             if scheduled.start == start && scheduled.end == end {
                 // Back where the series puts it: no move is needed, and an open occurrence
                 // needs no override at all (a completed or skipped one keeps its state).
-                o.start = nil; o.end = nil
+                o.start = nil
+                o.end = nil
                 overrides[id] = o.state == .open ? nil : o
             } else {
-                o.start = start; o.end = end
+                o.start = start
+                o.end = end
                 overrides[id] = o
             }
         } else {
-            task.start = start; task.end = end
+            task.start = start
+            task.end = end
             tasks[task.id] = task
         }
     }
@@ -169,7 +182,9 @@ package struct UserPlan: Hashable, Sendable {
     package mutating func complete(_ id: OccurrenceID) {
         guard var task = task(of: id) else { return }
         if let date = id.originalDate {
-            var o = overrides[id] ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .completed, version: 0)
+            var o =
+                overrides[id]
+                ?? OccurrenceOverride(taskID: id.taskID, originalDate: date, state: .completed, version: 0)
             o.state = .completed
             overrides[id] = o
         } else {
@@ -192,7 +207,9 @@ package struct UserPlan: Hashable, Sendable {
 
     /// Adds or replaces a task together with all of its overrides and slides (import: the
     /// document is authoritative for the series it contains).
-    package mutating func replace(_ task: StudyTask, overrides newOverrides: [OccurrenceOverride], slides newSlides: [SeriesSlide]) {
+    package mutating func replace(
+        _ task: StudyTask, overrides newOverrides: [OccurrenceOverride], slides newSlides: [SeriesSlide]
+    ) {
         deleteTask(task.id)
         tasks[task.id] = task
         for o in newOverrides { overrides[o.occurrenceID] = o }
@@ -206,11 +223,16 @@ package struct UserPlan: Hashable, Sendable {
         for change in changes {
             switch change.entity {
             case .task:
-                if let after = change.after { plan.tasks[change.key] = try RowImage.task(from: after) }
-                else { plan.deleteTask(change.key) }
+                if let after = change.after {
+                    plan.tasks[change.key] = try RowImage.task(from: after)
+                } else {
+                    plan.deleteTask(change.key)
+                }
             case .override:
                 guard let id = OccurrenceID(change.key) else { continue }
-                plan.overrides[id] = try change.after.map { (image: JSONValue) throws(DataError) in try RowImage.override(from: image) }
+                plan.overrides[id] = try change.after.map { (image: JSONValue) throws(DataError) in
+                    try RowImage.override(from: image)
+                }
             case .slide:
                 guard let id = OccurrenceID(change.key), let from = id.originalDate else { continue }
                 var list = (plan.slides[id.taskID] ?? []).filter { $0.from != from }
@@ -280,12 +302,15 @@ extension UserPlan {
     @discardableResult
     package mutating func splitSeries(_ taskID: String, at date: CivilDate, newID: String, now: Date) -> StudyTask? {
         guard var old = tasks[taskID], old.repeatRule != nil, date > old.start.date, tasks[newID] == nil,
-              OccurrenceExpander.isRecurrenceDate(date, of: old) else { return nil }
+            OccurrenceExpander.isRecurrenceDate(date, of: old)
+        else { return nil }
         var new = old
         new.id = newID
         new.start = CivilDateTime(date: date, time: old.start.time)
-        new.end = old.allDay ? CivilDateTime(date: date.adding(days: old.start.date.days(until: old.end.date)), time: old.end.time)
-                             : new.start.adding(minutes: old.lengthMinutes)
+        new.end =
+            old.allDay
+            ? CivilDateTime(date: date.adding(days: old.start.date.days(until: old.end.date)), time: old.end.time)
+            : new.start.adding(minutes: old.lengthMinutes)
         new.createdAt = now
         new.updatedAt = now
         // The part that ends keeps the missed policy it had: an end date would otherwise turn
@@ -302,10 +327,17 @@ extension UserPlan {
         }
         let oldSlides = slides[taskID] ?? []
         let carried = oldSlides.filter { $0.from < date }.reduce(0) { $0 + $1.days }
-        var newSlides = oldSlides.filter { $0.from >= date }.map { s -> SeriesSlide in var t = s; t.taskID = newID; return t }
+        var newSlides = oldSlides.filter { $0.from >= date }.map { s -> SeriesSlide in
+            var t = s
+            t.taskID = newID
+            return t
+        }
         if carried != 0 {
-            if let i = newSlides.firstIndex(where: { $0.from == date }) { newSlides[i].days += carried }
-            else { newSlides.insert(SeriesSlide(taskID: newID, from: date, days: carried, version: 0), at: 0) }
+            if let i = newSlides.firstIndex(where: { $0.from == date }) {
+                newSlides[i].days += carried
+            } else {
+                newSlides.insert(SeriesSlide(taskID: newID, from: date, days: carried, version: 0), at: 0)
+            }
         }
         let kept = oldSlides.filter { $0.from < date }
         slides[taskID] = kept.isEmpty ? nil : kept

@@ -27,7 +27,8 @@ package struct UserSettings: Hashable, Sendable {
             throw DataError(path: "sessionMinutes", message: "must be between 15 and 240, got \(sessionMinutes)")
         }
         guard UserSettings.allowedReminderMinutes.contains(reminderMinutes) else {
-            throw DataError(path: "reminderMinutes", message: "must be one of 0, 5, 10, 15, 30, 60, got \(reminderMinutes)")
+            throw DataError(
+                path: "reminderMinutes", message: "must be one of 0, 5, 10, 15, 30, 60, got \(reminderMinutes)")
         }
         guard (0...365).contains(deleteAfterDays) else {
             throw DataError(path: "deleteAfterDays", message: "must be between 0 and 365, got \(deleteAfterDays)")
@@ -38,7 +39,9 @@ package struct UserSettings: Hashable, Sendable {
         try TaskRules.rejectControlCharacters(tone, path: "tone")
         try TaskRules.rejectControlCharacters(instruction, path: "instruction")
         guard tone.count <= 500 else { throw DataError(path: "tone", message: "must be at most 500 characters") }
-        guard instruction.count <= 4000 else { throw DataError(path: "instruction", message: "must be at most 4000 characters") }
+        guard instruction.count <= 4000 else {
+            throw DataError(path: "instruction", message: "must be at most 4000 characters")
+        }
         for (i, c) in keepCategories.enumerated() {
             do { try TaskRules.validateCategory(c) } catch { throw error.under("keepCategories[\(i)]") }
         }

@@ -19,10 +19,13 @@ package struct UserZone: Hashable, Sendable, CustomStringConvertible {
         // which are not IANA zones and do not follow DST. Foundation's known list holds one
         // name per zone and misses current IANA names such as "Asia/Kolkata" and "Etc/UTC", so
         // an `Area/Location` name that Foundation resolves to itself passes as well.
-        guard identifier == "UTC" || UserZone.knownIdentifiers.contains(identifier)
+        guard
+            identifier == "UTC" || UserZone.knownIdentifiers.contains(identifier)
                 || (identifier.contains("/") && TimeZone(identifier: identifier)?.identifier == identifier),
-              let zone = TimeZone(identifier: identifier) else {
-            throw DataError(path: "timeZone", message: "unknown time zone '\(identifier)' (use an IANA name such as 'Asia/Taipei')")
+            let zone = TimeZone(identifier: identifier)
+        else {
+            throw DataError(
+                path: "timeZone", message: "unknown time zone '\(identifier)' (use an IANA name such as 'Asia/Taipei')")
         }
         self.timeZone = zone
         self.identifier = identifier
@@ -53,7 +56,8 @@ package struct UserZone: Hashable, Sendable, CustomStringConvertible {
 
     /// The local wall-clock time of an instant.
     package func civil(_ instant: Date) -> CivilDateTime {
-        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + secondsFromGMT(at: instant.timeIntervalSince1970)
+        let seconds =
+            Int(instant.timeIntervalSince1970.rounded(.down)) + secondsFromGMT(at: instant.timeIntervalSince1970)
         let minutes = seconds >= 0 ? seconds / 60 : -((59 - seconds) / 60)
         return CivilDateTime(minuteNumber: minutes)
     }
@@ -64,7 +68,8 @@ package struct UserZone: Hashable, Sendable, CustomStringConvertible {
         let local = Double(civil.minuteNumber * 60)
         // Offsets a day either side: a zone changes its offset at most once in that span.
         let (beforeSeconds, afterSeconds) = offsets.secondsFromGMT(at: local - 86_400, local + 86_400)
-        let before = Double(beforeSeconds), after = Double(afterSeconds)
+        let before = Double(beforeSeconds)
+        let after = Double(afterSeconds)
         // The usual case, no change of offset near this time: one answer, nothing to search.
         if before == after { return Date(timeIntervalSince1970: local - before) }
         let candidates = [local - before, local - after].filter {

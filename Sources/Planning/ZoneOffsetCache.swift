@@ -46,11 +46,14 @@ final class ZoneOffsetCache: Sendable {
     }
 
     private func offset(at seconds: Double, memo: inout Memo) -> Int {
-        if memo.last < memo.stretches.count, memo.stretches[memo.last].start <= seconds, seconds < memo.stretches[memo.last].end {
+        if memo.last < memo.stretches.count, memo.stretches[memo.last].start <= seconds,
+            seconds < memo.stretches[memo.last].end
+        {
             return memo.stretches[memo.last].offset
         }
         // The first stretch that ends after `seconds`; it holds `seconds` unless it starts later.
-        var low = 0, high = memo.stretches.count
+        var low = 0
+        var high = memo.stretches.count
         while low < high {
             let mid = (low + high) / 2
             if memo.stretches[mid].end <= seconds { low = mid + 1 } else { high = mid }

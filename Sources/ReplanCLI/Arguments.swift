@@ -36,11 +36,15 @@ package struct Arguments: Sendable {
                 positionals.append(token)
                 continue
             }
-            if token == "--" { onlyPositionals = true; continue }
+            if token == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = token
             var inline: String?
             if let eq = token.firstIndex(of: "=") {
-                name = String(token[..<eq]); inline = String(token[token.index(after: eq)...])
+                name = String(token[..<eq])
+                inline = String(token[token.index(after: eq)...])
             }
             if name == "-h" { name = "--help" }
             guard let spec = byName[name] else {
@@ -49,9 +53,12 @@ package struct Arguments: Sendable {
             }
             if spec.takesValue {
                 let value: String
-                if let inline { value = inline } else {
+                if let inline {
+                    value = inline
+                } else {
                     guard i < tokens.count else { throw .usage("\(name) needs a value") }
-                    value = tokens[i]; i += 1
+                    value = tokens[i]
+                    i += 1
                 }
                 if !spec.repeatable, values[name] != nil { throw .usage("\(name) given twice") }
                 values[name, default: []].append(value)
@@ -84,7 +91,8 @@ package struct Arguments: Sendable {
     package func int(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
-            throw .badInput("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw .badInput(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return v
     }

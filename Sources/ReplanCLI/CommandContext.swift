@@ -24,7 +24,9 @@ package struct CommandContext: Sendable {
     static func parseNow(_ text: String?, source: String) throws(CLIError) -> Date? {
         guard let text, !text.isEmpty else { return nil }
         guard let date = Timestamp.date(text) else {
-            throw .usage("\(source) '\(text)' is not an ISO-8601 instant with an offset, e.g. 2025-01-07T03:00:00+08:00 or 2025-01-06T19:00:00Z")
+            throw .usage(
+                "\(source) '\(text)' is not an ISO-8601 instant with an offset, e.g. 2025-01-07T03:00:00+08:00 or 2025-01-06T19:00:00Z"
+            )
         }
         return date
     }
@@ -33,8 +35,10 @@ package struct CommandContext: Sendable {
     /// `$STATE_DIRECTORY/replan.db` (systemd), else `$XDG_DATA_HOME/replan/replan.db`. The file
     /// ranks above the systemd default so that an operator's `sudo -u replan replan …` (no
     /// `STATE_DIRECTORY`) and the service open the same database.
-    static func databaseLocation(arguments: Arguments, environment env: [String: String],
-                                 configuration: ConfigurationFile) throws(CLIError) -> ResolvedSetting {
+    static func databaseLocation(
+        arguments: Arguments, environment env: [String: String],
+        configuration: ConfigurationFile
+    ) throws(CLIError) -> ResolvedSetting {
         if let p = arguments.value("--db") { return ResolvedSetting(value: p, source: "--db") }
         if let p = env["REPLAN_DB"], !p.isEmpty { return ResolvedSetting(value: p, source: "$REPLAN_DB") }
         if let entry = configuration.entries[SettingSpec.database.key], !entry.value.isEmpty {
@@ -47,11 +51,13 @@ package struct CommandContext: Sendable {
         }
         if let state = env["STATE_DIRECTORY"], !state.isEmpty {
             // systemd may list several directories separated by ':'; the first is ours.
-            return ResolvedSetting(value: String(state.split(separator: ":").first!) + "/replan.db", source: "$STATE_DIRECTORY")
+            return ResolvedSetting(
+                value: String(state.split(separator: ":").first!) + "/replan.db", source: "$STATE_DIRECTORY")
         }
         let xdg = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
         let dataHome = xdg ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return ResolvedSetting(value: dataHome + "/replan/replan.db", source: xdg == nil ? "default (~/.local/share)" : "$XDG_DATA_HOME")
+        return ResolvedSetting(
+            value: dataHome + "/replan/replan.db", source: xdg == nil ? "default (~/.local/share)" : "$XDG_DATA_HOME")
     }
 }
 

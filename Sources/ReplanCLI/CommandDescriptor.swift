@@ -8,10 +8,16 @@ package struct CommandDescriptor: Sendable {
     package var options: [OptionSpec]
     package var run: @Sendable (CommandContext) throws -> ExitCode
 
-    package init(path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
-                run: @escaping @Sendable (CommandContext) throws -> ExitCode) {
-        self.path = path; self.synopsis = synopsis; self.summary = summary; self.details = details
-        self.options = options; self.run = run
+    package init(
+        path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
+        run: @escaping @Sendable (CommandContext) throws -> ExitCode
+    ) {
+        self.path = path
+        self.synopsis = synopsis
+        self.summary = summary
+        self.details = details
+        self.options = options
+        self.run = run
     }
 
     package var name: String { path.joined(separator: " ") }
@@ -37,7 +43,10 @@ package struct CommandDescriptor: Sendable {
 /// Options every command accepts, before or after the command name.
 package enum GlobalOptions {
     package static let specs: [OptionSpec] = [
-        .value("--db", "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"),
+        .value(
+            "--db",
+            "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"
+        ),
         .value("--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)"),
         .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
         .value("--api-key-file", "file holding the model API key"),

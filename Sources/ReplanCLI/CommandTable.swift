@@ -1,8 +1,13 @@
 /// All commands of cli.md and how a command line finds one.
 enum CommandTable {
     static var all: [CommandDescriptor] {
-        UserCommands.all + SettingsCommands.all + TaskCommands.all + [ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor, OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
-        StatsCommand.descriptor] + NightlyCommands.all + [ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor]
+        UserCommands.all + SettingsCommands.all + TaskCommands.all + [
+            ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor,
+            OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
+            StatsCommand.descriptor,
+        ] + NightlyCommands.all + [
+            ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor,
+        ]
     }
 
     /// The command named by the first non-option words, and the tokens without those words.
@@ -23,7 +28,10 @@ enum CommandTable {
             if wordPositions.count == 2 { break }
             i += 1
             if i < tokens.count, tokens[i].hasPrefix("-"), !GlobalOptions.valued.contains(tokens[i]),
-               !GlobalOptions.specs.contains(where: { $0.name == tokens[i] }) { break }
+                !GlobalOptions.specs.contains(where: { $0.name == tokens[i] })
+            {
+                break
+            }
         }
         let words = wordPositions.map { tokens[$0] }
         for length in stride(from: words.count, through: 1, by: -1) {
@@ -44,11 +52,18 @@ enum CommandTable {
                     return (groupHelp(first, group), rest)
                 }
                 if words.count == 1 {
-                    throw .usage("'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))")
+                    throw .usage(
+                        "'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))"
+                    )
                 }
                 let subcommands = group.map { $0.path.dropFirst().joined(separator: " ") }
-                let hint = words.count > 1 ? Suggestion.closest(to: words[1], among: subcommands).map { " (did you mean '\(first) \($0)'?)" } ?? "" : ""
-                throw .usage("unknown command '\(words.joined(separator: " "))'\(hint); '\(first)' has: \(subcommands.joined(separator: ", "))")
+                let hint =
+                    words.count > 1
+                    ? Suggestion.closest(to: words[1], among: subcommands).map { " (did you mean '\(first) \($0)'?)" }
+                        ?? "" : ""
+                throw .usage(
+                    "unknown command '\(words.joined(separator: " "))'\(hint); '\(first)' has: \(subcommands.joined(separator: ", "))"
+                )
             }
             let hint = Suggestion.closest(to: first, among: topLevelWords).map { " (did you mean '\($0)'?)" } ?? ""
             throw .usage("unknown command '\(first)'\(hint)")
@@ -76,20 +91,21 @@ enum CommandTable {
 
     static func overview() -> String {
         var text = """
-        replan — the nightly calendar assistant of a study planner.
+            replan — the nightly calendar assistant of a study planner.
 
-        usage: replan COMMAND [OPTIONS]   (replan COMMAND --help for details)
+            usage: replan COMMAND [OPTIONS]   (replan COMMAND --help for details)
 
-        commands:
+            commands:
 
-        """
+            """
         let width = all.map { $0.name.count }.max() ?? 0
         for d in all {
             text += "  \(DisplayWidth.padded(d.name, to: width))  \(d.summary)\n"
         }
         text += "\nglobal options: --db PATH, --config FILE, --now INSTANT, --api-key-file FILE, --prompts DIR,\n"
         text += "                --color auto|always|never, --version, --help\n"
-        text += "configuration: /etc/replan/replan.conf (or --config, $REPLAN_CONFIG); replan config show says what is used\n"
+        text +=
+            "configuration: /etc/replan/replan.conf (or --config, $REPLAN_CONFIG); replan config show says what is used\n"
         text += "exit codes: 0 ok, 1 some users failed, 2 conflicts, 64 usage, 65 bad input, 69 model unavailable,\n"
         text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted\n"
         return text

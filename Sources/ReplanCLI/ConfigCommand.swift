@@ -9,26 +9,35 @@ enum ConfigCommand {
         path: ["config", "show"], synopsis: "config show [--json]",
         summary: "the configuration file and database in use, and every setting with its source",
         details: """
-        Settings come from a flag, else the environment, else the configuration file
-        (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
-        The file holds one 'key = value' per line; '#' starts a comment. Keys:
-        \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
-        """,
+            Settings come from a flag, else the environment, else the configuration file
+            (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
+            The file holds one 'key = value' per line; '#' starts a comment. Keys:
+            \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
+            """,
         options: [.flag("--json", "print JSON")]
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let rows = try resolvedRows(ctx)
         if ctx.arguments.flag("--json") {
-            ctx.console.out(JSONValue.object([
-                "schema": "replan.config/1",
-                "configFile": ctx.configuration.path.map { .string($0) } ?? .null,
-                "settings": .object(Dictionary(uniqueKeysWithValues: rows.map { row in
-                    (row.key, JSONValue.object(["value": row.value.map { .string($0) } ?? .null, "source": .string(row.source)]))
-                })),
-            ]).prettyText)
+            ctx.console.out(
+                JSONValue.object([
+                    "schema": "replan.config/1",
+                    "configFile": ctx.configuration.path.map { .string($0) } ?? .null,
+                    "settings": .object(
+                        Dictionary(
+                            uniqueKeysWithValues: rows.map { row in
+                                (
+                                    row.key,
+                                    JSONValue.object([
+                                        "value": row.value.map { .string($0) } ?? .null, "source": .string(row.source),
+                                    ])
+                                )
+                            })),
+                ]).prettyText)
             return .success
         }
-        ctx.console.out("configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
+        ctx.console.out(
+            "configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
         let width = rows.map { $0.key.count }.max() ?? 0
         for row in rows {
             let key = DisplayWidth.padded(row.key, to: width)
@@ -78,7 +87,8 @@ enum ConfigCommand {
                     case .requestTimeout: value = String(Int(model.requestTimeout))
                     case .maxCompletionTokens: value = String(model.maxCompletionTokens)
                     case .concurrency, .runAfter, .onModelError: value = spec.defaultText
-                    case .prompts: value = PromptDirectory.defaultCandidates().first(where: PromptDirectory.holdsTemplates)
+                    case .prompts:
+                        value = PromptDirectory.defaultCandidates().first(where: PromptDirectory.holdsTemplates)
                     default: value = nil
                     }
                 }

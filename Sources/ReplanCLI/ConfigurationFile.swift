@@ -47,10 +47,12 @@ struct ConfigurationFile: Sendable, Equatable {
         // FileHandle rather than FileManager.contents(atPath:), which returns nil for
         // /dev/null (the tests' "no configuration").
         guard let handle = FileHandle(forReadingAtPath: path), let data = try? handle.readToEnd() ?? Data() else {
-            let reason = FileManager.default.fileExists(atPath: path)
+            let reason =
+                FileManager.default.fileExists(atPath: path)
                 ? "it is not readable by this user (run as the service user, e.g. sudo -u replan replan …)"
                 : "it does not exist"
-            throw CLIError(.usage, "cannot read the configuration file \(path)\(source.map { " (\($0))" } ?? ""): \(reason)")
+            throw CLIError(
+                .usage, "cannot read the configuration file \(path)\(source.map { " (\($0))" } ?? ""): \(reason)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .badInput("the configuration file \(path) is not UTF-8 text")
@@ -71,7 +73,9 @@ struct ConfigurationFile: Sendable, Equatable {
     /// must not silently leave a setting at its default).
     static func parse(_ text: String) throws(ParseError) -> [String: Entry] {
         var entries: [String: Entry] = [:]
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated()
+        {
             let number = index + 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -81,10 +85,18 @@ struct ConfigurationFile: Sendable, Equatable {
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
             // A value may be quoted to keep surrounding spaces or a '#'; nothing else is special.
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             guard let setting = SettingSpec.all.first(where: { $0.key == key }) else {
-                let hint = Suggestion.closest(to: key, among: SettingSpec.all.map(\.key)).map { " (did you mean '\($0)'?)" } ?? ""
-                throw ParseError(line: number, message: "unknown key '\(key)'\(hint); known keys: \(SettingSpec.all.map(\.key).joined(separator: ", "))")
+                let hint =
+                    Suggestion.closest(to: key, among: SettingSpec.all.map(\.key)).map { " (did you mean '\($0)'?)" }
+                    ?? ""
+                throw ParseError(
+                    line: number,
+                    message:
+                        "unknown key '\(key)'\(hint); known keys: \(SettingSpec.all.map(\.key).joined(separator: ", "))"
+                )
             }
             if let earlier = entries[setting.key] {
                 throw ParseError(line: number, message: "'\(key)' is already set on line \(earlier.line)")

@@ -28,27 +28,34 @@ package final class Console: @unchecked Sendable {
     package let journal: Bool
     private let readLineFromInput: () -> String?
 
-    package init(stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
-                dumbTerminal: Bool = false,
-                writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
-                readLine: @escaping () -> String? = { nil }) {
-        self.stdoutIsTTY = stdoutIsTTY; self.stderrIsTTY = stderrIsTTY; self.stdinIsTTY = stdinIsTTY
+    package init(
+        stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
+        dumbTerminal: Bool = false,
+        writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
+        readLine: @escaping () -> String? = { nil }
+    ) {
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        self.stdinIsTTY = stdinIsTTY
         self.colorByDefault = stdoutIsTTY && !noColor && !dumbTerminal
         self.stderrRedraws = stderrIsTTY && !dumbTerminal
         self.journal = journal
-        self.writeOut = writeOut; self.writeErr = writeErr; self.readLineFromInput = readLine
+        self.writeOut = writeOut
+        self.writeErr = writeErr
+        self.readLineFromInput = readLine
     }
 
     /// The process's own streams.
     package static func standard(environment: [String: String]) -> Console {
         // no-color.org: NO_COLOR "present and not an empty string" disables colour.
-        Console(stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
-                noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
-                journal: Console.stderrIsJournal(environment["JOURNAL_STREAM"]),
-                dumbTerminal: environment["TERM"] == "dumb",
-                writeOut: { stdoutStream.write($0) },
-                writeErr: { stderrStream.write($0) },
-                readLine: { Swift.readLine() })
+        Console(
+            stdoutIsTTY: isatty(1) == 1, stderrIsTTY: isatty(2) == 1, stdinIsTTY: isatty(0) == 1,
+            noColor: !(environment["NO_COLOR"] ?? "").isEmpty,
+            journal: Console.stderrIsJournal(environment["JOURNAL_STREAM"]),
+            dumbTerminal: environment["TERM"] == "dumb",
+            writeOut: { stdoutStream.write($0) },
+            writeErr: { stderrStream.write($0) },
+            readLine: { Swift.readLine() })
     }
 
     /// `JOURNAL_STREAM` is "device:inode" of the journal socket; it only counts when it names
@@ -89,7 +96,9 @@ package final class Console: @unchecked Sendable {
     static func escapingControls(_ text: String, keepingColors: Bool) -> String {
         func isControl(_ v: UInt32) -> Bool { (v < 0x20 && v != 0x09 && v != 0x0A) || (0x7F...0x9F).contains(v) }
         // The usual line has none: one pass over its bytes (C1 controls are two bytes from 0xC2 0x80).
-        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 }) else { return text }
+        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 }) else {
+            return text
+        }
         let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
         var i = 0
@@ -160,8 +169,13 @@ final class OutputStream: @unchecked Sendable {
             var bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                if n > 0 { offset += n; continue }
+                let n = bytes.withUnsafeMutableBytes {
+                    Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+                }
+                if n > 0 {
+                    offset += n
+                    continue
+                }
                 if n < 0 && errno == EINTR { continue }
                 closed = true
                 return
@@ -172,12 +186,21 @@ final class OutputStream: @unchecked Sendable {
 
 /// syslog priorities as journald reads them from a `<N>` prefix.
 package enum LogPriority: Int, Sendable {
-    case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+    case error = 3
+    case warning = 4
+    case notice = 5
+    case info = 6
+    case debug = 7
 }
 
 /// ANSI colour codes used in human output.
 package enum TerminalColor: String, Sendable {
-    case red = "31", green = "32", yellow = "33", blue = "34", dim = "2", bold = "1"
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case blue = "34"
+    case dim = "2"
+    case bold = "1"
 }
 
 /// `--color=auto|always|never`.

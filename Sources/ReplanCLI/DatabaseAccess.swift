@@ -12,10 +12,15 @@ extension CommandContext {
     func openExistingDatabase() throws(CLIError) -> Database {
         var info = stat()
         guard stat(databasePath, &info) == 0 else {
-            throw CLIError(.cannotOpenDatabase, "no database at \(databasePath) (\(String(cString: strerror(errno)))); looked there because of \(databasePathSource); nothing was created")
+            throw CLIError(
+                .cannotOpenDatabase,
+                "no database at \(databasePath) (\(String(cString: strerror(errno)))); looked there because of \(databasePathSource); nothing was created"
+            )
         }
         guard info.st_size > 0 else {
-            throw CLIError(.cannotOpenDatabase, "\(databasePath) is empty, not a replan database yet (looked there because of \(databasePathSource))")
+            throw CLIError(
+                .cannotOpenDatabase,
+                "\(databasePath) is empty, not a replan database yet (looked there because of \(databasePathSource))")
         }
         return try openDatabaseAt(databasePath)
     }
@@ -33,8 +38,7 @@ extension CommandContext {
                 throw CLIError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(reason)")
             }
         }
-        do { return try Database.open(path: databasePath) }
-        catch { throw CLIError(store: error) }
+        do { return try Database.open(path: databasePath) } catch { throw CLIError(store: error) }
     }
 
     /// `mkdir -p` with mode 0700; nil on success, else the system's reason ("Not a directory"),
@@ -53,7 +57,8 @@ extension CLIError {
     /// The exit code and message of a store failure.
     init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew: self.init(.cannotOpenDatabase, error.description)
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew:
+            self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow: self.init(.badInput, error.description)
         case .alreadyUndone, .notUndone: self.init(.badInput, error.description)
         case .conflict: self.init(.conflicts, error.description)
@@ -77,11 +82,13 @@ enum CLIValues {
     }
 
     /// A local date-time, a date (all-day), or an instant with offset converted into `zone`.
-    static func dateTime(_ text: String, option: String, zone: UserZone, allDay: Bool) throws(CLIError) -> CivilDateTime {
+    static func dateTime(_ text: String, option: String, zone: UserZone, allDay: Bool) throws(CLIError) -> CivilDateTime
+    {
         if allDay, let d = CivilDate(text) { return CivilDateTime(date: d, time: TimeOfDay(minutes: 0)) }
         if let t = CivilDateTime(text) { return t }
         if let instant = Timestamp.date(text) { return zone.civil(instant) }
-        throw .badInput("\(option) '\(text)' is not a local date-time YYYY-MM-DDTHH:MM\(allDay ? " or a date YYYY-MM-DD" : "")")
+        throw .badInput(
+            "\(option) '\(text)' is not a local date-time YYYY-MM-DDTHH:MM\(allDay ? " or a date YYYY-MM-DD" : "")")
     }
 
     static func zone(_ text: String) throws(CLIError) -> UserZone {
@@ -89,7 +96,9 @@ enum CLIValues {
     }
 
     static func color(_ text: String) throws(CLIError) -> TaskColor {
-        guard let c = TaskColor(importing: text) else { throw .badInput("--color '\(text)' is not red, yellow, green or blue") }
+        guard let c = TaskColor(importing: text) else {
+            throw .badInput("--color '\(text)' is not red, yellow, green or blue")
+        }
         return c
     }
 }

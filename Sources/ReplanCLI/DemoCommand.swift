@@ -1,5 +1,5 @@
-import Foundation
 import Exchange
+import Foundation
 import Planning
 import Store
 
@@ -12,7 +12,8 @@ enum DemoCommand {
     static let descriptor = CommandDescriptor(
         path: ["demo"], synopsis: "demo [--db PATH]",
         summary: "create a sample database (./replan-demo.db), run the nightly job on it and show what changed",
-        details: "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced.",
+        details:
+            "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced.",
         options: []
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
@@ -29,7 +30,9 @@ enum DemoCommand {
         let zone = try! UserZone(identifier: DemoScenario.zoneID)
         let today = zone.civil(ctx.now).date
         let entry: ReplanDocument.Entry
-        do { entry = try DemoScenario.entry(today: today, now: ctx.now) } catch { throw CLIError(.internalError, "demo scenario: \(error)") }
+        do { entry = try DemoScenario.entry(today: today, now: ctx.now) } catch {
+            throw CLIError(.internalError, "demo scenario: \(error)")
+        }
         let file = NSTemporaryDirectory() + "replan-demo-\(getpid()).json"
         guard fm.createFile(atPath: file, contents: Data(ReplanDocument(entries: [entry]).json.prettyText.utf8)) else {
             throw CLIError(.internalError, "cannot write \(file)")
@@ -40,32 +43,45 @@ enum DemoCommand {
         let common = ["--db", path, "--now", Timestamp.text(ctx.now)]
         func step(_ title: String, _ tokens: [String]) throws(CLIError) {
             console.out("\n" + console.paint("$ replan " + tokens.joined(separator: " "), .bold) + "   # " + title)
-            let code = ReplanCommandLine.run(tokens + common, environment: ctx.environment, console: console, interruption: ctx.interruption)
+            let code = ReplanCommandLine.run(
+                tokens + common, environment: ctx.environment, console: console, interruption: ctx.interruption)
             guard code == .success else { throw CLIError(code, "demo step '\(tokens.joined(separator: " "))' failed") }
         }
         console.out("replan demo: database \(path), student 'mei' in \(DemoScenario.zoneID), today \(today)")
         try step("load the sample student", ["import", file])
-        try step("her plan around today", ["task", "list", "--user", DemoScenario.userID, "--from", today.adding(days: -4).description,
-                                            "--to", today.adding(days: 4).description])
-        try step("what tonight's job would do (writes nothing)", ["preview", "--user", DemoScenario.userID, "--no-model"])
-        try step("the nightly job (forced, since it may not be past 03:00 in Taipei)", ["run", "--no-model", "--force"])
+        try step(
+            "her plan around today",
+            [
+                "task", "list", "--user", DemoScenario.userID, "--from", today.adding(days: -4).description,
+                "--to", today.adding(days: 4).description,
+            ])
+        try step(
+            "what tonight's job would do (writes nothing)", ["preview", "--user", DemoScenario.userID, "--no-model"])
+        try step(
+            "the nightly job (forced, since it may not be past 03:00 in Taipei)", ["run", "--no-model", "--force"])
         try step("what it did", ["log", "--user", DemoScenario.userID, "--limit", "3"])
         let db = try ctx.openDatabaseAt(path)
-        guard let last = try? Store.ChangesetStore(db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly else {
+        guard let last = try? Store.ChangesetStore(db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly
+        else {
             console.out("\nthe job changed nothing")
             return .success
         }
         try step("the changeset in full", ["show", last.id.description])
-        try step("the plan afterwards", ["task", "list", "--user", DemoScenario.userID, "--from", today.description,
-                                         "--to", today.adding(days: 7).description])
+        try step(
+            "the plan afterwards",
+            [
+                "task", "list", "--user", DemoScenario.userID, "--from", today.description,
+                "--to", today.adding(days: 7).description,
+            ])
         // Printed with the name this binary answers to in this shell, so the lines work as
         // printed right after `swift build` (no `replan` on PATH yet).
         let me = InvocationName.current(environment: ctx.environment)
-        console.out("""
+        console.out(
+            """
 
-        To undo tonight's changes:  \(me) --db \(path) undo \(last.id) --yes
-        To look again:              \(me) --db \(path) show \(last.id)
-        """)
+            To undo tonight's changes:  \(me) --db \(path) undo \(last.id) --yes
+            To look again:              \(me) --db \(path) show \(last.id)
+            """)
         if me != "replan" {
             let dir = (me as NSString).deletingLastPathComponent
             console.out("To type just 'replan':      export PATH=\"\(me.hasPrefix("/") ? dir : "$PWD/" + dir):$PATH\"")
@@ -74,7 +90,9 @@ enum DemoCommand {
     }
 
     static func isDemoDatabase(_ path: String) -> Bool {
-        guard let db = try? Store.Database.open(path: path), let users = try? Store.UserRepository(db).list() else { return false }
+        guard let db = try? Store.Database.open(path: path), let users = try? Store.UserRepository(db).list() else {
+            return false
+        }
         return users.map(\.id) == [DemoScenario.userID]
     }
 }

@@ -25,22 +25,22 @@ enum DisplayWidth {
     /// block rather than code point: close enough for text a student types.
     private static func isWide(_ v: UInt32) -> Bool {
         switch v {
-        case 0x1100...0x115F,          // Hangul Jamo initial consonants
-             0x2E80...0x303E,          // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
-             0x3041...0x33FF,          // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK compatibility
-             0x3400...0x4DBF,          // CJK Extension A
-             0x4E00...0x9FFF,          // CJK Unified Ideographs
-             0xA000...0xA4CF,          // Yi
-             0xA960...0xA97F,          // Hangul Jamo Extended-A
-             0xAC00...0xD7A3,          // Hangul syllables
-             0xF900...0xFAFF,          // CJK compatibility ideographs
-             0xFE10...0xFE19,          // vertical forms
-             0xFE30...0xFE6F,          // CJK compatibility forms, small form variants
-             0xFF00...0xFF60,          // fullwidth forms
-             0xFFE0...0xFFE6,          // fullwidth signs
-             0x1B000...0x1B2FF,        // Kana supplement and extensions
-             0x1F200...0x1F2FF,        // enclosed ideographic supplement
-             0x20000...0x3FFFD:        // CJK Extensions B and beyond (planes 2 and 3)
+        case 0x1100...0x115F, // Hangul Jamo initial consonants
+            0x2E80...0x303E, // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
+            0x3041...0x33FF, // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK compatibility
+            0x3400...0x4DBF, // CJK Extension A
+            0x4E00...0x9FFF, // CJK Unified Ideographs
+            0xA000...0xA4CF, // Yi
+            0xA960...0xA97F, // Hangul Jamo Extended-A
+            0xAC00...0xD7A3, // Hangul syllables
+            0xF900...0xFAFF, // CJK compatibility ideographs
+            0xFE10...0xFE19, // vertical forms
+            0xFE30...0xFE6F, // CJK compatibility forms, small form variants
+            0xFF00...0xFF60, // fullwidth forms
+            0xFFE0...0xFFE6, // fullwidth signs
+            0x1B000...0x1B2FF, // Kana supplement and extensions
+            0x1F200...0x1F2FF, // enclosed ideographic supplement
+            0x20000...0x3FFFD: // CJK Extensions B and beyond (planes 2 and 3)
             return true
         default:
             return false

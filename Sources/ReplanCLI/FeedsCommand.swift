@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Exchange
+import Foundation
 import Planning
 import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `replan feeds --out DIR`: one iCalendar file per student (`DIR/<id>.ics`), for a static web
 /// server to serve as each student's subscription URL. Meant to run after every night.
@@ -14,19 +15,24 @@ import Store
 /// memory), each plan read for the feed's window only.
 enum FeedsCommand {
     static let descriptor = CommandDescriptor(
-        path: ["feeds"], synopsis: "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--remove-stale] [--json]",
+        path: ["feeds"],
+        synopsis:
+            "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--remove-stale] [--json]",
         summary: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
         details: """
-        Each feed holds the student's sessions from --days-back (14) days before their today to
-        --days-ahead (60) days after it, as `replan export --format ics` writes them. Files are
-        named after the student id: serve DIR only behind access control, since ids can be guessed.
-        """,
-        options: [.value("--out", "directory to write the feeds to (created if missing)"),
-                  .value("--user", "only this student (repeatable)", repeatable: true),
-                  .value("--days-back", "days before today in each feed (default 30)"),
-                  .value("--days-ahead", "days after today in each feed (default 60)"),
-                  .value("--concurrency", "students written at once (default: the number of processors)"),
-                  .flag("--remove-stale", "also delete DIR/*.ics of students that no longer exist"), .flag("--json", "print JSON")]
+            Each feed holds the student's sessions from --days-back (14) days before their today to
+            --days-ahead (60) days after it, as `replan export --format ics` writes them. Files are
+            named after the student id: serve DIR only behind access control, since ids can be guessed.
+            """,
+        options: [
+            .value("--out", "directory to write the feeds to (created if missing)"),
+            .value("--user", "only this student (repeatable)", repeatable: true),
+            .value("--days-back", "days before today in each feed (default 30)"),
+            .value("--days-ahead", "days after today in each feed (default 60)"),
+            .value("--concurrency", "students written at once (default: the number of processors)"),
+            .flag("--remove-stale", "also delete DIR/*.ics of students that no longer exist"),
+            .flag("--json", "print JSON"),
+        ]
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
@@ -55,10 +61,12 @@ enum FeedsCommand {
             // A thread per worker with its own connection: a SQLite handle belongs to one thread.
             Thread {
                 defer { group.leave() }
-                let plans: PlanRepository, changesets: ChangesetStore
+                let plans: PlanRepository
+                let changesets: ChangesetStore
                 do throws(StoreError) {
                     let connection = try Database.open(path: path)
-                    plans = PlanRepository(connection); changesets = ChangesetStore(connection)
+                    plans = PlanRepository(connection)
+                    changesets = ChangesetStore(connection)
                 } catch {
                     console.log("feeds: cannot open \(path): \(error)", priority: .error)
                     tally.failed()
@@ -71,7 +79,9 @@ enum FeedsCommand {
                         console.log("feeds: \(error)", priority: .error)
                     case .success(let user):
                         do {
-                            try feed(user, plans: plans, changesets: changesets, out: out, now: now, back: back, ahead: ahead)
+                            try feed(
+                                user, plans: plans, changesets: changesets, out: out, now: now, back: back, ahead: ahead
+                            )
                             tally.written()
                         } catch {
                             tally.failed()
@@ -95,14 +105,17 @@ enum FeedsCommand {
         }
         let seconds = Date().timeIntervalSince(started)
         if a.flag("--json") {
-            ctx.console.out(JSONValue.object([
-                "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written), "failed": .int(failed),
-                "removed": .int(removed),
-                "seconds": .number((seconds * 1000).rounded() / 1000),
-            ]).prettyText)
+            ctx.console.out(
+                JSONValue.object([
+                    "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written),
+                    "failed": .int(failed),
+                    "removed": .int(removed),
+                    "seconds": .number((seconds * 1000).rounded() / 1000),
+                ]).prettyText)
         }
-        ctx.console.log("feeds: \(written) written to \(out), \(failed) failed\(removed > 0 ? ", \(removed) stale removed" : ""), \(String(format: "%.1f", seconds)) s",
-                        priority: failed > 0 ? .warning : .notice)
+        ctx.console.log(
+            "feeds: \(written) written to \(out), \(failed) failed\(removed > 0 ? ", \(removed) stale removed" : ""), \(String(format: "%.1f", seconds)) s",
+            priority: failed > 0 ? .warning : .notice)
         if ctx.interruption.isRaised { return ctx.interruption.exitCode }
         return failed > 0 ? .someUsersFailed : .success
     }
@@ -114,13 +127,16 @@ enum FeedsCommand {
         zone.instant(CivilDateTime(date: window.lowerBound.adding(days: -30), time: TimeOfDay(minutes: 0)))
     }
 
-    static func feed(_ user: User, plans: PlanRepository, changesets: ChangesetStore, out: String, now: Date,
-                     back: Int, ahead: Int) throws {
+    static func feed(
+        _ user: User, plans: PlanRepository, changesets: ChangesetStore, out: String, now: Date,
+        back: Int, ahead: Int
+    ) throws {
         let today = user.zone.civil(now).date
         let window = today.adding(days: -back)...today.adding(days: ahead)
         let plan = try plans.loadPlan(user: user, window: window)
         let dropped = try changesets.droppedSessions(userID: user.id, since: droppedSince(window, zone: user.zone))
-        let ics = ICalendarExport.render(plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped)
+        let ics = ICalendarExport.render(
+            plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped)
         try replace(directory: out, name: user.id + ".ics", contents: Data(ics.utf8))
     }
 
@@ -131,7 +147,10 @@ enum FeedsCommand {
         private var cursor: UserCursor?
         private var users: [User]
 
-        init(cursor: UserCursor?, users: [User]) { self.cursor = cursor; self.users = users.reversed() }
+        init(cursor: UserCursor?, users: [User]) {
+            self.cursor = cursor
+            self.users = users.reversed()
+        }
 
         private var seen: Set<String> = []
 
@@ -139,8 +158,12 @@ enum FeedsCommand {
         func next() -> Result<User, StoreError>? {
             lock.withLock {
                 var result: Result<User, StoreError>?
-                if cursor == nil { result = users.popLast().map { .success($0) } } else {
-                    do throws(StoreError) { result = try cursor!.next().map { .success($0) } } catch { result = .failure(error) }
+                if cursor == nil {
+                    result = users.popLast().map { .success($0) }
+                } else {
+                    do throws(StoreError) { result = try cursor!.next().map { .success($0) } } catch {
+                        result = .failure(error)
+                    }
                 }
                 if case .success(let user)? = result { seen.insert(user.id) }
                 return result
@@ -155,17 +178,23 @@ enum FeedsCommand {
     static func prepare(directory: String) throws(CLIError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CLIError(.cannotOpenDatabase, "--out \(directory) is not a directory") }
+            guard isDirectory.boolValue else {
+                throw CLIError(.cannotOpenDatabase, "--out \(directory) is not a directory")
+            }
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o755])
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o755])
             } catch {
-                throw CLIError(.cannotOpenDatabase, "cannot create the feed directory \(directory): \(error.localizedDescription)")
+                throw CLIError(
+                    .cannotOpenDatabase, "cannot create the feed directory \(directory): \(error.localizedDescription)")
             }
         }
         guard access(directory, W_OK) == 0 else {
-            throw CLIError(.cannotOpenDatabase, "cannot write to the feed directory \(directory): \(String(cString: strerror(errno)))")
+            throw CLIError(
+                .cannotOpenDatabase,
+                "cannot write to the feed directory \(directory): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -182,7 +211,11 @@ enum FeedsCommand {
             var offset = 0
             while offset < buffer.count {
                 let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; failure = FeedError(path: temporary, call: "write"); return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = FeedError(path: temporary, call: "write")
+                    return
+                }
                 offset += n
             }
         }

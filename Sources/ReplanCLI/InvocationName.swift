@@ -7,14 +7,16 @@ import Foundation
 enum InvocationName {
     static func current(environment: [String: String]) -> String {
         guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().path else { return "replan" }
-        return name(of: executable, path: environment["PATH"] ?? "", workingDirectory: FileManager.default.currentDirectoryPath)
+        return name(
+            of: executable, path: environment["PATH"] ?? "", workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     static func name(of executable: String, path: String, workingDirectory: String) -> String {
         for dir in path.split(separator: ":") where !dir.isEmpty {
             let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent("replan")
             if FileManager.default.isExecutableFile(atPath: candidate.path),
-               candidate.resolvingSymlinksInPath().path == executable {
+                candidate.resolvingSymlinksInPath().path == executable
+            {
                 return "replan"
             }
         }

@@ -9,22 +9,26 @@ import Store
 /// Runs in which nobody was due (most ticks of the hourly timer) are hidden unless `--all`.
 enum LogCommand {
     static let descriptor = CommandDescriptor(
-        path: ["log"], synopsis: "log [--run N] [--user ID] [--status S] [--since DATE] [--detail] [--all] [--limit N] [--json]",
-        summary: "runs newest first, one line each (due, changed, failed, model errors, tokens, cost, duration), then changesets",
+        path: ["log"],
+        synopsis: "log [--run N] [--user ID] [--status S] [--since DATE] [--detail] [--all] [--limit N] [--json]",
+        summary:
+            "runs newest first, one line each (due, changed, failed, model errors, tokens, cost, duration), then changesets",
         details: """
-        --run N shows one run with a line per student; --detail does that for every run listed.
-        --user ID lists that student's line of each run. --status keeps the runs (and student lines)
-        with that outcome: changed, unchanged, skipped, failed, or model-error. --since takes a date
-        (midnight, this machine's time zone) or an ISO-8601 instant. The cost is estimated from the
-        configuration's price_input, price_cached_input and price_output (USD per million tokens).
-        On a terminal a long log goes through $PAGER (default: less -FRX).
-        """,
-        options: [.value("--run", "one run, with a line per student"), .value("--user", "only this student"),
-                  .value("--status", "changed, unchanged, skipped, failed or model-error"),
-                  .value("--since", "runs and changesets from this date (YYYY-MM-DD) or instant on"),
-                  .flag("--detail", "a line per student under each run"), .flag("--all", "also runs in which nobody was due"),
-                  .value("--limit", "how many runs / changesets (default 20)"), .flag("--no-pager", "never page"),
-                  .flag("--json", "print JSON")]
+            --run N shows one run with a line per student; --detail does that for every run listed.
+            --user ID lists that student's line of each run. --status keeps the runs (and student lines)
+            with that outcome: changed, unchanged, skipped, failed, or model-error. --since takes a date
+            (midnight, this machine's time zone) or an ISO-8601 instant. The cost is estimated from the
+            configuration's price_input, price_cached_input and price_output (USD per million tokens).
+            On a terminal a long log goes through $PAGER (default: less -FRX).
+            """,
+        options: [
+            .value("--run", "one run, with a line per student"), .value("--user", "only this student"),
+            .value("--status", "changed, unchanged, skipped, failed or model-error"),
+            .value("--since", "runs and changesets from this date (YYYY-MM-DD) or instant on"),
+            .flag("--detail", "a line per student under each run"), .flag("--all", "also runs in which nobody was due"),
+            .value("--limit", "how many runs / changesets (default 20)"), .flag("--no-pager", "never page"),
+            .flag("--json", "print JSON"),
+        ]
     ) { ctx in
         try run(ctx)
     }
@@ -38,13 +42,16 @@ enum LogCommand {
 
         init?(context ctx: CommandContext) throws(CLIError) {
             let p = try ModelSetup.prices(context: ctx)
-            self.input = p.input; self.cachedInput = p.cachedInput; self.output = p.output
+            self.input = p.input
+            self.cachedInput = p.cachedInput
+            self.output = p.output
         }
 
         /// USD for token counts of OpenAI's usage: cached tokens are part of the prompt tokens,
         /// reasoning tokens part of the completion tokens.
         func cost(prompt: Int, completion: Int, cached: Int) -> Double {
-            (Double(max(0, prompt - cached)) * input + Double(cached) * cachedInput + Double(completion) * output) / 1_000_000
+            (Double(max(0, prompt - cached)) * input + Double(cached) * cachedInput + Double(completion) * output)
+                / 1_000_000
         }
     }
 
@@ -69,20 +76,25 @@ enum LogCommand {
             totals = [one]
         } else {
             totals = try storeCall { () throws(StoreError) in
-                try store.runTotals(limit: limit, since: since, userID: user, filter: filter, includeEmpty: a.flag("--all"))
+                try store.runTotals(
+                    limit: limit, since: since, userID: user, filter: filter, includeEmpty: a.flag("--all"))
             }
         }
         let showStudents = runID != nil || user != nil || a.flag("--detail") || a.flag("--json")
         var students: [Int: [UserRunRecord]] = [:]
         if showStudents {
             for t in totals {
-                students[t.run.id] = try storeCall { () throws(StoreError) in try store.userRuns(runID: t.run.id, userID: user, filter: filter) }
+                students[t.run.id] = try storeCall { () throws(StoreError) in
+                    try store.userRuns(runID: t.run.id, userID: user, filter: filter)
+                }
             }
         }
         // Changesets belong to the overview; a question about runs (--run, --status) gets runs.
         var changesets: [ChangesetHeader] = []
         if runID == nil && filter == nil {
-            changesets = try storeCall { () throws(StoreError) in try ChangesetStore(db).changesets(userID: user, limit: limit) }
+            changesets = try storeCall { () throws(StoreError) in
+                try ChangesetStore(db).changesets(userID: user, limit: limit)
+            }
             if let since { changesets = changesets.filter { $0.createdAt >= since } }
         }
 
@@ -90,8 +102,9 @@ enum LogCommand {
             ctx.console.out(json(totals, students: students, changesets: changesets, prices: prices).prettyText)
             return .success
         }
-        let text = render(ctx.console, totals, students: students, changesets: changesets, prices: prices,
-                          userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.flag("--detail"))
+        let text = render(
+            ctx.console, totals, students: students, changesets: changesets, prices: prices,
+            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.flag("--detail"))
         Pager.show(text, console: ctx.console, environment: ctx.environment, allowed: !a.flag("--no-pager"))
         return .success
     }
@@ -120,10 +133,14 @@ enum LogCommand {
 
     // MARK: text
 
-    static let header = ["run", "started", "due", "changed", "unchanged", "skipped", "failed", "model err", "tokens", "cost", "duration"]
+    static let header = [
+        "run", "started", "due", "changed", "unchanged", "skipped", "failed", "model err", "tokens", "cost", "duration",
+    ]
 
-    static func render(_ console: Console, _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader],
-                       prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool) -> String {
+    static func render(
+        _ console: Console, _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader],
+        prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool
+    ) -> String {
         var lines: [String] = []
         if totals.isEmpty {
             lines.append(console.paint("runs", .bold))
@@ -132,29 +149,42 @@ enum LogCommand {
             lines.append(console.paint("runs", .bold))
             for t in totals {
                 for u in students[t.run.id] ?? [] {
-                    lines.append("  run \(t.run.id)  \(Timestamp.text(t.run.startedAt))  " + studentLine(u.userRun, prices: prices))
+                    lines.append(
+                        "  run \(t.run.id)  \(Timestamp.text(t.run.startedAt))  "
+                            + studentLine(u.userRun, prices: prices))
                 }
             }
         } else {
             let rows = totals.map { row($0, prices: prices) }
-            let widths = header.indices.map { i in max(DisplayWidth.of(header[i]), rows.map { DisplayWidth.of($0[i]) }.max() ?? 0) }
+            let widths = header.indices.map { i in
+                max(DisplayWidth.of(header[i]), rows.map { DisplayWidth.of($0[i]) }.max() ?? 0)
+            }
             func format(_ cells: [String]) -> String {
-                "  " + cells.indices.map { i in
-                    i == 1 ? DisplayWidth.padded(cells[i], to: widths[i]) : DisplayWidth.leftPadded(cells[i], to: widths[i])
-                }.joined(separator: "  ")
+                "  "
+                    + cells.indices.map { i in
+                        i == 1
+                            ? DisplayWidth.padded(cells[i], to: widths[i])
+                            : DisplayWidth.leftPadded(cells[i], to: widths[i])
+                    }.joined(separator: "  ")
             }
             lines.append(console.paint(format(header), .bold))
             for (t, cells) in zip(totals, rows) {
                 lines.append(format(cells))
                 if runMode || detail {
-                    for u in students[t.run.id] ?? [] { lines.append("      " + studentLine(u.userRun, prices: prices)) }
+                    for u in students[t.run.id] ?? [] {
+                        lines.append("      " + studentLine(u.userRun, prices: prices))
+                    }
                 }
                 if runMode {
-                    let kinds = ModelErrorKind.ranked(Dictionary(
-                        (students[t.run.id] ?? []).compactMap { u in u.userRun.status == .failed ? nil : u.userRun.error.map { (ModelErrorKind.of($0), 1) } },
-                        uniquingKeysWith: +))
+                    let kinds = ModelErrorKind.ranked(
+                        Dictionary(
+                            (students[t.run.id] ?? []).compactMap { u in
+                                u.userRun.status == .failed ? nil : u.userRun.error.map { (ModelErrorKind.of($0), 1) }
+                            },
+                            uniquingKeysWith: +))
                     if !kinds.isEmpty {
-                        lines.append("  model errors: " + kinds.map { "\($0.kind): \($0.count)" }.joined(separator: ", "))
+                        lines.append(
+                            "  model errors: " + kinds.map { "\($0.kind): \($0.count)" }.joined(separator: ", "))
                     }
                 }
             }
@@ -163,14 +193,19 @@ enum LogCommand {
             lines.append(console.paint("changesets", .bold))
             if changesets.isEmpty { lines.append("  (none)") }
             for c in changesets {
-                lines.append("  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(c.summary == [:] ? "" : c.summary.text)")
+                lines.append(
+                    "  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(c.summary == [:] ? "" : c.summary.text)"
+                )
             }
         }
         return lines.joined(separator: "\n")
     }
 
     static func row(_ t: RunTotals, prices: Prices?) -> [String] {
-        let cost = prices.map { dollars($0.cost(prompt: t.promptTokens, completion: t.completionTokens, cached: t.cachedTokens)) } ?? "-"
+        let cost =
+            prices.map {
+                dollars($0.cost(prompt: t.promptTokens, completion: t.completionTokens, cached: t.cachedTokens))
+            } ?? "-"
         let duration: String
         if let finished = t.run.finishedAt {
             // started_at is the run's `now`: with --now (a reproduction) it is not the clock,
@@ -180,15 +215,22 @@ enum LogCommand {
         } else {
             duration = "unfinished"
         }
-        return [String(t.run.id), Timestamp.text(t.run.startedAt), String(t.users), String(t.changed), String(t.unchanged),
-                String(t.skipped), String(t.failed), String(t.modelErrors), compact(Int.saturating(t.promptTokens, plus: t.completionTokens)), cost, duration]
+        return [
+            String(t.run.id), Timestamp.text(t.run.startedAt), String(t.users), String(t.changed), String(t.unchanged),
+            String(t.skipped), String(t.failed), String(t.modelErrors),
+            compact(Int.saturating(t.promptTokens, plus: t.completionTokens)), cost, duration,
+        ]
     }
 
     static func studentLine(_ x: UserRun, prices: Prices?) -> String {
         var line = "\(x.userID) \(x.planDate) \(x.status.rawValue)"
         if let cs = x.changesetID { line += " \(cs)" }
         line += "  turns \(x.turns), tokens \(Int.saturating(x.promptTokens, plus: x.completionTokens))"
-        if let prices { line += ", " + dollars(prices.cost(prompt: x.promptTokens, completion: x.completionTokens, cached: x.cachedTokens)) }
+        if let prices {
+            line +=
+                ", "
+                + dollars(prices.cost(prompt: x.promptTokens, completion: x.completionTokens, cached: x.cachedTokens))
+        }
         line += ", \(seconds(Double(x.durationMilliseconds) / 1000))"
         if let m = x.modelDecision { line += "  model \(m)" }
         if let e = x.error { line += "  error: \(e)" }
@@ -214,40 +256,70 @@ enum LogCommand {
 
     // MARK: JSON
 
-    static func json(_ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader], prices: Prices?) -> JSONValue {
+    static func json(
+        _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader], prices: Prices?
+    ) -> JSONValue {
         func costJSON(_ prompt: Int, _ completion: Int, _ cached: Int) -> JSONValue {
-            prices.map { .number(($0.cost(prompt: prompt, completion: completion, cached: cached) * 1_000_000).rounded() / 1_000_000) } ?? .null
+            prices.map {
+                .number(
+                    ($0.cost(prompt: prompt, completion: completion, cached: cached) * 1_000_000).rounded() / 1_000_000)
+            } ?? .null
         }
         return JSONValue.object([
             "schema": "replan.log/1",
-            "runs": .array(totals.map { t in
-                ["id": .int(t.run.id), "startedAt": .string(Timestamp.text(t.run.startedAt)),
-                 "finishedAt": t.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
-                 "totals": ["due": .int(t.users), "changed": .int(t.changed), "unchanged": .int(t.unchanged), "skipped": .int(t.skipped),
-                            "failed": .int(t.failed), "modelErrors": .int(t.modelErrors), "modelCalls": .int(t.modelCalls),
-                            "tokens": TokenCounts(prompt: t.promptTokens, completion: t.completionTokens, reasoning: t.reasoningTokens,
-                                                  cached: t.cachedTokens).json,
-                            "estimatedCostUSD": costJSON(t.promptTokens, t.completionTokens, t.cachedTokens)],
-                 "users": .array((students[t.run.id] ?? []).map { u in
-                     let x = u.userRun
-                     return ["user": .string(x.userID), "planDate": .string(x.planDate.description), "status": .string(x.status.rawValue),
-                             "changesetId": x.changesetID.map { .string($0.description) } ?? .null, "turns": .int(x.turns),
-                             "modelCalls": .int(x.modelCalls),
-                             "tokens": TokenCounts(prompt: x.promptTokens, completion: x.completionTokens, reasoning: x.reasoningTokens, cached: x.cachedTokens).json,
-                             "estimatedCostUSD": costJSON(x.promptTokens, x.completionTokens, x.cachedTokens),
-                             // What the run itself estimated, with the prices it ran with.
-                             "costUSD": .number((x.costUSD * 1_000_000).rounded() / 1_000_000),
-                             "durationMs": .int(x.durationMilliseconds), "error": x.error.map { .string($0) } ?? .null,
-                             // Why the model was or was not asked, and how its answers ended (issue 16).
-                             "model": x.modelDecision.map { .string($0) } ?? .null,
-                             "finishReasons": x.finishReasons.map { .array($0.split(separator: ",").map { .string(String($0)) }) } ?? []]
-                 })]
-            }),
-            "changesets": .array(changesets.map { c in
-                ["id": .string(c.id.description), "user": .string(c.userID), "createdAt": .string(Timestamp.text(c.createdAt)),
-                 "origin": .string(c.origin.rawValue), "planDate": c.planDate.map { .string($0.description) } ?? .null,
-                 "state": .string(c.state.rawValue), "summary": c.summary]
-            }),
+            "runs": .array(
+                totals.map { t in
+                    [
+                        "id": .int(t.run.id), "startedAt": .string(Timestamp.text(t.run.startedAt)),
+                        "finishedAt": t.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
+                        "totals": [
+                            "due": .int(t.users), "changed": .int(t.changed), "unchanged": .int(t.unchanged),
+                            "skipped": .int(t.skipped),
+                            "failed": .int(t.failed), "modelErrors": .int(t.modelErrors),
+                            "modelCalls": .int(t.modelCalls),
+                            "tokens": TokenCounts(
+                                prompt: t.promptTokens, completion: t.completionTokens, reasoning: t.reasoningTokens,
+                                cached: t.cachedTokens
+                            ).json,
+                            "estimatedCostUSD": costJSON(t.promptTokens, t.completionTokens, t.cachedTokens),
+                        ],
+                        "users": .array(
+                            (students[t.run.id] ?? []).map { u in
+                                let x = u.userRun
+                                return [
+                                    "user": .string(x.userID), "planDate": .string(x.planDate.description),
+                                    "status": .string(x.status.rawValue),
+                                    "changesetId": x.changesetID.map { .string($0.description) } ?? .null,
+                                    "turns": .int(x.turns),
+                                    "modelCalls": .int(x.modelCalls),
+                                    "tokens": TokenCounts(
+                                        prompt: x.promptTokens, completion: x.completionTokens,
+                                        reasoning: x.reasoningTokens, cached: x.cachedTokens
+                                    ).json,
+                                    "estimatedCostUSD": costJSON(x.promptTokens, x.completionTokens, x.cachedTokens),
+                                    // What the run itself estimated, with the prices it ran with.
+                                    "costUSD": .number((x.costUSD * 1_000_000).rounded() / 1_000_000),
+                                    "durationMs": .int(x.durationMilliseconds),
+                                    "error": x.error.map { .string($0) } ?? .null,
+                                    // Why the model was or was not asked, and how its answers ended (issue 16).
+                                    "model": x.modelDecision.map { .string($0) } ?? .null,
+                                    "finishReasons": x.finishReasons.map {
+                                        .array($0.split(separator: ",").map { .string(String($0)) })
+                                    } ?? [],
+                                ]
+                            }),
+                    ]
+                }),
+            "changesets": .array(
+                changesets.map { c in
+                    [
+                        "id": .string(c.id.description), "user": .string(c.userID),
+                        "createdAt": .string(Timestamp.text(c.createdAt)),
+                        "origin": .string(c.origin.rawValue),
+                        "planDate": c.planDate.map { .string($0.description) } ?? .null,
+                        "state": .string(c.state.rawValue), "summary": c.summary,
+                    ]
+                }),
         ])
     }
 }

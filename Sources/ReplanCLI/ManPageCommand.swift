@@ -28,29 +28,29 @@ enum ManPageCommand {
 
     static func page() -> String {
         var r = """
-        .TH REPLAN 1 "" "replan \(ReplanVersion.current)" "User Commands"
-        .SH NAME
-        replan \\- the nightly calendar assistant of a study planner
-        .SH SYNOPSIS
-        .B replan
-        .I COMMAND
-        .RI [ OPTIONS ]
-        .br
-        .B replan
-        .BR \\-\\-help " | " \\-\\-version
-        .SH DESCRIPTION
-        Every night, for every student, replan finds the study sessions they missed, moves them
-        forward by fixed rules, lets a reasoning model review the plan through validated tool calls,
-        and writes everything it changed as one changeset that can be previewed, reviewed and undone.
-        Data goes to standard output, everything else to standard error.
-        Every reporting command has
-        .BR \\-\\-json ;
-        under it a failure is also printed as a
-        .B replan.error/1
-        JSON document.
-        .SH COMMANDS
+            .TH REPLAN 1 "" "replan \(ReplanVersion.current)" "User Commands"
+            .SH NAME
+            replan \\- the nightly calendar assistant of a study planner
+            .SH SYNOPSIS
+            .B replan
+            .I COMMAND
+            .RI [ OPTIONS ]
+            .br
+            .B replan
+            .BR \\-\\-help " | " \\-\\-version
+            .SH DESCRIPTION
+            Every night, for every student, replan finds the study sessions they missed, moves them
+            forward by fixed rules, lets a reasoning model review the plan through validated tool calls,
+            and writes everything it changed as one changeset that can be previewed, reviewed and undone.
+            Data goes to standard output, everything else to standard error.
+            Every reporting command has
+            .BR \\-\\-json ;
+            under it a failure is also printed as a
+            .B replan.error/1
+            JSON document.
+            .SH COMMANDS
 
-        """
+            """
         for d in CommandTable.all {
             r += ".TP\n.B \(escape("replan " + d.synopsis))\n\(escape(d.summary))\n"
             if !d.details.isEmpty { r += ".IP\n\(escape(d.details))\n" }
@@ -67,18 +67,18 @@ enum ManPageCommand {
             r += ".TP\n.B \(escape(o.name + (o.takesValue ? " VALUE" : "")))\n\(escape(o.help))\n"
         }
         r += """
-        .SH CONFIGURATION
-        Every command reads one configuration file:
-        .BR \\-\\-config " FILE, else " $REPLAN_CONFIG ", else " /etc/replan/replan.conf
-        when it exists; one
-        .I key = value
-        per line,
-        .B #
-        starts a comment. The environment overrides the file and flags override both;
-        .B replan config show
-        prints what is in effect. Keys:
+            .SH CONFIGURATION
+            Every command reads one configuration file:
+            .BR \\-\\-config " FILE, else " $REPLAN_CONFIG ", else " /etc/replan/replan.conf
+            when it exists; one
+            .I key = value
+            per line,
+            .B #
+            starts a comment. The environment overrides the file and flags override both;
+            .B replan config show
+            prints what is in effect. Keys:
 
-        """
+            """
         for s in SettingSpec.all {
             var source = [s.flag, s.environment.map { "$" + $0 }].compactMap { $0 }.joined(separator: ", ")
             if !source.isEmpty { source = " (also " + source + ")" }
@@ -89,27 +89,29 @@ enum ManPageCommand {
             (.success, "success"), (.someUsersFailed, "the job ran but at least one student failed"),
             (.conflicts, "undo or redo refused because rows changed since"), (.usage, "usage error"),
             (.badInput, "bad input data (import file, flag or configuration value, unknown user or task)"),
-            (.modelUnavailable, "the model was needed and unavailable for every student"), (.internalError, "internal error"),
-            (.cannotOpenDatabase, "cannot create or open the database"), (.locked, "another run holds the lock; try again later"),
+            (.modelUnavailable, "the model was needed and unavailable for every student"),
+            (.internalError, "internal error"),
+            (.cannotOpenDatabase, "cannot create or open the database"),
+            (.locked, "another run holds the lock; try again later"),
             (.interrupted, "interrupted by SIGINT"), (.terminated, "interrupted by SIGTERM"),
         ]
         for (code, meaning) in codes { r += ".TP\n.B \(code.rawValue)\n\(escape(meaning))\n" }
         r += """
-        .SH FILES
-        .TP
-        .I /etc/replan/replan.conf
-        the configuration read by the service and by every command
-        .TP
-        .I /var/lib/replan/replan.db
-        the service's database (as named by the shipped configuration)
-        .TP
-        .I /etc/replan/openai\\-api\\-key
-        the model API key, handed to the service as a systemd credential
-        .SH SEE ALSO
-        .BR systemctl (1),
-        .BR journalctl (1)
+            .SH FILES
+            .TP
+            .I /etc/replan/replan.conf
+            the configuration read by the service and by every command
+            .TP
+            .I /var/lib/replan/replan.db
+            the service's database (as named by the shipped configuration)
+            .TP
+            .I /etc/replan/openai\\-api\\-key
+            the model API key, handed to the service as a systemd credential
+            .SH SEE ALSO
+            .BR systemctl (1),
+            .BR journalctl (1)
 
-        """
+            """
         return r
     }
 }

@@ -12,10 +12,6 @@ struct ManualEdit {
     let db: Database
     let userID: String
 
-    init(context: CommandContext, db: Database, userID: String) {
-        self.context = context; self.db = db; self.userID = userID
-    }
-
     func loadPlan() throws(CLIError) -> UserPlan {
         try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil) }
     }
@@ -25,16 +21,20 @@ struct ManualEdit {
     @discardableResult
     func commit(original: UserPlan, working: UserPlan) throws(CLIError) -> (ChangesetID, [PlanEdit])? {
         let today = working.zone.civil(context.now).date
-        guard let prepared = PlanCommitter().prepare(
-            original: original, working: working, origin: .manual, planDate: nil, now: context.now, reasons: [:],
-            defaultReason: .manual, through: today.adding(days: working.settings.horizonDays)) else { return nil }
+        guard
+            let prepared = PlanCommitter().prepare(
+                original: original, working: working, origin: .manual, planDate: nil, now: context.now, reasons: [:],
+                defaultReason: .manual, through: today.adding(days: working.settings.horizonDays))
+        else { return nil }
         let id = try storeCall { () throws(StoreError) in try ChangesetStore(db).commit(prepared.changeset) }
         return (id, prepared.edits)
     }
 
     /// The task or occurrence id a command names as its one argument, the edit of its owner
     /// and the owner's plan as loaded.
-    static func target(_ ctx: CommandContext, _ what: String) throws(CLIError) -> (String, OccurrenceID, ManualEdit, UserPlan) {
+    static func target(_ ctx: CommandContext, _ what: String) throws(CLIError) -> (
+        String, OccurrenceID, ManualEdit, UserPlan
+    ) {
         let target = try ctx.arguments.positional(0, what)
         try ctx.arguments.rejectExtraPositionals(beyond: 1)
         guard let oid = OccurrenceID(target) else { throw .badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
@@ -58,7 +58,8 @@ struct ManualEdit {
 
     /// The user who owns a task id (task ids are unique across users).
     static func owner(of taskID: String, db: Database) throws(CLIError) -> String {
-        guard let owner = try storeCall({ () throws(StoreError) in try PlanRepository(db).taskOwner(taskID: taskID) }) else {
+        guard let owner = try storeCall({ () throws(StoreError) in try PlanRepository(db).taskOwner(taskID: taskID) })
+        else {
             throw .badInput("no task '\(taskID)'")
         }
         return owner

@@ -36,13 +36,15 @@ struct ModelSetup {
         case "skip": policy = .skip
         case let other:
             // A flag typo is a usage error as before; a bad file or environment value is bad input.
-            throw CLIError(onError?.source == "--on-model-error" ? .usage : .badInput,
-                           "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
+            throw CLIError(
+                onError?.source == "--on-model-error" ? .usage : .badInput,
+                "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
         }
         shutoff = ModelShutoff()
         let configuration = try ModelSetup.configuration(context: ctx)
         modelConcurrency = try a.int("--model-concurrency", in: 1...1024) ?? ModelSetup.defaultModelConcurrency
-        let callPolicy = ModelCallPolicy(reviewEveryDays: try a.int("--review-every", in: 0...365) ?? ModelCallPolicy.defaultReviewEveryDays)
+        let callPolicy = ModelCallPolicy(
+            reviewEveryDays: try a.int("--review-every", in: 0...365) ?? ModelCallPolicy.defaultReviewEveryDays)
         // Prices feed the cost estimate; a typo shows on the first run, not weeks later in `log`.
         let prices = try ModelSetup.prices(context: ctx)
         _ = try ModelSetup.deadline(context: ctx)
@@ -65,16 +67,20 @@ struct ModelSetup {
         let promptDirectory = try PromptDirectory.resolve(context: ctx)
         let prompt: SystemPrompt
         do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
-            throw CLIError(.modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
+            throw CLIError(
+                .modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
         }
         var withKey = configuration
         withKey.apiKey = Secret(key)
         // One gate for the whole run: it paces every user's requests by the rate-limit headers,
         // and a 429 with retry-after pauses them all.
-        let gate = RateLimitGate(maxInFlight: modelConcurrency, initialInFlight: min(ModelSetup.initialModelConcurrency, modelConcurrency))
+        let gate = RateLimitGate(
+            maxInFlight: modelConcurrency, initialInFlight: min(ModelSetup.initialModelConcurrency, modelConcurrency))
         let reviewer = AssistantReviewer(
-            conversation: ModelConversation(client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
-            cancellation: ctx.interruption.cancellation, shutoff: shutoff, deadline: try ModelSetup.deadline(context: ctx))
+            conversation: ModelConversation(
+                client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
+            cancellation: ctx.interruption.cancellation, shutoff: shutoff,
+            deadline: try ModelSetup.deadline(context: ctx))
         let shutoff = self.shutoff
         var p = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
         p.policy = callPolicy
@@ -88,13 +94,23 @@ struct ModelSetup {
     /// `price_output`); unset, gpt-5.1's published prices (the default model).
     static func prices(context ctx: CommandContext) throws(CLIError) -> ModelPrices {
         var prices = ModelPrices.gpt51
-        let input = try ctx.decimalSetting(.priceInput), output = try ctx.decimalSetting(.priceOutput)
+        let input = try ctx.decimalSetting(.priceInput)
+        let output = try ctx.decimalSetting(.priceOutput)
         let cached = try ctx.decimalSetting(.priceCachedInput)
         for (label, value) in [("input", input), ("cached", cached), ("output", output)] {
-            if let value, value > 10_000 { throw .badInput("the \(label) price must be at most 10000 USD per million tokens, got \(value)") }
+            if let value, value > 10_000 {
+                throw .badInput("the \(label) price must be at most 10000 USD per million tokens, got \(value)")
+            }
         }
-        if let input { prices.input = input; prices.cachedInput = input }
-        if let cached { prices.cachedInput = cached } else if input == nil { prices.cachedInput = ModelPrices.gpt51.cachedInput }
+        if let input {
+            prices.input = input
+            prices.cachedInput = input
+        }
+        if let cached {
+            prices.cachedInput = cached
+        } else if input == nil {
+            prices.cachedInput = ModelPrices.gpt51.cachedInput
+        }
         if let output { prices.output = output }
         return prices
     }
@@ -106,7 +122,9 @@ struct ModelSetup {
         if let url = ctx.setting(.baseURL) {
             let lower = url.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-                throw .badInput("the model base URL '\(url.value)' (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)")
+                throw .badInput(
+                    "the model base URL '\(url.value)' (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)"
+                )
             }
             c.baseURL = url.value
         }
@@ -133,7 +151,8 @@ struct ModelSetup {
     static func keySource(context ctx: CommandContext) -> String {
         if let path = ctx.arguments.value("--api-key-file") { return "--api-key-file \(path)" }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
-           FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
+            FileManager.default.fileExists(atPath: dir + "/openai-api-key")
+        {
             return "systemd credential \(dir)/openai-api-key"
         }
         if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return "$OPENAI_API_KEY" }
@@ -152,8 +171,9 @@ struct ModelSetup {
             }
             return value
         }
-        return ModelDeadline(perRun: try seconds("--model-deadline", ModelDeadline.defaultPerRun),
-                             perStudent: try seconds("--student-deadline", ModelDeadline.defaultPerStudent), startedAt: Date())
+        return ModelDeadline(
+            perRun: try seconds("--model-deadline", ModelDeadline.defaultPerRun),
+            perStudent: try seconds("--student-deadline", ModelDeadline.defaultPerStudent), startedAt: Date())
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".
@@ -169,8 +189,9 @@ struct ModelSetup {
             }
             var info = stat()
             if stat(path, &info) == 0, info.st_mode & 0o044 != 0 {
-                ctx.console.log("warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
-                                priority: .warning)
+                ctx.console.log(
+                    "warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
+                    priority: .warning)
             }
             let text = String(decoding: data, as: UTF8.self)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -188,10 +209,13 @@ struct ModelSetup {
         }
         if let path = ctx.arguments.value("--api-key-file") { return try read(path, "--api-key-file") }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
-           FileManager.default.fileExists(atPath: dir + "/openai-api-key") {
+            FileManager.default.fileExists(atPath: dir + "/openai-api-key")
+        {
             return try read(dir + "/openai-api-key", "systemd credential")
         }
-        if let key = ctx.environment["OPENAI_API_KEY"] { return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY") }
+        if let key = ctx.environment["OPENAI_API_KEY"] {
+            return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY")
+        }
         if let file = ctx.setting(.apiKeyFile) { return try read(file.value, file.label) }
         return nil
     }

@@ -59,9 +59,11 @@ enum NightText {
     /// The cli.md JSON object of one user's night (`run --json` entries, `preview --json`).
     static func json(_ n: UserNight, schema: String?, now: Date, includeChangeset: Bool) -> JSONValue {
         var o: [String: JSONValue] = [
-            "user": .string(n.userID), "planDate": .string(n.planDate.description), "now": .string(n.localNow.description),
+            "user": .string(n.userID), "planDate": .string(n.planDate.description),
+            "now": .string(n.localNow.description),
             "status": .string(n.status.rawValue), "edits": .array(n.edits.map(EditReport.edit)),
-            "flags": .array(n.flags.map(EditReport.flag)), "summary": EditReport.summary(n.summary), "model": n.model.json,
+            "flags": .array(n.flags.map(EditReport.flag)), "summary": EditReport.summary(n.summary),
+            "model": n.model.json,
             "error": n.error.map { .string($0) } ?? .null,
         ]
         if let schema { o["schema"] = .string(schema) }

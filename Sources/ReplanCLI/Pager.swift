@@ -8,7 +8,8 @@ enum Pager {
     static func show(_ text: String, console: Console, environment: [String: String], allowed: Bool) {
         let pager = environment["PAGER"] ?? "less -FRX"
         guard allowed, console.stdoutIsTTY, !pager.trimmingCharacters(in: .whitespaces).isEmpty, pager != "cat",
-              text.split(separator: "\n", omittingEmptySubsequences: false).count > 20 else {
+            text.split(separator: "\n", omittingEmptySubsequences: false).count > 20
+        else {
             console.out(text)
             return
         }

@@ -11,7 +11,9 @@ enum PromptDirectory {
         if let dir = ctx.setting(.prompts) { return try checked(dir.value, source: dir.label) }
         let candidates = defaultCandidates()
         if let found = candidates.first(where: holdsTemplates) { return found }
-        throw CLIError(.modelUnavailable, """
+        throw CLIError(
+            .modelUnavailable,
+            """
             cannot find the prompt templates (looked in \(candidates.prefix(3).joined(separator: ", "))\(candidates.count > 3 ? ", …" : "")); \
             pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model
             """)
@@ -21,7 +23,9 @@ enum PromptDirectory {
     /// back to other wording.
     private static func checked(_ dir: String, source: String) throws(CLIError) -> String {
         guard holdsTemplates(dir) else {
-            throw .usage("\(source) '\(dir)' does not hold the prompt templates (system.txt, \(marker) and without-study-settings.txt)")
+            throw .usage(
+                "\(source) '\(dir)' does not hold the prompt templates (system.txt, \(marker) and without-study-settings.txt)"
+            )
         }
         return dir
     }
@@ -29,7 +33,9 @@ enum PromptDirectory {
     static func holdsTemplates(_ dir: String) -> Bool {
         // The static system prompt is checked too: a template directory from before it
         // existed would otherwise fail only once a student is asked.
-        [marker, "system.txt"].allSatisfy { FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent($0)) }
+        [marker, "system.txt"].allSatisfy {
+            FileManager.default.isReadableFile(atPath: (dir as NSString).appendingPathComponent($0))
+        }
     }
 
     /// `<exe dir>/../share/replan/prompts`, then `<dir>/prompts` for the executable's

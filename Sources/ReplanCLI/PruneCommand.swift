@@ -18,12 +18,14 @@ enum PruneCommand {
         path: ["prune"], synopsis: "prune [--older-than DAYS] [--dry-run] [--json]",
         summary: "delete changesets, runs and model transcripts older than the retention (retention_days, default 30)",
         details: """
-        Deletes in batches of 500 rows, each its own short transaction, so the nightly job and
-        other commands are not held up. Changesets older than the retention cannot be undone.
-        Every `replan run` prunes the same way after its students (for at most a minute).
-        """,
-        options: [.value("--older-than", "days to keep instead of retention_days"), .flag("--dry-run", "only count"),
-                  .flag("--json", "print JSON")]
+            Deletes in batches of 500 rows, each its own short transaction, so the nightly job and
+            other commands are not held up. Changesets older than the retention cannot be undone.
+            Every `replan run` prunes the same way after its students (for at most a minute).
+            """,
+        options: [
+            .value("--older-than", "days to keep instead of retention_days"), .flag("--dry-run", "only count"),
+            .flag("--json", "print JSON"),
+        ]
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
@@ -37,14 +39,18 @@ enum PruneCommand {
         let dry = a.flag("--dry-run")
         let started = Date()
         let report = try storeCall { () throws(StoreError) in
-            try dry ? pruner.count(olderThan: cutoff) : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
+            try dry
+                ? pruner.count(olderThan: cutoff)
+                : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
         }
         if a.flag("--json") {
-            ctx.console.out(JSONValue.object([
-                "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
-                "changesets": .int(report.changesets), "userRuns": .int(report.userRuns), "transcripts": .int(report.transcripts),
-                "runs": .int(report.runs), "batches": .int(report.batches), "complete": .bool(!report.stopped),
-            ]).prettyText)
+            ctx.console.out(
+                JSONValue.object([
+                    "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
+                    "changesets": .int(report.changesets), "userRuns": .int(report.userRuns),
+                    "transcripts": .int(report.transcripts),
+                    "runs": .int(report.runs), "batches": .int(report.batches), "complete": .bool(!report.stopped),
+                ]).prettyText)
         } else {
             ctx.console.out(text(report, cutoff: cutoff, dryRun: dry, seconds: Date().timeIntervalSince(started)))
         }
@@ -53,7 +59,8 @@ enum PruneCommand {
 
     static func text(_ r: RetentionPruner.Report, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
         "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff))"
-            + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s") + (r.stopped ? " (stopped early)" : "")
+            + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s")
+            + (r.stopped ? " (stopped early)" : "")
     }
 
     /// The prune after a nightly run: bounded in time, so a first prune of a large backlog is
@@ -65,13 +72,17 @@ enum PruneCommand {
             let db = try ctx.openExistingDatabase()
             let started = Date()
             let report = try storeCall { () throws(StoreError) in
-                try RetentionPruner(db).prune(olderThan: cutoff, shouldStop: {
-                    ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
-                })
+                try RetentionPruner(db).prune(
+                    olderThan: cutoff,
+                    shouldStop: {
+                        ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
+                    })
             }
             if report.changesets + report.userRuns + report.runs > 0 || report.stopped {
-                ctx.console.log("retention (\(days) days): " + text(report, cutoff: cutoff, dryRun: false, seconds: Date().timeIntervalSince(started)),
-                                priority: .info)
+                ctx.console.log(
+                    "retention (\(days) days): "
+                        + text(report, cutoff: cutoff, dryRun: false, seconds: Date().timeIntervalSince(started)),
+                    priority: .info)
             }
         } catch {
             ctx.console.log("retention: \(error)", priority: .warning)

@@ -9,14 +9,17 @@ package enum ReplanCommandLine {
         let environment = ProcessInfo.processInfo.environment
         let console = Console.standard(environment: environment)
         let interruption = SignalTrap.install()
-        let code = run(Array(CommandLine.arguments.dropFirst()), environment: environment, console: console,
-                       interruption: interruption)
+        let code = run(
+            Array(CommandLine.arguments.dropFirst()), environment: environment, console: console,
+            interruption: interruption)
         exit(code.rawValue)
     }
 
     /// Runs one command line in-process (tests call this directly).
-    package static func run(_ tokens: [String], environment: [String: String], console: Console,
-                           interruption: Interruption = Interruption()) -> ExitCode {
+    package static func run(
+        _ tokens: [String], environment: [String: String], console: Console,
+        interruption: Interruption = Interruption()
+    ) -> ExitCode {
         // Only options before a "--" count: after it, "--json" is someone's positional.
         let options = tokens.prefix { $0 != "--" }
         if options.contains("--version") {
@@ -42,13 +45,16 @@ package enum ReplanCommandLine {
                 console.out(descriptor.helpText())
                 return .success
             }
-            let now = try CommandContext.parseNow(args.value("--now"), source: "--now")
+            let now =
+                try CommandContext.parseNow(args.value("--now"), source: "--now")
                 ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
                 ?? Date()
             let configuration = try ConfigurationFile.load(flag: args.value("--config"), environment: environment)
-            let database = try CommandContext.databaseLocation(arguments: args, environment: environment, configuration: configuration)
-            var context = CommandContext(arguments: args, environment: environment, console: console, now: now,
-                                         databasePath: database.value, interruption: interruption)
+            let database = try CommandContext.databaseLocation(
+                arguments: args, environment: environment, configuration: configuration)
+            var context = CommandContext(
+                arguments: args, environment: environment, console: console, now: now,
+                databasePath: database.value, interruption: interruption)
             context.databaseSource = database.source
             context.configuration = configuration
             return try descriptor.run(context)

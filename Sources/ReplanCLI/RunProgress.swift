@@ -24,11 +24,15 @@ final class RunProgress: @unchecked Sendable {
                 let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 let elapsed = now.timeIntervalSince(started)
                 let eta = r.done == 0 ? "?" : "\(Int(elapsed / Double(r.done) * Double(max(r.due - r.done, 0))))s"
-                console.err("\r\u{1B}[2K\(bar) \(r.done)/\(r.due) users, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens, ETA \(eta)")
+                console.err(
+                    "\r\u{1B}[2K\(bar) \(r.done)/\(r.due) users, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens, ETA \(eta)"
+                )
                 drawn = true
             } else if now.timeIntervalSince(lastPrint) >= 5 {
                 lastPrint = now
-                console.log("progress: \(r.done)/\(r.due) users done, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens")
+                console.log(
+                    "progress: \(r.done)/\(r.due) users done, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens"
+                )
             }
         }
     }

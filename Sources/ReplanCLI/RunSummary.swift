@@ -13,7 +13,8 @@ struct RunSummary {
     var text: String {
         let r = report
         let seconds = r.finishedAt.timeIntervalSince(r.startedAt)
-        var s = "run \(r.runID): \(r.due) due, \(r.changed) changed, \(r.unchanged) unchanged, \(r.skipped) skipped, \(r.failed) failed, "
+        var s =
+            "run \(r.runID): \(r.due) due, \(r.changed) changed, \(r.unchanged) unchanged, \(r.skipped) skipped, \(r.failed) failed, "
         s += "\(r.modelErrorCount) model error\(r.modelErrorCount == 1 ? "" : "s")"
         let ranked = ModelErrorKind.ranked(r.modelErrors)
         if !ranked.isEmpty {

@@ -30,7 +30,8 @@ struct SettingSpec: Sendable, Equatable {
     static let requestTimeout = SettingSpec(
         key: "request_timeout", flag: "--request-timeout", defaultText: "120", help: "seconds per model request")
     static let maxCompletionTokens = SettingSpec(
-        key: "max_completion_tokens", flag: "--max-completion-tokens", defaultText: "8000", help: "token cap per model response")
+        key: "max_completion_tokens", flag: "--max-completion-tokens", defaultText: "8000",
+        help: "token cap per model response")
     static let concurrency = SettingSpec(
         key: "concurrency", flag: "--concurrency", defaultText: "8", help: "student pipelines at once in `run`")
     static let runAfter = SettingSpec(
@@ -47,17 +48,23 @@ struct SettingSpec: Sendable, Equatable {
         help: "file holding the model API key (used when neither the systemd credential nor $OPENAI_API_KEY is set)")
     static let retentionDays = SettingSpec(
         key: "retention_days", defaultText: "30",
-        help: "days of changesets, runs and model transcripts kept; older ones are pruned after each run (0: keep forever)")
+        help:
+            "days of changesets, runs and model transcripts kept; older ones are pruned after each run (0: keep forever)"
+    )
     static let priceInput = SettingSpec(
-        key: "price_input", flag: "--price-input", defaultText: "1.25 (gpt-5.1)", help: "USD per million uncached prompt tokens")
+        key: "price_input", flag: "--price-input", defaultText: "1.25 (gpt-5.1)",
+        help: "USD per million uncached prompt tokens")
     static let priceCachedInput = SettingSpec(
-        key: "price_cached_input", flag: "--price-cached", defaultText: "0.125 (gpt-5.1), or price_input when that is set",
+        key: "price_cached_input", flag: "--price-cached",
+        defaultText: "0.125 (gpt-5.1), or price_input when that is set",
         help: "USD per million cached prompt tokens")
     static let priceOutput = SettingSpec(
-        key: "price_output", flag: "--price-output", defaultText: "10 (gpt-5.1)", help: "USD per million completion tokens (reasoning included)")
+        key: "price_output", flag: "--price-output", defaultText: "10 (gpt-5.1)",
+        help: "USD per million completion tokens (reasoning included)")
 
     static let all: [SettingSpec] = [
-        database, baseURL, model, reasoningEffort, requestTimeout, maxCompletionTokens, concurrency, runAfter, onModelError,
+        database, baseURL, model, reasoningEffort, requestTimeout, maxCompletionTokens, concurrency, runAfter,
+        onModelError,
         prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput,
     ]
 }
@@ -72,7 +79,9 @@ struct ResolvedSetting: Sendable, Equatable {
     var label: String
 
     init(value: String, source: String, label: String? = nil) {
-        self.value = value; self.source = source; self.label = label ?? source
+        self.value = value
+        self.source = source
+        self.label = label ?? source
     }
 }
 
@@ -85,7 +94,9 @@ extension CommandContext {
             return v.isEmpty && !spec.emptyIsValue ? nil : v
         }
         if let flag = spec.flag, let v = arguments.value(flag) { return ResolvedSetting(value: v, source: flag) }
-        if let name = spec.environment, let v = usable(environment[name]) { return ResolvedSetting(value: v, source: "$\(name)") }
+        if let name = spec.environment, let v = usable(environment[name]) {
+            return ResolvedSetting(value: v, source: "$\(name)")
+        }
         if let entry = configuration.entries[spec.key], let v = usable(entry.value) {
             let origin = configuration.origin(of: spec.key) ?? spec.key
             return ResolvedSetting(value: v, source: origin, label: "\(origin): \(spec.key)")
@@ -97,7 +108,8 @@ extension CommandContext {
     func intSetting(_ spec: SettingSpec, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
         guard let s = setting(spec) else { return nil }
         guard let v = Int(s.value), range.contains(v) else {
-            throw .badInput("\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s.value)'")
+            throw .badInput(
+                "\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s.value)'")
         }
         return v
     }

@@ -15,7 +15,10 @@ enum SettingsCommands {
         let db = try ctx.openDatabase()
         let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
         if ctx.arguments.flag("--json") {
-            ctx.console.out(JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(user.settings)]).prettyText)
+            ctx.console.out(
+                JSONValue.object([
+                    "schema": "replan.settings/1", "user": .string(userID), "settings": json(user.settings),
+                ]).prettyText)
         } else {
             ctx.console.out(text(user.settings))
         }
@@ -24,17 +27,25 @@ enum SettingsCommands {
 
     static let set = CommandDescriptor(
         path: ["settings", "set"],
-        synopsis: "settings set --user ID [--window mon=09:00-12:00,14:00-17:00]… [--windows on|off] [--session-minutes N] [--tone T] [--instruction T] [--auto-update on|off] [--notifications on|off] [--reminder-minutes N]",
+        synopsis:
+            "settings set --user ID [--window mon=09:00-12:00,14:00-17:00]… [--windows on|off] [--session-minutes N] [--tone T] [--instruction T] [--auto-update on|off] [--notifications on|off] [--reminder-minutes N]",
         summary: "change a student's settings",
-        details: "--window DAY=RANGES replaces that weekday's windows (DAY=  with nothing clears it); DAY may be mon…sun, or a list like mon,tue,wed.",
-        options: [.value("--user", "student id"), .value("--window", "DAY=HH:MM-HH:MM[,HH:MM-HH:MM]", repeatable: true),
-                  .value("--windows", "on|off: use the study windows (off: 08:00-22:00 every day)"),
-                  .value("--session-minutes", "15-240"), .value("--session-minutes-enabled", "on|off"),
-                  .value("--tone", "how the assistant writes"), .value("--instruction", "the standing request to the assistant"),
-                  .value("--auto-update", "on|off: let the nightly run plan this student"), .value("--notifications", "on|off"),
-                  .value("--reminder-minutes", "0, 5, 10, 15, 30 or 60"), .value("--delete-after-days", "days before a missed session is dropped"),
-                  .value("--horizon-days", "days searched for a new slot"), .value("--keep-category", "never drop this category", repeatable: true),
-                  .value("--split-sessions", "on|off"), .flag("--json", "print the new settings as JSON")]
+        details:
+            "--window DAY=RANGES replaces that weekday's windows (DAY=  with nothing clears it); DAY may be mon…sun, or a list like mon,tue,wed.",
+        options: [
+            .value("--user", "student id"), .value("--window", "DAY=HH:MM-HH:MM[,HH:MM-HH:MM]", repeatable: true),
+            .value("--windows", "on|off: use the study windows (off: 08:00-22:00 every day)"),
+            .value("--session-minutes", "15-240"), .value("--session-minutes-enabled", "on|off"),
+            .value("--tone", "how the assistant writes"),
+            .value("--instruction", "the standing request to the assistant"),
+            .value("--auto-update", "on|off: let the nightly run plan this student"),
+            .value("--notifications", "on|off"),
+            .value("--reminder-minutes", "0, 5, 10, 15, 30 or 60"),
+            .value("--delete-after-days", "days before a missed session is dropped"),
+            .value("--horizon-days", "days searched for a new slot"),
+            .value("--keep-category", "never drop this category", repeatable: true),
+            .value("--split-sessions", "on|off"), .flag("--json", "print the new settings as JSON"),
+        ]
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let a = ctx.arguments
@@ -55,7 +66,9 @@ enum SettingsCommands {
                 }
                 var windows: [StudyWindow] = []
                 for r in parts[1].split(separator: ",") {
-                    do throws(DataError) { windows.append(try StudyWindow(String(r))) } catch { throw CLIError.badInput("--window '\(spec)': \(error.message)") }
+                    do throws(DataError) { windows.append(try StudyWindow(String(r))) } catch {
+                        throw CLIError.badInput("--window '\(spec)': \(error.message)")
+                    }
                 }
                 for d in days { byDay[d] = windows }
             }
@@ -71,13 +84,17 @@ enum SettingsCommands {
         if let v = try a.int("--reminder-minutes", in: 0...60) { s.reminderMinutes = v }
         if let v = try a.int("--delete-after-days", in: 0...365) { s.deleteAfterDays = v }
         if let v = try a.int("--horizon-days", in: 1...90) { s.horizonDays = v }
-        if !a.values("--keep-category").isEmpty { s.keepCategories = a.values("--keep-category").filter { !$0.isEmpty } }
+        if !a.values("--keep-category").isEmpty {
+            s.keepCategories = a.values("--keep-category").filter { !$0.isEmpty }
+        }
         if let v = try a.onOff("--split-sessions") { s.splitSessions = v }
         do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
         let final = s
         _ = try storeCall { () throws(StoreError) in try UserRepository(db).saveSettings(final, for: userID) }
         if a.flag("--json") {
-            ctx.console.out(JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(final)]).prettyText)
+            ctx.console.out(
+                JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(final)])
+                    .prettyText)
         } else {
             ctx.console.out("settings of \(userID) saved")
         }
@@ -90,12 +107,17 @@ enum SettingsCommands {
 
     static func json(_ s: UserSettings) -> JSONValue {
         var windows: [String: JSONValue] = [:]
-        for d in Weekday.allCases { windows[d.rawValue] = .array(s.windows.windows(on: d).map { .string($0.description) }) }
+        for d in Weekday.allCases {
+            windows[d.rawValue] = .array(s.windows.windows(on: d).map { .string($0.description) })
+        }
         return [
-            "windows": .object(windows), "windowsEnabled": .bool(s.windowsEnabled), "sessionMinutes": .int(s.sessionMinutes),
-            "sessionMinutesEnabled": .bool(s.sessionMinutesEnabled), "tone": .string(s.tone), "instruction": .string(s.instruction),
+            "windows": .object(windows), "windowsEnabled": .bool(s.windowsEnabled),
+            "sessionMinutes": .int(s.sessionMinutes),
+            "sessionMinutesEnabled": .bool(s.sessionMinutesEnabled), "tone": .string(s.tone),
+            "instruction": .string(s.instruction),
             "autoUpdate": .bool(s.autoUpdate), "notificationsEnabled": .bool(s.notificationsEnabled),
-            "reminderMinutes": .int(s.reminderMinutes), "deleteAfterDays": .int(s.deleteAfterDays), "horizonDays": .int(s.horizonDays),
+            "reminderMinutes": .int(s.reminderMinutes), "deleteAfterDays": .int(s.deleteAfterDays),
+            "horizonDays": .int(s.horizonDays),
             "keepCategories": .array(s.keepCategories.map { .string($0) }), "splitSessions": .bool(s.splitSessions),
         ]
     }

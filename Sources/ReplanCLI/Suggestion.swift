@@ -14,7 +14,8 @@ enum Suggestion {
 
     /// Levenshtein distance with adjacent transpositions counted as one edit ("rnu" → "run").
     static func distance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }
         var previous2 = [Int](repeating: 0, count: y.count + 1)

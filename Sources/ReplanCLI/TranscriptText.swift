@@ -17,7 +17,8 @@ enum TranscriptText {
             case "request":
                 let body = entry["body"] ?? .null
                 let messages = body["messages"]?.arrayValue ?? []
-                lines.append("--- \(turn)request to \(body["model"]?.stringValue ?? "?") (\(messages.count) message(s))")
+                lines.append(
+                    "--- \(turn)request to \(body["model"]?.stringValue ?? "?") (\(messages.count) message(s))")
                 // Assistant and tool messages are shown where they happened (response, tool);
                 // only what we wrote ourselves is new here.
                 for message in messages.dropFirst(messagesShown) {
@@ -40,10 +41,13 @@ enum TranscriptText {
                 lines.append("--- \(turn)failed")
                 lines.append(entry["error"]?.stringValue ?? "")
             case "tool":
-                lines.append("--- \(turn)tool \(entry["name"]?.stringValue ?? "?") (\(entry["toolCallId"]?.stringValue ?? "?"))")
+                lines.append(
+                    "--- \(turn)tool \(entry["name"]?.stringValue ?? "?") (\(entry["toolCallId"]?.stringValue ?? "?"))")
                 lines.append("← " + clip(entry["result"]?.text ?? ""))
             case "end":
-                lines.append("--- ended by \(entry["ending"]?.stringValue ?? "?") after \(entry["turns"]?.intValue ?? 0) turn(s), \(entry["requests"]?.intValue ?? 0) request(s)")
+                lines.append(
+                    "--- ended by \(entry["ending"]?.stringValue ?? "?") after \(entry["turns"]?.intValue ?? 0) turn(s), \(entry["requests"]?.intValue ?? 0) request(s)"
+                )
                 if let summary = entry["summary"]?.stringValue { lines.append("summary: \(summary)") }
                 if let error = entry["error"]?.stringValue { lines.append("error: \(error)") }
             case let kind:
@@ -67,11 +71,14 @@ enum TranscriptText {
         }
         guard let message = body["choices"]?.arrayValue?.first?["message"] else { return [clip(body.text)] }
         var lines: [String] = []
-        if let content = message["content"]?.stringValue, !content.isEmpty { lines.append("assistant: " + clip(content)) }
+        if let content = message["content"]?.stringValue, !content.isEmpty {
+            lines.append("assistant: " + clip(content))
+        }
         for call in message["tool_calls"]?.arrayValue ?? [] {
             let function = call["function"] ?? .null
             let arguments = function["arguments"]?.stringValue ?? function["arguments"]?.text ?? ""
-            lines.append("→ \(function["name"]?.stringValue ?? "?") (\(call["id"]?.stringValue ?? "?")) \(clip(arguments))")
+            lines.append(
+                "→ \(function["name"]?.stringValue ?? "?") (\(call["id"]?.stringValue ?? "?")) \(clip(arguments))")
         }
         if let usage = body["usage"], let total = usage["total_tokens"]?.intValue {
             lines.append("(\(total) tokens)")

@@ -11,12 +11,14 @@ enum WeekCommand {
         path: ["week"], synopsis: "week --user ID [--date DATE] [--changeset CHANGESET]",
         summary: "the student's week in seven columns, with the latest night's moves and new sessions marked",
         details: """
-        Marks: ✓ completed, ✗ skipped, → moved here, + new, ~ changed, ⇢ where a moved session was.
-        The moves and new sessions are those of the student's latest nightly changeset, or of
-        --changeset. --date picks the week (Monday to Sunday; default: the student's today).
-        """,
-        options: [.value("--user", "student id"), .value("--date", "a day of the week to show (default: today)"),
-                  .value("--changeset", "mark this changeset's edits instead of the latest night's")]
+            Marks: ✓ completed, ✗ skipped, → moved here, + new, ~ changed, ⇢ where a moved session was.
+            The moves and new sessions are those of the student's latest nightly changeset, or of
+            --changeset. --date picks the week (Monday to Sunday; default: the student's today).
+            """,
+        options: [
+            .value("--user", "student id"), .value("--date", "a day of the week to show (default: today)"),
+            .value("--changeset", "mark this changeset's edits instead of the latest night's"),
+        ]
     ) { ctx in
         let a = ctx.arguments
         try a.rejectExtraPositionals(beyond: 0)
@@ -28,11 +30,14 @@ enum WeekCommand {
         var edits: [PlanEdit] = []
         if let id = a.value("--changeset") {
             let record = try storeCall { () throws(StoreError) in try store.changeset(ChangesetID(id)) }
-            guard record.header.userID == userID else { throw CLIError.badInput("changeset \(id) belongs to \(record.header.userID), not \(userID)") }
+            guard record.header.userID == userID else {
+                throw CLIError.badInput("changeset \(id) belongs to \(record.header.userID), not \(userID)")
+            }
             header = record.header
             edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
         } else if let last = try storeCall({ () throws(StoreError) in try store.changesets(userID: userID, limit: 50) })
-                    .first(where: { $0.origin == .nightly && $0.state == .applied }) {
+            .first(where: { $0.origin == .nightly && $0.state == .applied })
+        {
             header = last
             let record = try storeCall { () throws(StoreError) in try store.changeset(last.id) }
             edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
@@ -42,13 +47,19 @@ enum WeekCommand {
         return .success
     }
 
-    static func show(week day: CivilDate, user: User, edits: [PlanEdit], changeset: ChangesetHeader?, ctx: CommandContext,
-                     db: Database) throws {
+    static func show(
+        week day: CivilDate, user: User, edits: [PlanEdit], changeset: ChangesetHeader?, ctx: CommandContext,
+        db: Database
+    ) throws {
         let monday = day.adding(days: -day.weekday.index) // Weekday counts from Monday
         let sunday = monday.adding(days: 6)
-        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(user: user, window: monday...sunday) }
-        ctx.console.out(render(plan: plan, monday: monday, edits: edits, changeset: changeset, console: ctx.console,
-                               columns: terminalColumns(ctx)))
+        let plan = try storeCall { () throws(StoreError) in
+            try PlanRepository(db).loadPlan(user: user, window: monday...sunday)
+        }
+        ctx.console.out(
+            render(
+                plan: plan, monday: monday, edits: edits, changeset: changeset, console: ctx.console,
+                columns: terminalColumns(ctx)))
     }
 
     /// `$COLUMNS`, else the terminal's width, else 120 (a file or a pipe).
@@ -65,8 +76,10 @@ enum WeekCommand {
         var color: TerminalColor?
     }
 
-    static func render(plan: UserPlan, monday: CivilDate, edits: [PlanEdit], changeset: ChangesetHeader?,
-                       console: Console, columns: Int) -> String {
+    static func render(
+        plan: UserPlan, monday: CivilDate, edits: [PlanEdit], changeset: ChangesetHeader?,
+        console: Console, columns: Int
+    ) -> String {
         let days = (0..<7).map { monday.adding(days: $0) }
         let width = max(10, (columns - 2 * 6) / 7)
         var marks: [OccurrenceID: (String, TerminalColor)] = [:]
@@ -85,16 +98,25 @@ enum WeekCommand {
             case .delete:
                 if let before = e.before, days.contains(before.start.date) {
                     ghosts[before.start.date, default: []].append(
-                        Entry(start: before.start, text: "✗" + time(before.start) + " " + e.title + " (deleted)", color: .red))
+                        Entry(
+                            start: before.start, text: "✗" + time(before.start) + " " + e.title + " (deleted)",
+                            color: .red))
                 }
             }
         }
         var byDay: [CivilDate: [Entry]] = ghosts
         for o in plan.occurrences(from: days[0], through: days[6]) {
-            var mark = " ", color: TerminalColor?
+            var mark = " "
+            var color: TerminalColor?
             if let m = marks[o.id] { (mark, color) = (m.0, m.1) }
-            if o.state == .completed { mark = "✓"; color = color ?? .dim }
-            if o.state == .skipped { mark = "✗"; color = .yellow }
+            if o.state == .completed {
+                mark = "✓"
+                color = color ?? .dim
+            }
+            if o.state == .skipped {
+                mark = "✗"
+                color = .yellow
+            }
             let when = o.allDay ? "all day" : time(o.start)
             // A session over several days shows on each of them.
             var d = max(o.start.date, days[0])
@@ -105,11 +127,16 @@ enum WeekCommand {
         }
         var lines: [String] = []
         if let changeset {
-            lines.append("week of \(days[0]) for \(plan.user.id) — marks from changeset \(changeset.id) (\(changeset.origin.rawValue)\(changeset.planDate.map { ", plan date \($0)" } ?? ""))")
+            lines.append(
+                "week of \(days[0]) for \(plan.user.id) — marks from changeset \(changeset.id) (\(changeset.origin.rawValue)\(changeset.planDate.map { ", plan date \($0)" } ?? ""))"
+            )
         } else {
             lines.append("week of \(days[0]) for \(plan.user.id) — no nightly changeset yet")
         }
-        let head = days.map { DisplayWidth.padded(fit("\(SystemPromptNames.weekday($0)) \(String($0.description.dropFirst(5)))", width), to: width) }
+        let head = days.map {
+            DisplayWidth.padded(
+                fit("\(SystemPromptNames.weekday($0)) \(String($0.description.dropFirst(5)))", width), to: width)
+        }
         lines.append(console.paint(head.joined(separator: "  ").trimmingTrailingSpaces(), .bold))
         let sorted = days.map { (byDay[$0] ?? []).sorted { $0.start < $1.start } }
         let rows = sorted.map(\.count).max() ?? 0
@@ -132,18 +159,20 @@ enum WeekCommand {
     /// `text` cut to `width` display columns, with an ellipsis when cut.
     static func fit(_ text: String, _ width: Int) -> String {
         guard DisplayWidth.of(text) > width else { return text }
-        var out = "", used = 0
+        var out = ""
+        var used = 0
         for character in text {
             let w = DisplayWidth.of(String(character))
             if used + w > width - 1 { break }
-            out.append(character); used += w
+            out.append(character)
+            used += w
         }
         return out + "…"
     }
 }
 
-private extension String {
-    func trimmingTrailingSpaces() -> String {
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
         var s = Substring(self)
         while s.hasSuffix(" ") { s = s.dropLast() }
         return String(s)

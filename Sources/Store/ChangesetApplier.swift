@@ -38,16 +38,22 @@ struct ChangesetApplier {
         case .override:
             let (taskID, date) = try childKey(entity, key)
             _ = try taskOwned(taskID, entity: entity, key: key)
-            return try db.queryFirst("SELECT version FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
-                                     [.text(taskID), .text(date.description)]) { $0.int(0) }
+            return try db.queryFirst(
+                "SELECT version FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+                [.text(taskID), .text(date.description)]
+            ) { $0.int(0) }
         case .slide:
             let (taskID, date) = try childKey(entity, key)
             _ = try taskOwned(taskID, entity: entity, key: key)
-            return try db.queryFirst("SELECT version FROM series_slides WHERE task_id = ? AND from_date = ?",
-                                     [.text(taskID), .text(date.description)]) { $0.int(0) }
+            return try db.queryFirst(
+                "SELECT version FROM series_slides WHERE task_id = ? AND from_date = ?",
+                [.text(taskID), .text(date.description)]
+            ) { $0.int(0) }
         case .statistic:
-            return try db.queryFirst("SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
-                                     [.text(userID), .text(key)]) { $0.int(0) }
+            return try db.queryFirst(
+                "SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
+                [.text(userID), .text(key)]
+            ) { $0.int(0) }
         }
     }
 
@@ -89,7 +95,10 @@ struct ChangesetApplier {
                 let (taskID, _) = try childKey(step.entity, step.key)
                 // Checked first: such a row can not be written at all, forced or not.
                 if !createdTasks.contains(taskID), try tasks.row(taskID) == nil {
-                    rows.append(.init(entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found, kind: .parentMissing))
+                    rows.append(
+                        .init(
+                            entity: step.entity, key: step.key, expectedVersion: expected, foundVersion: found,
+                            kind: .parentMissing))
                     continue
                 }
             }
@@ -99,9 +108,12 @@ struct ChangesetApplier {
                 continue
             }
             if step.entity == .task && step.after == nil {
-                for child in try storedChildren(ofTask: step.key) where !touched.contains(ChangesetApplier.identity(child.entity, child.key)) {
-                    rows.append(.init(entity: child.entity, key: child.key, expectedVersion: nil,
-                                      foundVersion: RowChange.version(of: child.image), kind: .unrecordedChild))
+                for child in try storedChildren(ofTask: step.key)
+                where !touched.contains(ChangesetApplier.identity(child.entity, child.key)) {
+                    rows.append(
+                        .init(
+                            entity: child.entity, key: child.key, expectedVersion: nil,
+                            foundVersion: RowChange.version(of: child.image), kind: .unrecordedChild))
                 }
             }
         }
@@ -121,14 +133,17 @@ struct ChangesetApplier {
             if try currentVersion(of: .statistic, key: category) == nil { categories.append(category) }
         }
         return categories.map {
-            ChangesetEdit(seq: 0, entity: .statistic, key: $0, before: nil, after: statisticImage(category: $0),
-                          reason: "first task in category")
+            ChangesetEdit(
+                seq: 0, entity: .statistic, key: $0, before: nil, after: statisticImage(category: $0),
+                reason: "first task in category")
         }
     }
 
     func statisticImage(category: String) -> JSONValue {
-        ["user": .string(userID), "category": .string(category), "taskCount": 0, "completedCount": 0,
-         "completionRate": 0, "focusMinutes": 0]
+        [
+            "user": .string(userID), "category": .string(category), "taskCount": 0, "completedCount": 0,
+            "completionRate": 0, "focusMinutes": 0,
+        ]
     }
 
     // MARK: Writing
@@ -137,7 +152,9 @@ struct ChangesetApplier {
     /// overwrite of a conflicting row) the row is written with that fresh version instead of
     /// the image's, so every later check sees it changed. `stored`: the conflict check
     /// found the row, so it is updated rather than upserted (see `TaskTable.write`).
-    func apply(_ entity: EditEntity, key: String, image: JSONValue?, version: Int? = nil, stored: Bool = false) throws(StoreError) {
+    func apply(_ entity: EditEntity, key: String, image: JSONValue?, version: Int? = nil, stored: Bool = false)
+        throws(StoreError)
+    {
         switch entity {
         case .task:
             guard let image else {
@@ -145,7 +162,9 @@ struct ChangesetApplier {
                 return tasks.deleted(key)
             }
             var task = try decode(entity, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
-            guard task.id == key else { throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key") }
+            guard task.id == key else {
+                throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key")
+            }
             guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
             if let version { task.version = version }
             try TaskTable.write(task, stored: stored, in: db)
@@ -172,11 +191,13 @@ struct ChangesetApplier {
             try SlideTable.upsert(s, in: db)
         case .statistic:
             if image != nil {
-                try db.execute("INSERT OR IGNORE INTO statistics (user_id, category) VALUES (?, ?)", [.text(userID), .text(key)])
+                try db.execute(
+                    "INSERT OR IGNORE INTO statistics (user_id, category) VALUES (?, ?)", [.text(userID), .text(key)])
             } else {
                 // Removed only when no task of the category is left: another changeset may have
                 // added one since, and its statistic must survive this undo.
-                try db.execute("""
+                try db.execute(
+                    """
                     DELETE FROM statistics WHERE user_id = ?1 AND category = ?2
                     AND NOT EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1 AND category = ?2)
                     """, [.text(userID), .text(key)])
@@ -186,12 +207,15 @@ struct ChangesetApplier {
 
     private func requireTask(_ taskID: String, entity: EditEntity, key: String) throws(StoreError) {
         guard try taskOwned(taskID, entity: entity, key: key) else {
-            throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: "its task \(taskID) does not exist")
+            throw StoreError.malformedRow(
+                entity: entity.rawValue, key: key, problem: "its task \(taskID) does not exist")
         }
     }
 
-    private func decode<T>(_ entity: EditEntity, _ key: String,
-                           _ read: @escaping (JSONValue) throws(DataError) -> T) -> (JSONValue) throws(StoreError) -> T {
+    private func decode<T>(
+        _ entity: EditEntity, _ key: String,
+        _ read: @escaping (JSONValue) throws(DataError) -> T
+    ) -> (JSONValue) throws(StoreError) -> T {
         { (image) throws(StoreError) -> T in
             do throws(DataError) { return try read(image) } catch {
                 throw StoreError.malformedRow(entity: entity.rawValue, key: key, problem: error.description)

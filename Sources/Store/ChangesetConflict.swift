@@ -24,9 +24,13 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
         package var foundVersion: Int?
         package var kind: Kind
 
-        package init(entity: EditEntity, key: String, expectedVersion: Int?, foundVersion: Int?, kind: Kind = .changed) {
-            self.entity = entity; self.key = key; self.expectedVersion = expectedVersion
-            self.foundVersion = foundVersion; self.kind = kind
+        package init(entity: EditEntity, key: String, expectedVersion: Int?, foundVersion: Int?, kind: Kind = .changed)
+        {
+            self.entity = entity
+            self.key = key
+            self.expectedVersion = expectedVersion
+            self.foundVersion = foundVersion
+            self.kind = kind
         }
 
         package var description: String {
@@ -35,7 +39,8 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
             switch kind {
             case .changed: return "\(entity.rawValue) \(key): expected \(expected), found \(found)"
             case .parentMissing: return "\(entity.rawValue) \(key): its task no longer exists"
-            case .unrecordedChild: return "\(entity.rawValue) \(key) (\(found)) was added since and would be deleted with its task"
+            case .unrecordedChild:
+                return "\(entity.rawValue) \(key) (\(found)) was added since and would be deleted with its task"
             }
         }
     }
@@ -45,11 +50,13 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
     package var rows: [Row]
 
     package init(changesetID: ChangesetID?, rows: [Row]) {
-        self.changesetID = changesetID; self.rows = rows
+        self.changesetID = changesetID
+        self.rows = rows
     }
 
     package var description: String {
         let subject = changesetID.map { "changeset \($0)" } ?? "the changes"
-        return "\(subject) conflict with \(rows.count) row(s) changed since: " + rows.map(\.description).joined(separator: "; ")
+        return "\(subject) conflict with \(rows.count) row(s) changed since: "
+            + rows.map(\.description).joined(separator: "; ")
     }
 }

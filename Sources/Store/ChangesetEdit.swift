@@ -12,12 +12,18 @@ package struct ChangesetEdit: Hashable, Sendable {
     package var reason: String
 
     package init(seq: Int, entity: EditEntity, key: String, before: JSONValue?, after: JSONValue?, reason: String) {
-        self.seq = seq; self.entity = entity; self.key = key; self.before = before; self.after = after; self.reason = reason
+        self.seq = seq
+        self.entity = entity
+        self.key = key
+        self.before = before
+        self.after = after
+        self.reason = reason
     }
 
     package init(seq: Int, _ change: RowChange) {
-        self.init(seq: seq, entity: EditEntity(change.entity), key: change.key, before: change.before,
-                  after: change.after, reason: change.reason)
+        self.init(
+            seq: seq, entity: EditEntity(change.entity), key: change.key, before: change.before,
+            after: change.after, reason: change.reason)
     }
 
     /// The plan-row change, or nil for a statistic edit.
@@ -45,7 +51,9 @@ extension ChangesetEdit {
     /// is lowered by `backwardShift(taskID)`: the most its slides (stored ones and those in
     /// the edits) can move a session back. An image that does not read counts as touching
     /// everything (0001-01-01).
-    package static func earliestAffectedDate(of edits: [ChangesetEdit], backwardShift: (String) -> Int = { _ in 0 }) -> CivilDate? {
+    package static func earliestAffectedDate(of edits: [ChangesetEdit], backwardShift: (String) -> Int = { _ in 0 })
+        -> CivilDate?
+    {
         let everything = CivilDate(year: 1, month: 1, day: 1)!
         // Negative days of slides in the edits count too: they may not be stored yet.
         var editedBackward: [String: Int] = [:]
@@ -57,7 +65,8 @@ extension ChangesetEdit {
         }
         var earliest: CivilDate?
         func note(_ date: CivilDate, series taskID: String?) {
-            let shifted = taskID.map { date.adding(days: -(backwardShift($0) + editedBackward[$0, default: 0])) } ?? date
+            let shifted =
+                taskID.map { date.adding(days: -(backwardShift($0) + editedBackward[$0, default: 0])) } ?? date
             earliest = min(earliest ?? shifted, max(shifted, everything))
         }
         func startDate(_ image: JSONValue?) -> CivilDate? {
@@ -72,7 +81,10 @@ extension ChangesetEdit {
                 }
                 continue
             }
-            guard let key = ChildRowKey(edit.key) else { earliest = everything; continue }
+            guard let key = ChildRowKey(edit.key) else {
+                earliest = everything
+                continue
+            }
             for image in [edit.before, edit.after] {
                 if edit.entity == .override, let moved = startDate(image) {
                     note(moved, series: nil)

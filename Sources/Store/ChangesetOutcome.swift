@@ -11,7 +11,12 @@ package struct ChangesetOutcome: Hashable, Sendable {
     /// The changeset's report, so the caller can tell the student and emit notifications.
     package var report: JSONValue
 
-    package init(changeset: ChangesetHeader, applied: [ChangesetEdit], overwritten: [ChangesetConflict.Row], report: JSONValue) {
-        self.changeset = changeset; self.applied = applied; self.overwritten = overwritten; self.report = report
+    package init(
+        changeset: ChangesetHeader, applied: [ChangesetEdit], overwritten: [ChangesetConflict.Row], report: JSONValue
+    ) {
+        self.changeset = changeset
+        self.applied = applied
+        self.overwritten = overwritten
+        self.report = report
     }
 }

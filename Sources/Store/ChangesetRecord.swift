@@ -11,10 +11,17 @@ package struct ChangesetHeader: Hashable, Sendable {
     package var state: ChangesetState
     package var summary: JSONValue
 
-    package init(id: ChangesetID, userID: String, createdAt: Date, origin: ChangesetOrigin, planDate: CivilDate?,
-                state: ChangesetState, summary: JSONValue) {
-        self.id = id; self.userID = userID; self.createdAt = createdAt; self.origin = origin
-        self.planDate = planDate; self.state = state; self.summary = summary
+    package init(
+        id: ChangesetID, userID: String, createdAt: Date, origin: ChangesetOrigin, planDate: CivilDate?,
+        state: ChangesetState, summary: JSONValue
+    ) {
+        self.id = id
+        self.userID = userID
+        self.createdAt = createdAt
+        self.origin = origin
+        self.planDate = planDate
+        self.state = state
+        self.summary = summary
     }
 }
 
@@ -26,6 +33,8 @@ package struct ChangesetRecord: Hashable, Sendable {
     package var report: JSONValue
 
     package init(header: ChangesetHeader, edits: [ChangesetEdit], report: JSONValue) {
-        self.header = header; self.edits = edits; self.report = report
+        self.header = header
+        self.edits = edits
+        self.report = report
     }
 }

@@ -29,14 +29,17 @@ package struct ChangesetStore {
     @discardableResult
     package func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
         try db.write { (db) throws(StoreError) -> ChangesetID in
-            guard try UserRepository(db).exists(changeset.userID) else { throw StoreError.unknownUser(changeset.userID) }
+            guard try UserRepository(db).exists(changeset.userID) else {
+                throw StoreError.unknownUser(changeset.userID)
+            }
             let applier = ChangesetApplier(db: db, userID: changeset.userID)
 
             var listed = Set<String>()
             for change in changeset.changes {
                 let entity = EditEntity(change.entity)
                 guard listed.insert(ChangesetApplier.identity(entity, change.key)).inserted else {
-                    throw StoreError.malformedRow(entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
+                    throw StoreError.malformedRow(
+                        entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
                 }
             }
             var steps: [ChangesetEdit] = []
@@ -46,8 +49,10 @@ package struct ChangesetStore {
                 if change.entity == .task, change.before != nil, change.after == nil {
                     for child in try applier.storedChildren(ofTask: change.key)
                     where !listed.contains(ChangesetApplier.identity(child.entity, child.key)) {
-                        steps.append(ChangesetEdit(seq: 0, entity: child.entity, key: child.key, before: child.image,
-                                                   after: nil, reason: change.reason))
+                        steps.append(
+                            ChangesetEdit(
+                                seq: 0, entity: child.entity, key: child.key, before: child.image,
+                                after: nil, reason: change.reason))
                         stepText.append(nil)
                     }
                 }
@@ -56,7 +61,9 @@ package struct ChangesetStore {
             }
 
             let conflicts = try applier.conflicts(of: steps)
-            guard conflicts.isEmpty else { throw StoreError.conflict(ChangesetConflict(changesetID: nil, rows: conflicts)) }
+            guard conflicts.isEmpty else {
+                throw StoreError.conflict(ChangesetConflict(changesetID: nil, rows: conflicts))
+            }
 
             // Statistic rows first: they have no foreign keys, and undo (which runs in
             // reverse) then removes them last, after the tasks that kept them alive are gone.
@@ -76,25 +83,38 @@ package struct ChangesetStore {
             }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
-            for edit in edits { try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil) }
+            for edit in edits {
+                try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
+            }
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO changesets (id, user_id, created_at, origin, plan_date, state, summary, report)
                 VALUES (?, ?, ?, ?, ?, 'applied', ?, ?)
-                """, [.text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
-                      .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
-                      .text(changeset.text?.summary ?? changeset.summary.text), .text(changeset.text?.report ?? changeset.reportText)])
+                """,
+                [
+                    .text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
+                    .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
+                    .text(changeset.text?.summary ?? changeset.summary.text),
+                    .text(changeset.text?.report ?? changeset.reportText),
+                ])
             for (edit, written) in zip(edits, editText) {
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(id.rawValue), .integer(edit.seq), .text(edit.entity.rawValue), .text(edit.key),
-                          SQLValue(written.map(\.before) ?? edit.before?.text), SQLValue(written.map(\.after) ?? edit.after?.text),
-                          .text(edit.reason)])
+                    """,
+                    [
+                        .text(id.rawValue), .integer(edit.seq), .text(edit.entity.rawValue), .text(edit.key),
+                        SQLValue(written.map(\.before) ?? edit.before?.text),
+                        SQLValue(written.map(\.after) ?? edit.after?.text),
+                        .text(edit.reason),
+                    ])
             }
-            try OutboxRepository(db).insert(changeset.outbox, userID: changeset.userID, changesetID: id, createdAt: changeset.createdAt)
+            try OutboxRepository(db).insert(
+                changeset.outbox, userID: changeset.userID, changesetID: id, createdAt: changeset.createdAt)
             return id
         }
     }
@@ -104,7 +124,8 @@ package struct ChangesetStore {
     private func newID(at date: Date) throws(StoreError) -> ChangesetID {
         while true {
             let id = ChangesetID.generate(at: date, suffix: ChangesetIDSuffixes.shared.take())
-            let taken = try db.queryFirst("SELECT 1 FROM changesets WHERE id = ?", [.text(id.rawValue)]) { _ in true } ?? false
+            let taken =
+                try db.queryFirst("SELECT 1 FROM changesets WHERE id = ?", [.text(id.rawValue)]) { _ in true } ?? false
             if !taken { return id }
         }
     }
@@ -123,19 +144,25 @@ package struct ChangesetStore {
     ///     the report).
     /// - Throws: `.conflict` (unless `force`), `.alreadyUndone`, `.unknownChangeset`.
     @discardableResult
-    package func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    package func undo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = [])
+        throws(StoreError) -> ChangesetOutcome
+    {
         try flip(id, to: .undone, force: force, now: now, outbox: outbox)
     }
 
     /// Re-applies an undone changeset, with the same checks as `undo` against the before
     /// images. - Throws: `.conflict` (unless `force`), `.notUndone`, `.unknownChangeset`.
     @discardableResult
-    package func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetOutcome {
+    package func redo(changesetID id: ChangesetID, force: Bool = false, now: Date, outbox: [OutboxEntry] = [])
+        throws(StoreError) -> ChangesetOutcome
+    {
         try flip(id, to: .applied, force: force, now: now, outbox: outbox)
     }
 
-    private func flip(_ id: ChangesetID, to target: ChangesetState, force: Bool, now: Date,
-                      outbox: [OutboxEntry]) throws(StoreError) -> ChangesetOutcome {
+    private func flip(
+        _ id: ChangesetID, to target: ChangesetState, force: Bool, now: Date,
+        outbox: [OutboxEntry]
+    ) throws(StoreError) -> ChangesetOutcome {
         try db.write { (db) throws(StoreError) -> ChangesetOutcome in
             var record = try changeset(id)
             switch (record.header.state, target) {
@@ -149,9 +176,11 @@ package struct ChangesetStore {
             if !conflicts.isEmpty && !force {
                 throw StoreError.conflict(ChangesetConflict(changesetID: id, rows: conflicts))
             }
-            let changed = Dictionary(conflicts.filter { $0.kind == .changed }.map { (ChangesetApplier.identity($0.entity, $0.key), $0) },
-                                     uniquingKeysWith: { a, _ in a })
-            let orphaned = Set(conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
+            let changed = Dictionary(
+                conflicts.filter { $0.kind == .changed }.map { (ChangesetApplier.identity($0.entity, $0.key), $0) },
+                uniquingKeysWith: { a, _ in a })
+            let orphaned = Set(
+                conflicts.filter { $0.kind == .parentMissing }.map { ChangesetApplier.identity($0.entity, $0.key) })
             let earliestAffected = try earliestAffectedDate(of: steps, tasks: applier.tasks)
             // A forced overwrite writes content the row does not have now: a fresh version,
             // so every changeset that read the row before knows it changed.
@@ -163,15 +192,18 @@ package struct ChangesetStore {
                 if orphaned.contains(identity) { continue }
                 // A row the check found changed (forced) is stored as found; any other looks as its before image says.
                 let stored = changed[identity].map { $0.foundVersion != nil } ?? (step.before != nil)
-                try applier.apply(step.entity, key: step.key, image: step.after, version: changed[identity] == nil ? nil : fresh,
-                                  stored: stored)
+                try applier.apply(
+                    step.entity, key: step.key, image: step.after, version: changed[identity] == nil ? nil : fresh,
+                    stored: stored)
                 applied.append(step)
             }
             try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)
-            try db.execute("UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
+            try db.execute(
+                "UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
             try OutboxRepository(db).insert(outbox, userID: record.header.userID, changesetID: id, createdAt: now)
             record.header.state = target
-            return ChangesetOutcome(changeset: record.header, applied: applied, overwritten: conflicts, report: record.report)
+            return ChangesetOutcome(
+                changeset: record.header, applied: applied, overwritten: conflicts, report: record.report)
         }
     }
 
@@ -181,7 +213,9 @@ package struct ChangesetStore {
     private func earliestAffectedDate(of edits: [ChangesetEdit], tasks: TouchedTasks) throws(StoreError) -> CivilDate? {
         var shifts: [String: Int] = [:]
         for edit in edits where edit.entity == .override || edit.entity == .slide || edit.entity == .task {
-            if edit.entity == .task, ![edit.before, edit.after].contains(where: { ($0?["repeat"]).map { $0 != .null } ?? false }) {
+            if edit.entity == .task,
+                ![edit.before, edit.after].contains(where: { ($0?["repeat"]).map { $0 != .null } ?? false })
+            {
                 continue
             }
             let taskID = edit.entity == .task ? edit.key : (ChildRowKey(edit.key)?.taskID ?? edit.key)
@@ -198,22 +232,30 @@ package struct ChangesetStore {
     /// One changeset with its edits and report. - Throws: `.unknownChangeset`.
     package func changeset(_ id: ChangesetID) throws(StoreError) -> ChangesetRecord {
         try db.read { (db) throws(StoreError) -> ChangesetRecord in
-            let rows = try db.query("SELECT \(ChangesetStore.headerColumns), report FROM changesets WHERE id = ?", [.text(id.rawValue)]) {
+            let rows = try db.query(
+                "SELECT \(ChangesetStore.headerColumns), report FROM changesets WHERE id = ?", [.text(id.rawValue)]
+            ) {
                 (s) throws(StoreError) in
-                (try ChangesetStore.decodeHeader(s), try StoredJSON.parse(s.text(7), entity: "changeset", key: id.rawValue))
+                (
+                    try ChangesetStore.decodeHeader(s),
+                    try StoredJSON.parse(s.text(7), entity: "changeset", key: id.rawValue)
+                )
             }
             guard let (header, report) = rows.first else { throw StoreError.unknownChangeset(id) }
-            let edits = try db.query("""
+            let edits = try db.query(
+                """
                 SELECT seq, entity, entity_key, before, after, reason FROM changeset_edits WHERE changeset_id = ? ORDER BY seq
-                """, [.text(id.rawValue)]) { (s) throws(StoreError) -> ChangesetEdit in
-                let where_ = "\(id)#\(s.int(0))"
+                """, [.text(id.rawValue)]
+            ) { (s) throws(StoreError) -> ChangesetEdit in
+                let editName = "\(id)#\(s.int(0))"
                 guard let entity = EditEntity(rawValue: s.text(1)) else {
-                    throw StoreError.malformedRow(entity: "changeset edit", key: where_, problem: "unknown entity")
+                    throw StoreError.malformedRow(entity: "changeset edit", key: editName, problem: "unknown entity")
                 }
-                return ChangesetEdit(seq: s.int(0), entity: entity, key: s.text(2),
-                                     before: try StoredJSON.parse(s.optionalText(3), entity: "changeset edit", key: where_),
-                                     after: try StoredJSON.parse(s.optionalText(4), entity: "changeset edit", key: where_),
-                                     reason: s.text(5))
+                return ChangesetEdit(
+                    seq: s.int(0), entity: entity, key: s.text(2),
+                    before: try StoredJSON.parse(s.optionalText(3), entity: "changeset edit", key: editName),
+                    after: try StoredJSON.parse(s.optionalText(4), entity: "changeset edit", key: editName),
+                    reason: s.text(5))
             }
             return ChangesetRecord(header: header, edits: edits, report: report)
         }
@@ -223,16 +265,20 @@ package struct ChangesetStore {
     package func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
         let filter = userID == nil ? "" : "WHERE user_id = ?"
         let values: [SQLValue] = (userID.map { [SQLValue.text($0)] } ?? []) + [.integer(limit)]
-        return try db.query("SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                            values) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }
+        return try db.query(
+            "SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            values
+        ) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }
     }
 
     /// The newest changeset of a user still in effect (`undo --user U --last`).
     package func lastApplied(userID: String) throws(StoreError) -> ChangesetHeader? {
-        try db.query("""
+        try db.query(
+            """
             SELECT \(ChangesetStore.headerColumns) FROM changesets WHERE user_id = ? AND state = 'applied'
             ORDER BY created_at DESC, rowid DESC LIMIT 1
-            """, [.text(userID)]) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }.first
+            """, [.text(userID)]
+        ) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }.first
     }
 
     static func decodeHeader(_ s: Statement) throws(StoreError) -> ChangesetHeader {
@@ -242,9 +288,13 @@ package struct ChangesetStore {
         guard let origin = ChangesetOrigin(rawValue: s.text(3)) else { throw bad("unknown origin") }
         guard let state = ChangesetState(rawValue: s.text(5)) else { throw bad("unknown state") }
         var planDate: CivilDate?
-        if let text = s.optionalText(4) { guard let d = CivilDate(text) else { throw bad("bad plan_date") }; planDate = d }
-        return ChangesetHeader(id: ChangesetID(id), userID: s.text(1), createdAt: created, origin: origin, planDate: planDate,
-                               state: state, summary: try StoredJSON.parse(s.text(6), entity: "changeset", key: id))
+        if let text = s.optionalText(4) {
+            guard let d = CivilDate(text) else { throw bad("bad plan_date") }
+            planDate = d
+        }
+        return ChangesetHeader(
+            id: ChangesetID(id), userID: s.text(1), createdAt: created, origin: origin, planDate: planDate,
+            state: state, summary: try StoredJSON.parse(s.text(6), entity: "changeset", key: id))
     }
 }
 
@@ -253,11 +303,13 @@ extension ChangesetStore {
     /// (for the iCalendar feed's cancelled events). Reads the user's changesets through
     /// `changesets_by_user` and their task deletions only.
     package func droppedSessions(userID: String, since: Date) throws(StoreError) -> [DroppedSession] {
-        try db.query("""
+        try db.query(
+            """
             SELECT e.before, c.created_at FROM changesets c JOIN changeset_edits e ON e.changeset_id = c.id
             WHERE c.user_id = ? AND c.created_at >= ? AND c.state = 'applied'
                 AND e.entity = 'task' AND e.after IS NULL AND e.before IS NOT NULL
-            """, [.text(userID), .text(Timestamp.text(since))]) { (s) throws(StoreError) -> DroppedSession? in
+            """, [.text(userID), .text(Timestamp.text(since))]
+        ) { (s) throws(StoreError) -> DroppedSession? in
             guard let image = try? JSONValue(parsing: s.text(0)), let at = Timestamp.date(s.text(1)) else { return nil }
             return DroppedSession(image: image, droppedAt: at)
         }.compactMap { $0 }

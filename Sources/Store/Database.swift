@@ -42,8 +42,10 @@ package final class Database {
     ///   - now: the time recorded for applied migrations.
     /// - Throws: `.cannotOpen` (missing directory, permissions), `.notADatabase`,
     ///   `.schemaTooNew`, or an SQLite failure.
-    package static func open(path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
-                            migrations: [Migration] = Schema.migrations, now: Date = Date()) throws(StoreError) -> Database {
+    package static func open(
+        path: String, busyTimeoutMilliseconds: Int = defaultBusyTimeoutMilliseconds,
+        migrations: [Migration] = Schema.migrations, now: Date = Date()
+    ) throws(StoreError) -> Database {
         _ = Database.libraryConfigured
         let inMemory = path == ":memory:"
         let created = inMemory ? true : try DatabaseFile.prepare(path)
@@ -64,7 +66,9 @@ package final class Database {
             // no WAL switch, no tables, no mode change (issue 13, item 5).
             if !created {
                 let objects = try db.queryFirst("SELECT count(*) FROM sqlite_master") { $0.int(0) } ?? 0
-                let ours = try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } ?? false
+                let ours =
+                    try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+                { _ in true } ?? false
                 if objects > 0 && !ours { throw StoreError.notReplanDatabase(path: path) }
                 try DatabaseFile.tighten(path)
             }
@@ -73,7 +77,8 @@ package final class Database {
             // sync is durable in WAL except for the last commits on power loss, never corrupt.
             let mode = try db.pragma("journal_mode = WAL")
             if !inMemory && mode?.lowercased() != "wal" {
-                throw StoreError.cannotOpen(path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+                throw StoreError.cannotOpen(
+                    path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
             }
             try db.execute("PRAGMA synchronous = NORMAL")
             try db.execute("PRAGMA foreign_keys = ON")
@@ -99,7 +104,8 @@ package final class Database {
         guard case .sqlite(let failure) = error else { return error }
         switch failure.code {
         case SQLITE_NOTADB: return .notADatabase(path: path)
-        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH: return .cannotOpen(path: path, reason: failure.message)
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
+            return .cannotOpen(path: path, reason: failure.message)
         default: return error
         }
     }
@@ -159,7 +165,9 @@ package final class Database {
     }
 
     /// Runs a query and maps every row.
-    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T)
+        throws(StoreError) -> [T]
+    {
         try withStatement(sql) { (s) throws(StoreError) -> [T] in
             try s.bind(values)
             var rows: [T] = []
@@ -169,7 +177,9 @@ package final class Database {
     }
 
     /// Runs a query and maps its first row, if any.
-    package func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> T? {
+    package func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T)
+        throws(StoreError) -> T?
+    {
         try withStatement(sql) { (s) throws(StoreError) -> T? in
             try s.bind(values)
             return try s.step() ? try row(s) : nil
@@ -183,8 +193,10 @@ package final class Database {
         defer { sqlite3_free(message) }
         guard rc == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
-            throw StoreError.sqlite(SQLiteFailure(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
-                                                  message: text, operation: "script"))
+            throw StoreError.sqlite(
+                SQLiteFailure(
+                    code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
+                    message: text, operation: "script"))
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The database file on disk, created by replan itself before SQLite sees it.
@@ -43,7 +43,10 @@ enum DatabaseFile {
         if fd >= 0 {
             let restricted = fchmod(fd, 0o600) == 0
             close(fd)
-            if !restricted { throw StoreError.cannotOpen(path: path, reason: "cannot restrict permissions to 0600: \(lastSystemError())") }
+            if !restricted {
+                throw StoreError.cannotOpen(
+                    path: path, reason: "cannot restrict permissions to 0600: \(lastSystemError())")
+            }
             return true
         }
         // Another process created it meanwhile: it is theirs to initialise or ours to check.

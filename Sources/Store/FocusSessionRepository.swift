@@ -10,7 +10,11 @@ package struct StoredFocusSession: Hashable, Sendable {
     package var minutes: Int
 
     package init(id: Int, userID: String, category: String, start: CivilDateTime, minutes: Int) {
-        self.id = id; self.userID = userID; self.category = category; self.start = start; self.minutes = minutes
+        self.id = id
+        self.userID = userID
+        self.category = category
+        self.start = start
+        self.minutes = minutes
     }
 }
 
@@ -22,17 +26,23 @@ package struct FocusSessionRepository {
 
     /// Records a session. - Throws: `.unknownUser`.
     @discardableResult
-    package func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError) -> StoredFocusSession {
+    package func add(userID: String, category: String, start: CivilDateTime, minutes: Int) throws(StoreError)
+        -> StoredFocusSession
+    {
         try db.write { (db) throws(StoreError) -> StoredFocusSession in
             guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
-            try db.execute("INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)",
-                           [.text(userID), .text(category), .text(start.description), .integer(minutes)])
-            return StoredFocusSession(id: db.lastInsertRowID, userID: userID, category: category, start: start, minutes: minutes)
+            try db.execute(
+                "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)",
+                [.text(userID), .text(category), .text(start.description), .integer(minutes)])
+            return StoredFocusSession(
+                id: db.lastInsertRowID, userID: userID, category: category, start: start, minutes: minutes)
         }
     }
 
     /// A user's sessions by start, optionally only those starting within `dates`.
-    package func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [StoredFocusSession] {
+    package func sessions(userID: String, dates: ClosedRange<CivilDate>? = nil) throws(StoreError)
+        -> [StoredFocusSession]
+    {
         var sql = "SELECT id, user_id, category, start, minutes FROM focus_sessions WHERE user_id = ?"
         var values: [SQLValue] = [.text(userID)]
         if let dates {
@@ -43,7 +53,8 @@ package struct FocusSessionRepository {
             guard let start = CivilDateTime(s.text(3)) else {
                 throw StoreError.malformedRow(entity: "focus session", key: String(s.int(0)), problem: "bad start")
             }
-            return StoredFocusSession(id: s.int(0), userID: s.text(1), category: s.text(2), start: start, minutes: s.int(4))
+            return StoredFocusSession(
+                id: s.int(0), userID: s.text(1), category: s.text(2), start: start, minutes: s.int(4))
         }
     }
 

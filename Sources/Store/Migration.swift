@@ -6,7 +6,9 @@ package struct Migration: Sendable {
     let apply: @Sendable (Database) throws(StoreError) -> Void
 
     package init(version: Int, name: String, apply: @escaping @Sendable (Database) throws(StoreError) -> Void) {
-        self.version = version; self.name = name; self.apply = apply
+        self.version = version
+        self.name = name
+        self.apply = apply
     }
 
     /// A migration that runs an SQL script.

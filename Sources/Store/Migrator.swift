@@ -11,8 +11,9 @@ package struct Migrator: Sendable {
     package let migrations: [Migration]
 
     package init(migrations: [Migration]) {
-        precondition(zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
-                     "migration versions must be strictly increasing")
+        precondition(
+            zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
+            "migration versions must be strictly increasing")
         precondition(migrations.allSatisfy { $0.version > 0 }, "migration versions start at 1")
         self.migrations = migrations
     }
@@ -27,10 +28,15 @@ package struct Migrator: Sendable {
     package func migrate(_ db: Database, now: Date) throws(StoreError) -> [Int] {
         // Opening an up-to-date database only reads: the nightly workers' connections must not
         // queue for the write lock just to learn that nothing is to do.
-        let hasTable = try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in true } != nil
+        let hasTable =
+            try db.queryFirst("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'") { _ in
+                true
+            } != nil
         if !hasTable {
             try db.write { (db) throws(StoreError) in
-                try db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+                try db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+                )
             }
         }
         let recorded = try Migrator.appliedVersions(db)
@@ -42,11 +48,14 @@ package struct Migrator: Sendable {
         for migration in migrations where !recorded.contains(migration.version) {
             let didApply = try db.write { (db) throws(StoreError) -> Bool in
                 // Another process may have applied it since we looked.
-                let done = try db.queryFirst("SELECT 1 FROM schema_migrations WHERE version = ?", [.integer(migration.version)]) { _ in true }
+                let done = try db.queryFirst(
+                    "SELECT 1 FROM schema_migrations WHERE version = ?", [.integer(migration.version)]
+                ) { _ in true }
                 if done != nil { return false }
                 try migration.apply(db)
-                try db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
-                               [.integer(migration.version), .text(Timestamp.text(now))])
+                try db.execute(
+                    "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                    [.integer(migration.version), .text(Timestamp.text(now))])
                 return true
             }
             if didApply { applied.append(migration.version) }

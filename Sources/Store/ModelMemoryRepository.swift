@@ -19,10 +19,16 @@ package struct ModelMemory: Hashable, Sendable {
     /// a kept category waiting for the student) is not a reason to ask again.
     package var reviewedFlags: Set<String>
 
-    package init(instructionDigest: String?, settingsDigest: String?, reviewedOn: CivilDate?, planFrom: CivilDate,
-                planThrough: CivilDate, planDigest: String, reviewedFlags: Set<String> = []) {
-        self.instructionDigest = instructionDigest; self.settingsDigest = settingsDigest; self.reviewedOn = reviewedOn
-        self.planFrom = planFrom; self.planThrough = planThrough; self.planDigest = planDigest
+    package init(
+        instructionDigest: String?, settingsDigest: String?, reviewedOn: CivilDate?, planFrom: CivilDate,
+        planThrough: CivilDate, planDigest: String, reviewedFlags: Set<String> = []
+    ) {
+        self.instructionDigest = instructionDigest
+        self.settingsDigest = settingsDigest
+        self.reviewedOn = reviewedOn
+        self.planFrom = planFrom
+        self.planThrough = planThrough
+        self.planDigest = planDigest
         self.reviewedFlags = reviewedFlags
     }
 }
@@ -36,21 +42,25 @@ package struct ModelMemoryRepository {
     /// The student's memory; nil when there is none or its row is unreadable (the worst a bad
     /// row does is one extra review).
     package func memory(userID: String) throws(StoreError) -> ModelMemory? {
-        try db.queryFirst("""
+        try db.queryFirst(
+            """
             SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags
             FROM model_memory WHERE user_id = ?
-            """, [.text(userID)]) { s -> ModelMemory? in
+            """, [.text(userID)]
+        ) { s -> ModelMemory? in
             guard let from = CivilDate(s.text(3)), let through = CivilDate(s.text(4)) else { return nil }
-            return ModelMemory(instructionDigest: s.optionalText(0), settingsDigest: s.optionalText(1),
-                               reviewedOn: s.optionalText(2).flatMap { CivilDate($0) }, planFrom: from, planThrough: through,
-                               planDigest: s.text(5),
-                               reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)))
+            return ModelMemory(
+                instructionDigest: s.optionalText(0), settingsDigest: s.optionalText(1),
+                reviewedOn: s.optionalText(2).flatMap { CivilDate($0) }, planFrom: from, planThrough: through,
+                planDigest: s.text(5),
+                reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)))
         } ?? nil
     }
 
     package func store(userID: String, _ m: ModelMemory) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO model_memory (user_id, instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest,
                     reviewed_flags)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -58,9 +68,13 @@ package struct ModelMemoryRepository {
                     settings_digest = excluded.settings_digest, reviewed_on = excluded.reviewed_on,
                     plan_from = excluded.plan_from, plan_through = excluded.plan_through, plan_digest = excluded.plan_digest,
                     reviewed_flags = excluded.reviewed_flags
-                """, [.text(userID), SQLValue(m.instructionDigest), SQLValue(m.settingsDigest),
-                      SQLValue(m.reviewedOn?.description), .text(m.planFrom.description), .text(m.planThrough.description),
-                      .text(m.planDigest), .text(m.reviewedFlags.sorted().joined(separator: "\n"))])
+                """,
+                [
+                    .text(userID), SQLValue(m.instructionDigest), SQLValue(m.settingsDigest),
+                    SQLValue(m.reviewedOn?.description), .text(m.planFrom.description),
+                    .text(m.planThrough.description),
+                    .text(m.planDigest), .text(m.reviewedFlags.sorted().joined(separator: "\n")),
+                ])
         }
     }
 

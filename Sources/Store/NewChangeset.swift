@@ -43,9 +43,17 @@ package struct NewChangeset: Sendable {
         return JSONValue.text(ofObject: report.objectValue ?? [:], adding: member.key, rawValue: member.rawValue)
     }
 
-    package init(userID: String, origin: ChangesetOrigin, planDate: CivilDate?, createdAt: Date, changes: [RowChange],
-                summary: JSONValue = [:], report: JSONValue = [:], outbox: [OutboxEntry] = []) {
-        self.userID = userID; self.origin = origin; self.planDate = planDate; self.createdAt = createdAt
-        self.changes = changes; self.summary = summary; self.report = report; self.outbox = outbox
+    package init(
+        userID: String, origin: ChangesetOrigin, planDate: CivilDate?, createdAt: Date, changes: [RowChange],
+        summary: JSONValue = [:], report: JSONValue = [:], outbox: [OutboxEntry] = []
+    ) {
+        self.userID = userID
+        self.origin = origin
+        self.planDate = planDate
+        self.createdAt = createdAt
+        self.changes = changes
+        self.summary = summary
+        self.report = report
+        self.outbox = outbox
     }
 }

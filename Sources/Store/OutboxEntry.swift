@@ -13,7 +13,9 @@ package struct OutboxEntry: Hashable, Sendable {
     package var action: Action
 
     package init(occurrenceID: OccurrenceID, fireAt: Date, action: Action) {
-        self.occurrenceID = occurrenceID; self.fireAt = fireAt; self.action = action
+        self.occurrenceID = occurrenceID
+        self.fireAt = fireAt
+        self.action = action
     }
 }
 
@@ -26,6 +28,10 @@ package struct StoredOutboxEntry: Hashable, Sendable {
     package var changesetID: ChangesetID?
 
     package init(id: Int, userID: String, entry: OutboxEntry, createdAt: Date, changesetID: ChangesetID?) {
-        self.id = id; self.userID = userID; self.entry = entry; self.createdAt = createdAt; self.changesetID = changesetID
+        self.id = id
+        self.userID = userID
+        self.entry = entry
+        self.createdAt = createdAt
+        self.changesetID = changesetID
     }
 }

@@ -8,35 +8,47 @@ package struct OutboxRepository {
 
     package init(_ db: Database) { self.db = db }
 
-    func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError) {
+    func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError)
+    {
         for e in entries {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO notification_outbox (user_id, occurrence_id, fire_at, action, created_at, changeset_id)
                 VALUES (?, ?, ?, ?, ?, ?)
-                """, [.text(userID), .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)), .text(e.action.rawValue),
-                      .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue)])
+                """,
+                [
+                    .text(userID), .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)),
+                    .text(e.action.rawValue),
+                    .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue),
+                ])
         }
     }
 
     /// A user's pending rows, in insertion order.
     package func entries(userID: String) throws(StoreError) -> [StoredOutboxEntry] {
-        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE user_id = ? ORDER BY id", [.text(userID)]) {
+        try db.query(
+            "SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE user_id = ? ORDER BY id", [.text(userID)]
+        ) {
             (s) throws(StoreError) in try OutboxRepository.decode(s)
         }
     }
 
     /// The rows written with one changeset (and its undo/redo), in insertion order.
     package func entries(changesetID: ChangesetID) throws(StoreError) -> [StoredOutboxEntry] {
-        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE changeset_id = ? ORDER BY id",
-                     [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
+        try db.query(
+            "SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE changeset_id = ? ORDER BY id",
+            [.text(changesetID.rawValue)]
+        ) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
 
     /// Rows after `cursor` (a row id; 0 for the start), in id order: the delivery contract of
     /// `replan outbox`. Ids only grow, so a consumer that remembers the last id it handled
     /// never sees a row twice and never skips one.
     package func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
-        try db.query("SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE id > ? ORDER BY id LIMIT ?",
-                     [.integer(cursor), .integer(limit)]) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
+        try db.query(
+            "SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE id > ? ORDER BY id LIMIT ?",
+            [.integer(cursor), .integer(limit)]
+        ) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
 
     /// Removes every row up to and including `cursor` (the consumer has handled them).
@@ -61,10 +73,13 @@ package struct OutboxRepository {
     static func decode(_ s: Statement) throws(StoreError) -> StoredOutboxEntry {
         let key = String(s.int(0))
         guard let occurrence = OccurrenceID(s.text(2)), let fireAt = Timestamp.date(s.text(3)),
-              let action = OutboxEntry.Action(rawValue: s.text(4)), let created = Timestamp.date(s.text(5)) else {
+            let action = OutboxEntry.Action(rawValue: s.text(4)), let created = Timestamp.date(s.text(5))
+        else {
             throw StoreError.malformedRow(entity: "outbox", key: key, problem: "bad occurrence, time or action")
         }
-        return StoredOutboxEntry(id: s.int(0), userID: s.text(1), entry: OutboxEntry(occurrenceID: occurrence, fireAt: fireAt, action: action),
-                                 createdAt: created, changesetID: s.optionalText(6).map { ChangesetID($0) })
+        return StoredOutboxEntry(
+            id: s.int(0), userID: s.text(1),
+            entry: OutboxEntry(occurrenceID: occurrence, fireAt: fireAt, action: action),
+            createdAt: created, changesetID: s.optionalText(6).map { ChangesetID($0) })
     }
 }

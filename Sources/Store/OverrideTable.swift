@@ -6,18 +6,30 @@ enum OverrideTable {
     static let aliasedColumns = #"o.task_id, o.original_date, o.state, o.start, o."end", o.version"#
 
     static func values(_ o: OccurrenceOverride) -> [SQLValue] {
-        [.text(o.taskID), .text(o.originalDate.description), .text(o.state.rawValue),
-         SQLValue(o.start?.description), SQLValue(o.end?.description), .integer(o.version)]
+        [
+            .text(o.taskID), .text(o.originalDate.description), .text(o.state.rawValue),
+            SQLValue(o.start?.description), SQLValue(o.end?.description), .integer(o.version),
+        ]
     }
 
     static func decode(_ s: Statement) throws(StoreError) -> OccurrenceOverride {
-        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "override", key: "\(s.text(0))@\(s.text(1))", problem: problem) }
+        func bad(_ problem: String) -> StoreError {
+            .malformedRow(entity: "override", key: "\(s.text(0))@\(s.text(1))", problem: problem)
+        }
         guard let date = s.civilDate(1) else { throw bad("bad original_date") }
         guard let state = OccurrenceState(rawValue: s.text(2)) else { throw bad("unknown state") }
-        var start: CivilDateTime?, end: CivilDateTime?
-        if !s.isNull(3) { guard let v = s.civilDateTime(3) else { throw bad("bad start") }; start = v }
-        if !s.isNull(4) { guard let v = s.civilDateTime(4) else { throw bad("bad end") }; end = v }
-        return OccurrenceOverride(taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
+        var start: CivilDateTime?
+        var end: CivilDateTime?
+        if !s.isNull(3) {
+            guard let v = s.civilDateTime(3) else { throw bad("bad start") }
+            start = v
+        }
+        if !s.isNull(4) {
+            guard let v = s.civilDateTime(4) else { throw bad("bad end") }
+            end = v
+        }
+        return OccurrenceOverride(
+            taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
     }
 
     static let upsertSQL = """
@@ -35,7 +47,8 @@ enum OverrideTable {
     static func write(_ o: OccurrenceOverride, stored: Bool, in db: Database) throws(StoreError) {
         if stored {
             let v = values(o)
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE occurrence_overrides SET state = ?, start = ?, "end" = ?, version = ? WHERE task_id = ? AND original_date = ?
                 """, [v[2], v[3], v[4], v[5], v[0], v[1]])
             if db.changes == 1 { return }
@@ -44,17 +57,22 @@ enum OverrideTable {
     }
 
     static func delete(taskID: String, date: CivilDate, in db: Database) throws(StoreError) {
-        try db.execute("DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
-                       [.text(taskID), .text(date.description)])
+        try db.execute(
+            "DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+            [.text(taskID), .text(date.description)])
     }
 
     static func find(taskID: String, date: CivilDate, in db: Database) throws(StoreError) -> OccurrenceOverride? {
-        try db.query("SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
-                     [.text(taskID), .text(date.description)]) { (s) throws(StoreError) in try decode(s) }.first
+        try db.query(
+            "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+            [.text(taskID), .text(date.description)]
+        ) { (s) throws(StoreError) in try decode(s) }.first
     }
 
     static func all(taskID: String, in db: Database) throws(StoreError) -> [OccurrenceOverride] {
-        try db.query("SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date",
-                     [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
+        try db.query(
+            "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date",
+            [.text(taskID)]
+        ) { (s) throws(StoreError) in try decode(s) }
     }
 }

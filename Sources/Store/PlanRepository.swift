@@ -48,19 +48,24 @@ package struct PlanRepository {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let userID = user.id
             guard let window else { return try everything(of: user) }
-            let series = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
-                                      [.text(userID)]) { (s) throws(StoreError) in try TaskTable.decode(s) }
+            let series = try db.query(
+                "SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
+                [.text(userID)]
+            ) { (s) throws(StoreError) in try TaskTable.decode(s) }
             let slides = try seriesSlides(userID: userID)
             let selection = WindowSelection(window: window, series: series, slides: slides)
             let overrides = try seriesOverrides(userID: userID, series: series, selection: selection)
-            let oneOffs = try db.query("""
+            let oneOffs = try db.query(
+                """
                 SELECT \(TaskTable.columns) FROM tasks
                 WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0)
-                """, [.text(userID), .text(window.lowerBound.description)]) {
-                    (s) throws(StoreError) in try TaskTable.decode(s)
-                }.filter(selection.keeps)
-            return UserPlan(user: user, tasks: series + oneOffs, overrides: overrides, slides: slides,
-                            historyFrom: selection.overridesFrom)
+                """, [.text(userID), .text(window.lowerBound.description)]
+            ) {
+                (s) throws(StoreError) in try TaskTable.decode(s)
+            }.filter(selection.keeps)
+            return UserPlan(
+                user: user, tasks: series + oneOffs, overrides: overrides, slides: slides,
+                historyFrom: selection.overridesFrom)
         }
     }
 
@@ -75,20 +80,25 @@ package struct PlanRepository {
         let seriesIDs = Set(series.map(\.id))
         let overrides = whole.overrides.values.filter { seriesIDs.contains($0.taskID) && selection.keeps($0) }
         let oneOffs = whole.tasks.values.filter { $0.repeatRule == nil && selection.keeps($0) }
-        return UserPlan(user: whole.user, tasks: series + oneOffs, overrides: overrides, slides: slides,
-                        historyFrom: selection.overridesFrom)
+        return UserPlan(
+            user: whole.user, tasks: series + oneOffs, overrides: overrides, slides: slides,
+            historyFrom: selection.overridesFrom)
     }
 
     /// The one-off tasks of a user whose sessions start in `days` (the nightly statistics count
     /// the days between a stored base and the window with them).
-    package func oneOffTasks(userID: String, startingIn days: ClosedRange<CivilDate>) throws(StoreError) -> [StudyTask] {
+    package func oneOffTasks(userID: String, startingIn days: ClosedRange<CivilDate>) throws(StoreError) -> [StudyTask]
+    {
         // `end` bounds the index range (a task starting in the days ends on or after their first).
-        try db.query("""
+        try db.query(
+            """
             SELECT \(TaskTable.columns) FROM tasks
             WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ?2 AND start >= ?2 AND start < ?3
-            """, [.text(userID), .text(days.lowerBound.description), .text(days.upperBound.adding(days: 1).description)]) {
-                (s) throws(StoreError) in try TaskTable.decode(s)
-            }
+            """,
+            [.text(userID), .text(days.lowerBound.description), .text(days.upperBound.adding(days: 1).description)]
+        ) {
+            (s) throws(StoreError) in try TaskTable.decode(s)
+        }
     }
 
     /// Every task of the user, and the overrides and slides of their series: all that the
@@ -102,10 +112,12 @@ package struct PlanRepository {
             let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
                 (s) throws(StoreError) in try TaskTable.decode(s)
             }
-            let overrides = try db.query("""
+            let overrides = try db.query(
+                """
                 SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
                 WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-                """, id) { (s) throws(StoreError) in try OverrideTable.decode(s) }
+                """, id
+            ) { (s) throws(StoreError) in try OverrideTable.decode(s) }
             let slides = try seriesSlides(userID: user.id)
             return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
         }
@@ -113,10 +125,12 @@ package struct PlanRepository {
 
     /// Every slide of the user's series.
     private func seriesSlides(userID: String) throws(StoreError) -> [SeriesSlide] {
-        try db.query("""
+        try db.query(
+            """
             SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
             WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-            """, [.text(userID)]) { (s) throws(StoreError) in try SlideTable.decode(s) }
+            """, [.text(userID)]
+        ) { (s) throws(StoreError) in try SlideTable.decode(s) }
     }
 
     private func everything(of user: User) throws(StoreError) -> UserPlan {
@@ -124,14 +138,18 @@ package struct PlanRepository {
         let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
             (s) throws(StoreError) in try TaskTable.decode(s)
         }
-        let overrides = try db.query("""
+        let overrides = try db.query(
+            """
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?
-            """, id) { (s) throws(StoreError) in try OverrideTable.decode(s) }
-        let slides = try db.query("""
+            """, id
+        ) { (s) throws(StoreError) in try OverrideTable.decode(s) }
+        let slides = try db.query(
+            """
             SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
             WHERE t.user_id = ?
-            """, id) { (s) throws(StoreError) in try SlideTable.decode(s) }
+            """, id
+        ) { (s) throws(StoreError) in try SlideTable.decode(s) }
         return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
     }
 
@@ -147,13 +165,16 @@ package struct PlanRepository {
     /// with their own earlier night, every night. History stays bounded (an override whose
     /// original date and place both lie before the window is not read); the future holds only
     /// what students and earlier nights wrote ahead.
-    private func seriesOverrides(userID: String, series: [StudyTask], selection: WindowSelection) throws(StoreError) -> [OccurrenceOverride] {
+    private func seriesOverrides(userID: String, series: [StudyTask], selection: WindowSelection) throws(StoreError)
+        -> [OccurrenceOverride]
+    {
         guard !series.isEmpty else { return [] }
         // The second part takes only what the first leaves out (older original dates), so the
         // two are disjoint and UNION ALL needs no de-duplicating b-tree. The first is a range of
         // the primary key; the second is pinned to the partial index on moved overrides, which
         // SQLite would otherwise trade for a scan of the series' whole history by primary key.
-        return try db.query("""
+        return try db.query(
+            """
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date >= ?2
             UNION ALL
@@ -161,7 +182,9 @@ package struct PlanRepository {
                 JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?3
                 AND o.original_date < ?2
-            """, [.text(userID), .text(selection.overridesFrom.description), .text(selection.movedEndingFrom.description)]) {
+            """,
+            [.text(userID), .text(selection.overridesFrom.description), .text(selection.movedEndingFrom.description)]
+        ) {
             (s) throws(StoreError) in try OverrideTable.decode(s)
         }
     }

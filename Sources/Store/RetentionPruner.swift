@@ -37,11 +37,18 @@ package struct RetentionPruner {
         let c = SQLValue.text(Timestamp.text(cutoff))
         return try db.read { (db) throws(StoreError) -> Report in
             var r = Report()
-            r.changesets = try db.queryFirst("SELECT count(*) FROM changesets WHERE created_at < ?", [c]) { $0.int(0) } ?? 0
-            r.userRuns = try db.queryFirst("SELECT count(*) FROM user_runs WHERE \(RetentionPruner.oldUserRun)", [c]) { $0.int(0) } ?? 0
-            r.transcripts = try db.queryFirst("""
-                SELECT count(*) FROM transcripts WHERE user_run_id IN (SELECT id FROM user_runs WHERE \(RetentionPruner.oldUserRun))
-                """, [c]) { $0.int(0) } ?? 0
+            r.changesets =
+                try db.queryFirst("SELECT count(*) FROM changesets WHERE created_at < ?", [c]) { $0.int(0) } ?? 0
+            r.userRuns =
+                try db.queryFirst("SELECT count(*) FROM user_runs WHERE \(RetentionPruner.oldUserRun)", [c]) {
+                    $0.int(0)
+                } ?? 0
+            r.transcripts =
+                try db.queryFirst(
+                    """
+                    SELECT count(*) FROM transcripts WHERE user_run_id IN (SELECT id FROM user_runs WHERE \(RetentionPruner.oldUserRun))
+                    """, [c]
+                ) { $0.int(0) } ?? 0
             r.runs = try db.queryFirst("SELECT count(*) FROM runs WHERE started_at < ?", [c]) { $0.int(0) } ?? 0
             return r
         }
@@ -49,37 +56,53 @@ package struct RetentionPruner {
 
     /// Deletes everything older than `cutoff`, in batches; `shouldStop` is asked between
     /// batches (a run's time budget, a signal).
-    package func prune(olderThan cutoff: Date, batchSize: Int = 500,
-                      shouldStop: () -> Bool = { false }) throws(StoreError) -> Report {
+    package func prune(
+        olderThan cutoff: Date, batchSize: Int = 500,
+        shouldStop: () -> Bool = { false }
+    ) throws(StoreError) -> Report {
         let c = SQLValue.text(Timestamp.text(cutoff))
         let n = SQLValue.integer(max(1, batchSize))
         var report = Report()
         func batches(_ body: (Database) throws(StoreError) -> Int) throws(StoreError) -> Bool {
             while true {
-                if shouldStop() { report.stopped = true; return false }
+                if shouldStop() {
+                    report.stopped = true
+                    return false
+                }
                 let deleted = try db.write { (db) throws(StoreError) -> Int in try body(db) }
                 report.batches += 1
                 if deleted == 0 { return true }
             }
         }
-        guard try batches({ (db) throws(StoreError) -> Int in
-            try db.execute("DELETE FROM changesets WHERE id IN (SELECT id FROM changesets WHERE created_at < ? LIMIT ?)", [c, n])
-            let deleted = db.changes
-            report.changesets += deleted
-            return deleted
-        }) else { return report }
-        guard try batches({ (db) throws(StoreError) -> Int in
-            // Transcripts go with their user runs (ON DELETE CASCADE); counted first.
-            let ids = try db.query("SELECT id FROM user_runs WHERE \(RetentionPruner.oldUserRun) LIMIT ?", [c, n]) { $0.int(0) }
-            guard !ids.isEmpty else { return 0 }
-            let list = ids.map(String.init).joined(separator: ",") // integers from the database itself
-            report.transcripts += try db.queryFirst("SELECT count(*) FROM transcripts WHERE user_run_id IN (\(list))") { $0.int(0) } ?? 0
-            try db.execute("DELETE FROM user_runs WHERE id IN (\(list))")
-            report.userRuns += db.changes
-            return ids.count
-        }) else { return report }
+        guard
+            try batches({ (db) throws(StoreError) -> Int in
+                try db.execute(
+                    "DELETE FROM changesets WHERE id IN (SELECT id FROM changesets WHERE created_at < ? LIMIT ?)",
+                    [c, n])
+                let deleted = db.changes
+                report.changesets += deleted
+                return deleted
+            })
+        else { return report }
+        guard
+            try batches({ (db) throws(StoreError) -> Int in
+                // Transcripts go with their user runs (ON DELETE CASCADE); counted first.
+                let ids = try db.query("SELECT id FROM user_runs WHERE \(RetentionPruner.oldUserRun) LIMIT ?", [c, n]) {
+                    $0.int(0)
+                }
+                guard !ids.isEmpty else { return 0 }
+                let list = ids.map(String.init).joined(separator: ",") // integers from the database itself
+                report.transcripts +=
+                    try db.queryFirst("SELECT count(*) FROM transcripts WHERE user_run_id IN (\(list))") { $0.int(0) }
+                    ?? 0
+                try db.execute("DELETE FROM user_runs WHERE id IN (\(list))")
+                report.userRuns += db.changes
+                return ids.count
+            })
+        else { return report }
         _ = try batches({ (db) throws(StoreError) -> Int in
-            try db.execute("""
+            try db.execute(
+                """
                 DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE started_at < ?
                     AND NOT EXISTS (SELECT 1 FROM user_runs WHERE run_id = runs.id) ORDER BY id LIMIT ?)
                 """, [c, n])

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// At most one nightly run per database at a time: an exclusive, non-blocking `flock` on the
 /// database file itself.
@@ -37,7 +38,9 @@ package final class RunLock: Sendable {
     }
 
     private init(path: String, key: FileKey, descriptor: Int32) {
-        self.path = path; self.key = key; self.descriptor = descriptor
+        self.path = path
+        self.key = key
+        self.descriptor = descriptor
     }
 
     deinit {
@@ -66,12 +69,15 @@ package final class RunLock: Sendable {
         } else {
             // Read-only is enough for flock, and never creates or changes anything.
             fd = open(DatabaseFile.literal(databasePath), O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw StoreError.cannotOpen(path: databasePath, reason: DatabaseFile.lastSystemError()) }
+            guard fd >= 0 else {
+                throw StoreError.cannotOpen(path: databasePath, reason: DatabaseFile.lastSystemError())
+            }
             // The path may have been replaced between stat and open: key on what was opened.
             var opened = stat()
             if fstat(fd, &opened) == 0, UInt64(opened.st_dev) != key.device || UInt64(opened.st_ino) != key.inode {
                 idle.park(fd, for: FileKey(device: UInt64(opened.st_dev), inode: UInt64(opened.st_ino)))
-                throw StoreError.cannotOpen(path: databasePath, reason: "the file was replaced while it was being locked")
+                throw StoreError.cannotOpen(
+                    path: databasePath, reason: "the file was replaced while it was being locked")
             }
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

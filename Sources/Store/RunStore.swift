@@ -14,14 +14,17 @@ package struct RunStore {
     /// Records the start of a run. - Returns: its id.
     package func startRun(startedAt: Date, options: JSONValue = [:]) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.execute("INSERT INTO runs (started_at, options) VALUES (?, ?)", [.text(Timestamp.text(startedAt)), .text(options.text)])
+            try db.execute(
+                "INSERT INTO runs (started_at, options) VALUES (?, ?)",
+                [.text(Timestamp.text(startedAt)), .text(options.text)])
             return db.lastInsertRowID
         }
     }
 
     package func finishRun(id: Int, finishedAt: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute("UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
+            try db.execute(
+                "UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
         }
     }
 
@@ -29,16 +32,21 @@ package struct RunStore {
     @discardableResult
     package func record(_ r: UserRun) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
                     completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
                     finish_reasons, cost_usd)
                 VALUES (\(placeholders(17)))
-                """, [.integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
-                      SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns), .integer(r.promptTokens),
-                      .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
-                      .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
-                      SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0)])
+                """,
+                [
+                    .integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
+                    SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns),
+                    .integer(r.promptTokens),
+                    .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
+                    .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
+                    SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0),
+                ])
             return db.lastInsertRowID
         }
     }
@@ -48,9 +56,11 @@ package struct RunStore {
     /// in SQL: SQLite builds a temporary b-tree for every execution of `status IN (…)` (and
     /// rewrites an OR of equalities into one), while a user has one run or a few per date.
     package func isDone(userID: String, planDate: CivilDate) throws(StoreError) -> Bool {
-        try db.query("SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?",
-                     [.text(userID), .text(planDate.description)]) { $0.text(0) }
-            .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
+        try db.query(
+            "SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?",
+            [.text(userID), .text(planDate.description)]
+        ) { $0.text(0) }
+        .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
     }
 
     /// The most transcript text stored for one user run (16 MiB). A conversation may hold 15
@@ -63,7 +73,8 @@ package struct RunStore {
     package func storeTranscript(userRunID: Int, messages: JSONValue) throws(StoreError) {
         let text = RunStore.boundedTranscript(messages, limit: RunStore.transcriptLimitBytes)
         try db.write { (db) throws(StoreError) in
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO transcripts (user_run_id, messages) VALUES (?, ?)
                 ON CONFLICT (user_run_id) DO UPDATE SET messages = excluded.messages
                 """, [.integer(userRunID), .text(text)])
@@ -82,13 +93,19 @@ package struct RunStore {
             kept.append(message)
             size += n
         }
-        kept.append(["role": "replan", "content": .string(
-            "transcript truncated: \(kept.count) of \(list.count) messages kept (limit \(limit >> 20) MiB per user run)")])
+        kept.append([
+            "role": "replan",
+            "content": .string(
+                "transcript truncated: \(kept.count) of \(list.count) messages kept (limit \(limit >> 20) MiB per user run)"
+            ),
+        ])
         return JSONValue.array(kept).text
     }
 
     package func transcript(userRunID: Int) throws(StoreError) -> JSONValue? {
-        let text = try db.queryFirst("SELECT messages FROM transcripts WHERE user_run_id = ?", [.integer(userRunID)]) { $0.text(0) }
+        let text = try db.queryFirst("SELECT messages FROM transcripts WHERE user_run_id = ?", [.integer(userRunID)]) {
+            $0.text(0)
+        }
         guard let text else { return nil }
         let value: JSONValue = try StoredJSON.parse(text, entity: "transcript", key: String(userRunID))
         return value
@@ -96,8 +113,10 @@ package struct RunStore {
 
     /// The user run that produced a changeset (for `show --transcript`).
     package func userRun(changesetID: ChangesetID) throws(StoreError) -> UserRunRecord? {
-        try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE changeset_id = ? ORDER BY id DESC LIMIT 1",
-                     [.text(changesetID.rawValue)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }.first
+        try db.query(
+            "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE changeset_id = ? ORDER BY id DESC LIMIT 1",
+            [.text(changesetID.rawValue)]
+        ) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }.first
     }
 
     /// Runs newest first with their user runs; with `userID`, only runs that touched that user
@@ -106,19 +125,25 @@ package struct RunStore {
         try db.read { (db) throws(StoreError) -> [RunLog] in
             let runs: [RunRecord]
             if let userID {
-                runs = try db.query("""
+                runs = try db.query(
+                    """
                     SELECT id, started_at, finished_at, options FROM runs
                     WHERE id IN (SELECT run_id FROM user_runs WHERE user_id = ?) ORDER BY id DESC LIMIT ?
-                    """, [.text(userID), .integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
+                    """, [.text(userID), .integer(limit)]
+                ) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
             } else {
-                runs = try db.query("SELECT id, started_at, finished_at, options FROM runs ORDER BY id DESC LIMIT ?",
-                                    [.integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
+                runs = try db.query(
+                    "SELECT id, started_at, finished_at, options FROM runs ORDER BY id DESC LIMIT ?",
+                    [.integer(limit)]
+                ) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
             }
             return try runs.map { (run) throws(StoreError) -> RunLog in
                 let filter = userID == nil ? "" : "AND user_id = ?"
                 let values: [SQLValue] = [.integer(run.id)] + (userID.map { [SQLValue.text($0)] } ?? [])
-                let userRuns = try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ? \(filter) ORDER BY id",
-                                            values) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
+                let userRuns = try db.query(
+                    "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ? \(filter) ORDER BY id",
+                    values
+                ) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
                 return RunLog(run: run, userRuns: userRuns)
             }
         }
@@ -126,8 +151,10 @@ package struct RunStore {
 
     /// One user's runs, newest first.
     package func userRuns(userID: String, limit: Int = 20) throws(StoreError) -> [UserRunRecord] {
-        try db.query("SELECT \(RunStore.userRunColumns) FROM user_runs WHERE user_id = ? ORDER BY id DESC LIMIT ?",
-                     [.text(userID), .integer(limit)]) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
+        try db.query(
+            "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+            [.text(userID), .integer(limit)]
+        ) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
     }
 
     static let userRunColumns = """
@@ -137,20 +164,26 @@ package struct RunStore {
 
     static func decodeRun(_ s: Statement) throws(StoreError) -> RunRecord {
         let key = String(s.int(0))
-        guard let started = Timestamp.date(s.text(1)) else { throw StoreError.malformedRow(entity: "run", key: key, problem: "bad started_at") }
+        guard let started = Timestamp.date(s.text(1)) else {
+            throw StoreError.malformedRow(entity: "run", key: key, problem: "bad started_at")
+        }
         var finished: Date?
         if let text = s.optionalText(2) {
-            guard let d = Timestamp.date(text) else { throw StoreError.malformedRow(entity: "run", key: key, problem: "bad finished_at") }
+            guard let d = Timestamp.date(text) else {
+                throw StoreError.malformedRow(entity: "run", key: key, problem: "bad finished_at")
+            }
             finished = d
         }
-        return RunRecord(id: s.int(0), startedAt: started, finishedAt: finished,
-                         options: try StoredJSON.parse(s.text(3), entity: "run", key: key))
+        return RunRecord(
+            id: s.int(0), startedAt: started, finishedAt: finished,
+            options: try StoredJSON.parse(s.text(3), entity: "run", key: key))
     }
 
     static func decodeUserRun(_ s: Statement) throws(StoreError) -> UserRunRecord {
         let key = String(s.int(0))
         guard let planDate = CivilDate(s.text(3)), let status = UserRunStatus(rawValue: s.text(4)),
-              let finished = Timestamp.date(s.text(14)) else {
+            let finished = Timestamp.date(s.text(14))
+        else {
             throw StoreError.malformedRow(entity: "user run", key: key, problem: "bad plan date, status or finished_at")
         }
         var run = UserRun(

@@ -40,27 +40,36 @@ extension RunStore {
     /// Runs newest first with their totals. Runs in which nobody was due (the hourly timer's
     /// usual tick) are left out unless `includeEmpty`; `userID` and `filter` keep the runs with
     /// at least one such user run; `since` keeps runs started at or after it.
-    package func runTotals(limit: Int, since: Date? = nil, userID: String? = nil, filter: UserRunFilter? = nil,
-                          includeEmpty: Bool = false) throws(StoreError) -> [RunTotals] {
+    package func runTotals(
+        limit: Int, since: Date? = nil, userID: String? = nil, filter: UserRunFilter? = nil,
+        includeEmpty: Bool = false
+    ) throws(StoreError) -> [RunTotals] {
         try db.read { (db) throws(StoreError) -> [RunTotals] in
             var conditions: [String] = []
             var values: [SQLValue] = []
             if let since {
                 // started_at is canonical UTC text, so text order is time order.
-                conditions.append("started_at >= ?"); values.append(.text(Timestamp.text(since)))
+                conditions.append("started_at >= ?")
+                values.append(.text(Timestamp.text(since)))
             }
             var userRunConditions = ["run_id = runs.id"]
-            if let userID { userRunConditions.append("user_id = ?"); values.append(.text(userID)) }
+            if let userID {
+                userRunConditions.append("user_id = ?")
+                values.append(.text(userID))
+            }
             if let filter { userRunConditions.append(filter.condition) }
             if !includeEmpty || userRunConditions.count > 1 {
-                conditions.append("EXISTS (SELECT 1 FROM user_runs WHERE \(userRunConditions.joined(separator: " AND ")))")
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM user_runs WHERE \(userRunConditions.joined(separator: " AND ")))")
             }
             values.append(.integer(limit))
-            let runs = try db.query("""
+            let runs = try db.query(
+                """
                 SELECT id, started_at, finished_at, options FROM runs
                 \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
                 ORDER BY id DESC LIMIT ?
-                """, values) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
+                """, values
+            ) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
             return try runs.map { (run) throws(StoreError) -> RunTotals in try RunStore(db).totals(of: run) }
         }
     }
@@ -68,7 +77,9 @@ extension RunStore {
     /// One run with its totals, or nil when there is no such run.
     package func runTotals(id: Int) throws(StoreError) -> RunTotals? {
         try db.read { (db) throws(StoreError) -> RunTotals? in
-            let run = try db.queryFirst("SELECT id, started_at, finished_at, options FROM runs WHERE id = ?", [.integer(id)]) {
+            let run = try db.queryFirst(
+                "SELECT id, started_at, finished_at, options FROM runs WHERE id = ?", [.integer(id)]
+            ) {
                 (s) throws(StoreError) in try RunStore.decodeRun(s)
             }
             return try run.map { (run) throws(StoreError) -> RunTotals in try RunStore(db).totals(of: run) }
@@ -77,22 +88,31 @@ extension RunStore {
 
     /// The sums over one run's user runs (an index range of `user_runs_by_run`).
     func totals(of run: RunRecord) throws(StoreError) -> RunTotals {
-        let t = try db.queryFirst("""
-            SELECT count(*), total(status = 'changed'), total(status = 'unchanged'), total(status = 'skipped'),
-                total(status = 'failed'), total(error IS NOT NULL AND status != 'failed'), total(model_calls),
-                total(prompt_tokens), total(completion_tokens), total(reasoning_tokens), total(cached_tokens)
-            FROM user_runs WHERE run_id = ?
-            """, [.integer(run.id)]) { s in (0..<11).map { s.int(Int32($0)) } } ?? Array(repeating: 0, count: 11)
-        return RunTotals(run: run, users: t[0], changed: t[1], unchanged: t[2], skipped: t[3], failed: t[4], modelErrors: t[5],
-                         modelCalls: t[6], promptTokens: t[7], completionTokens: t[8], reasoningTokens: t[9], cachedTokens: t[10])
+        let t =
+            try db.queryFirst(
+                """
+                SELECT count(*), total(status = 'changed'), total(status = 'unchanged'), total(status = 'skipped'),
+                    total(status = 'failed'), total(error IS NOT NULL AND status != 'failed'), total(model_calls),
+                    total(prompt_tokens), total(completion_tokens), total(reasoning_tokens), total(cached_tokens)
+                FROM user_runs WHERE run_id = ?
+                """, [.integer(run.id)]
+            ) { s in (0..<11).map { s.int(Int32($0)) } } ?? Array(repeating: 0, count: 11)
+        return RunTotals(
+            run: run, users: t[0], changed: t[1], unchanged: t[2], skipped: t[3], failed: t[4], modelErrors: t[5],
+            modelCalls: t[6], promptTokens: t[7], completionTokens: t[8], reasoningTokens: t[9], cachedTokens: t[10])
     }
 
     /// The user runs of one run (all of them, or those matching `userID` / `filter`), in the
     /// order they were recorded.
-    package func userRuns(runID: Int, userID: String? = nil, filter: UserRunFilter? = nil) throws(StoreError) -> [UserRunRecord] {
+    package func userRuns(runID: Int, userID: String? = nil, filter: UserRunFilter? = nil) throws(StoreError)
+        -> [UserRunRecord]
+    {
         var sql = "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ?"
         var values: [SQLValue] = [.integer(runID)]
-        if let userID { sql += " AND user_id = ?"; values.append(.text(userID)) }
+        if let userID {
+            sql += " AND user_id = ?"
+            values.append(.text(userID))
+        }
         if let filter { sql += " AND \(filter.condition)" }
         return try db.query(sql + " ORDER BY id", values) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
     }

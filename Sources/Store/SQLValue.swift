@@ -2,7 +2,8 @@ import Foundation
 
 /// A value bound to an SQL placeholder. Booleans are stored as 0/1 integers.
 package enum SQLValue: Hashable, Sendable, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral,
-                      ExpressibleByFloatLiteral, ExpressibleByNilLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByFloatLiteral, ExpressibleByNilLiteral, ExpressibleByBooleanLiteral
+{
     case integer(Int)
     case real(Double)
     case text(String)

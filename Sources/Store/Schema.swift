@@ -39,20 +39,20 @@ package enum Schema {
     /// user run why the model was or was not asked, the `finish_reason` of each request and the
     /// estimated cost. Tokens by kind were already columns of `user_runs`.
     static let modelMemory = """
-    CREATE TABLE model_memory (
-        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
-        instruction_digest TEXT,
-        settings_digest TEXT,
-        reviewed_on TEXT,
-        plan_from TEXT NOT NULL,
-        plan_through TEXT NOT NULL,
-        plan_digest TEXT NOT NULL,
-        reviewed_flags TEXT NOT NULL DEFAULT ''
-    ) WITHOUT ROWID;
-    ALTER TABLE user_runs ADD COLUMN model_decision TEXT;
-    ALTER TABLE user_runs ADD COLUMN finish_reasons TEXT;
-    ALTER TABLE user_runs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
-    """
+        CREATE TABLE model_memory (
+            user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            instruction_digest TEXT,
+            settings_digest TEXT,
+            reviewed_on TEXT,
+            plan_from TEXT NOT NULL,
+            plan_through TEXT NOT NULL,
+            plan_digest TEXT NOT NULL,
+            reviewed_flags TEXT NOT NULL DEFAULT ''
+        ) WITHOUT ROWID;
+        ALTER TABLE user_runs ADD COLUMN model_decision TEXT;
+        ALTER TABLE user_runs ADD COLUMN finish_reasons TEXT;
+        ALTER TABLE user_runs ADD COLUMN cost_usd REAL NOT NULL DEFAULT 0;
+        """
 
     /// The CHECK constraints of migration 1 that test a column against a list of three or more
     /// values. SQLite evaluates `x IN (a, b, c)` by building a temporary b-tree of the list on
@@ -74,11 +74,14 @@ package enum Schema {
     /// Schema Changes": `writable_schema` and a raised `schema_version`), which costs the same
     /// on a database of any size. A NULL passes both forms alike
     /// (`repeat_every`). A table whose text does not hold the expected list is left as it is.
-    static let checksWithoutLists = Migration(version: 3, name: "CHECK constraints without IN lists") { (db) throws(StoreError) in
+    static let checksWithoutLists = Migration(version: 3, name: "CHECK constraints without IN lists") {
+        (db) throws(StoreError) in
         let schemaVersion = try db.queryFirst("PRAGMA schema_version") { $0.int(0) } ?? 0
         var rewritten: [(table: String, sql: String)] = []
         for table in Set(listChecks.map(\.table)).sorted() {
-            guard var sql = try db.queryFirst("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)], { $0.text(0) })
+            guard
+                var sql = try db.queryFirst(
+                    "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)], { $0.text(0) })
             else { continue }
             let original = sql
             for check in listChecks where check.table == table {
@@ -91,7 +94,8 @@ package enum Schema {
         guard !rewritten.isEmpty else { return }
         try db.execute("PRAGMA writable_schema = ON")
         for (table, sql) in rewritten {
-            try db.execute("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
+            try db.execute(
+                "UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
         }
         try db.execute("PRAGMA schema_version = \(schemaVersion + 1)")
         try db.execute("PRAGMA writable_schema = OFF")
@@ -107,171 +111,171 @@ package enum Schema {
     /// raised by every write of the user's plan; `through` and `counts` are NULL when no base
     /// is valid. Derived data: deleting rows only makes the next night count from scratch.
     static let statisticsBase = """
-    CREATE TABLE statistics_base (
-        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        serial INTEGER NOT NULL,
-        through TEXT,
-        counts TEXT,
-        CHECK ((through IS NULL) = (counts IS NULL))
-    ) WITHOUT ROWID;
-    """
+        CREATE TABLE statistics_base (
+            user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            serial INTEGER NOT NULL,
+            through TEXT,
+            counts TEXT,
+            CHECK ((through IS NULL) = (counts IS NULL))
+        ) WITHOUT ROWID;
+        """
 
     static let initial = """
-    CREATE TABLE users (
-        id TEXT PRIMARY KEY NOT NULL,
-        time_zone TEXT NOT NULL,
-        language TEXT NOT NULL DEFAULT 'en',
-        display_name TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        version INTEGER NOT NULL DEFAULT 1
-    );
+        CREATE TABLE users (
+            id TEXT PRIMARY KEY NOT NULL,
+            time_zone TEXT NOT NULL,
+            language TEXT NOT NULL DEFAULT 'en',
+            display_name TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            version INTEGER NOT NULL DEFAULT 1
+        );
 
-    CREATE TABLE settings (
-        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        windows TEXT NOT NULL,
-        windows_enabled INTEGER NOT NULL CHECK (windows_enabled IN (0, 1)),
-        session_minutes INTEGER NOT NULL,
-        session_minutes_enabled INTEGER NOT NULL CHECK (session_minutes_enabled IN (0, 1)),
-        tone TEXT NOT NULL,
-        instruction TEXT NOT NULL,
-        auto_update INTEGER NOT NULL CHECK (auto_update IN (0, 1)),
-        notifications_enabled INTEGER NOT NULL CHECK (notifications_enabled IN (0, 1)),
-        reminder_minutes INTEGER NOT NULL,
-        delete_after_days INTEGER NOT NULL,
-        horizon_days INTEGER NOT NULL,
-        keep_categories TEXT NOT NULL DEFAULT '[]',
-        split_sessions INTEGER NOT NULL CHECK (split_sessions IN (0, 1)),
-        version INTEGER NOT NULL DEFAULT 1
-    );
+        CREATE TABLE settings (
+            user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            windows TEXT NOT NULL,
+            windows_enabled INTEGER NOT NULL CHECK (windows_enabled IN (0, 1)),
+            session_minutes INTEGER NOT NULL,
+            session_minutes_enabled INTEGER NOT NULL CHECK (session_minutes_enabled IN (0, 1)),
+            tone TEXT NOT NULL,
+            instruction TEXT NOT NULL,
+            auto_update INTEGER NOT NULL CHECK (auto_update IN (0, 1)),
+            notifications_enabled INTEGER NOT NULL CHECK (notifications_enabled IN (0, 1)),
+            reminder_minutes INTEGER NOT NULL,
+            delete_after_days INTEGER NOT NULL,
+            horizon_days INTEGER NOT NULL,
+            keep_categories TEXT NOT NULL DEFAULT '[]',
+            split_sessions INTEGER NOT NULL CHECK (split_sessions IN (0, 1)),
+            version INTEGER NOT NULL DEFAULT 1
+        );
 
-    CREATE TABLE tasks (
-        id TEXT PRIMARY KEY NOT NULL,
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        title TEXT NOT NULL,
-        note TEXT NOT NULL DEFAULT '',
-        category TEXT NOT NULL,
-        color TEXT NOT NULL CHECK (color IN ('red', 'yellow', 'green', 'blue')),
-        start TEXT NOT NULL,
-        "end" TEXT NOT NULL,
-        all_day INTEGER NOT NULL CHECK (all_day IN (0, 1)),
-        completed INTEGER NOT NULL CHECK (completed IN (0, 1)),
-        subtasks TEXT NOT NULL DEFAULT '[]',
-        repeat_every TEXT CHECK (repeat_every IN ('daily', 'weekly', 'monthly')),
-        repeat_until TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        CHECK (repeat_until IS NULL OR repeat_every IS NOT NULL)
-    );
-    CREATE INDEX tasks_by_user_kind_end ON tasks (user_id, repeat_every, "end");
+        CREATE TABLE tasks (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            title TEXT NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            category TEXT NOT NULL,
+            color TEXT NOT NULL CHECK (color IN ('red', 'yellow', 'green', 'blue')),
+            start TEXT NOT NULL,
+            "end" TEXT NOT NULL,
+            all_day INTEGER NOT NULL CHECK (all_day IN (0, 1)),
+            completed INTEGER NOT NULL CHECK (completed IN (0, 1)),
+            subtasks TEXT NOT NULL DEFAULT '[]',
+            repeat_every TEXT CHECK (repeat_every IN ('daily', 'weekly', 'monthly')),
+            repeat_until TEXT,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            CHECK (repeat_until IS NULL OR repeat_every IS NOT NULL)
+        );
+        CREATE INDEX tasks_by_user_kind_end ON tasks (user_id, repeat_every, "end");
 
-    CREATE TABLE occurrence_overrides (
-        task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
-        original_date TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('open', 'completed', 'skipped')),
-        start TEXT,
-        "end" TEXT,
-        version INTEGER NOT NULL,
-        PRIMARY KEY (task_id, original_date),
-        CHECK ((start IS NULL) = ("end" IS NULL))
-    ) WITHOUT ROWID;
-    CREATE INDEX occurrence_overrides_moved ON occurrence_overrides (task_id, "end") WHERE start IS NOT NULL;
+        CREATE TABLE occurrence_overrides (
+            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+            original_date TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('open', 'completed', 'skipped')),
+            start TEXT,
+            "end" TEXT,
+            version INTEGER NOT NULL,
+            PRIMARY KEY (task_id, original_date),
+            CHECK ((start IS NULL) = ("end" IS NULL))
+        ) WITHOUT ROWID;
+        CREATE INDEX occurrence_overrides_moved ON occurrence_overrides (task_id, "end") WHERE start IS NOT NULL;
 
-    CREATE TABLE series_slides (
-        task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
-        from_date TEXT NOT NULL,
-        days INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        PRIMARY KEY (task_id, from_date)
-    ) WITHOUT ROWID;
+        CREATE TABLE series_slides (
+            task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+            from_date TEXT NOT NULL,
+            days INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            PRIMARY KEY (task_id, from_date)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE statistics (
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        category TEXT NOT NULL,
-        task_count INTEGER NOT NULL DEFAULT 0,
-        completed_count INTEGER NOT NULL DEFAULT 0,
-        completion_rate REAL NOT NULL DEFAULT 0,
-        focus_minutes INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (user_id, category)
-    ) WITHOUT ROWID;
+        CREATE TABLE statistics (
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            category TEXT NOT NULL,
+            task_count INTEGER NOT NULL DEFAULT 0,
+            completed_count INTEGER NOT NULL DEFAULT 0,
+            completion_rate REAL NOT NULL DEFAULT 0,
+            focus_minutes INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, category)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE focus_sessions (
-        id INTEGER PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        category TEXT NOT NULL,
-        start TEXT NOT NULL,
-        minutes INTEGER NOT NULL CHECK (minutes > 0)
-    );
-    CREATE INDEX focus_sessions_by_user ON focus_sessions (user_id, start);
+        CREATE TABLE focus_sessions (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            category TEXT NOT NULL,
+            start TEXT NOT NULL,
+            minutes INTEGER NOT NULL CHECK (minutes > 0)
+        );
+        CREATE INDEX focus_sessions_by_user ON focus_sessions (user_id, start);
 
-    CREATE TABLE changesets (
-        id TEXT PRIMARY KEY NOT NULL,
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        created_at TEXT NOT NULL,
-        origin TEXT NOT NULL CHECK (origin IN ('nightly', 'manual', 'import')),
-        plan_date TEXT,
-        state TEXT NOT NULL CHECK (state IN ('applied', 'undone')),
-        summary TEXT NOT NULL DEFAULT '{}',
-        report TEXT NOT NULL DEFAULT '{}'
-    );
-    CREATE INDEX changesets_by_user ON changesets (user_id, created_at);
-    CREATE INDEX changesets_by_time ON changesets (created_at);
+        CREATE TABLE changesets (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            origin TEXT NOT NULL CHECK (origin IN ('nightly', 'manual', 'import')),
+            plan_date TEXT,
+            state TEXT NOT NULL CHECK (state IN ('applied', 'undone')),
+            summary TEXT NOT NULL DEFAULT '{}',
+            report TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX changesets_by_user ON changesets (user_id, created_at);
+        CREATE INDEX changesets_by_time ON changesets (created_at);
 
-    CREATE TABLE changeset_edits (
-        changeset_id TEXT NOT NULL REFERENCES changesets(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        entity TEXT NOT NULL CHECK (entity IN ('task', 'override', 'slide', 'statistic')),
-        entity_key TEXT NOT NULL,
-        before TEXT,
-        after TEXT,
-        reason TEXT NOT NULL DEFAULT '',
-        PRIMARY KEY (changeset_id, seq)
-    ) WITHOUT ROWID;
+        CREATE TABLE changeset_edits (
+            changeset_id TEXT NOT NULL REFERENCES changesets(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            entity TEXT NOT NULL CHECK (entity IN ('task', 'override', 'slide', 'statistic')),
+            entity_key TEXT NOT NULL,
+            before TEXT,
+            after TEXT,
+            reason TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (changeset_id, seq)
+        ) WITHOUT ROWID;
 
-    CREATE TABLE runs (
-        id INTEGER PRIMARY KEY,
-        started_at TEXT NOT NULL,
-        finished_at TEXT,
-        options TEXT NOT NULL DEFAULT '{}'
-    );
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started_at TEXT NOT NULL,
+            finished_at TEXT,
+            options TEXT NOT NULL DEFAULT '{}'
+        );
 
-    CREATE TABLE user_runs (
-        id INTEGER PRIMARY KEY,
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        plan_date TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('changed', 'unchanged', 'skipped', 'failed')),
-        changeset_id TEXT REFERENCES changesets(id) ON DELETE SET NULL,
-        model_calls INTEGER NOT NULL DEFAULT 0,
-        turns INTEGER NOT NULL DEFAULT 0,
-        prompt_tokens INTEGER NOT NULL DEFAULT 0,
-        completion_tokens INTEGER NOT NULL DEFAULT 0,
-        reasoning_tokens INTEGER NOT NULL DEFAULT 0,
-        cached_tokens INTEGER NOT NULL DEFAULT 0,
-        duration_ms INTEGER NOT NULL DEFAULT 0,
-        error TEXT,
-        finished_at TEXT NOT NULL
-    );
-    CREATE INDEX user_runs_by_user_date ON user_runs (user_id, plan_date, status);
-    CREATE INDEX user_runs_by_run ON user_runs (run_id);
-    CREATE INDEX user_runs_by_changeset ON user_runs (changeset_id);
+        CREATE TABLE user_runs (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            plan_date TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('changed', 'unchanged', 'skipped', 'failed')),
+            changeset_id TEXT REFERENCES changesets(id) ON DELETE SET NULL,
+            model_calls INTEGER NOT NULL DEFAULT 0,
+            turns INTEGER NOT NULL DEFAULT 0,
+            prompt_tokens INTEGER NOT NULL DEFAULT 0,
+            completion_tokens INTEGER NOT NULL DEFAULT 0,
+            reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+            cached_tokens INTEGER NOT NULL DEFAULT 0,
+            duration_ms INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            finished_at TEXT NOT NULL
+        );
+        CREATE INDEX user_runs_by_user_date ON user_runs (user_id, plan_date, status);
+        CREATE INDEX user_runs_by_run ON user_runs (run_id);
+        CREATE INDEX user_runs_by_changeset ON user_runs (changeset_id);
 
-    CREATE TABLE transcripts (
-        user_run_id INTEGER PRIMARY KEY REFERENCES user_runs(id) ON DELETE CASCADE,
-        messages TEXT NOT NULL
-    );
+        CREATE TABLE transcripts (
+            user_run_id INTEGER PRIMARY KEY REFERENCES user_runs(id) ON DELETE CASCADE,
+            messages TEXT NOT NULL
+        );
 
-    CREATE TABLE notification_outbox (
-        id INTEGER PRIMARY KEY,
-        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        occurrence_id TEXT NOT NULL,
-        fire_at TEXT NOT NULL,
-        action TEXT NOT NULL CHECK (action IN ('schedule', 'cancel')),
-        created_at TEXT NOT NULL,
-        changeset_id TEXT REFERENCES changesets(id) ON DELETE CASCADE
-    );
-    CREATE INDEX notification_outbox_by_user ON notification_outbox (user_id, fire_at);
-    CREATE INDEX notification_outbox_by_changeset ON notification_outbox (changeset_id);
-    """
+        CREATE TABLE notification_outbox (
+            id INTEGER PRIMARY KEY,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            occurrence_id TEXT NOT NULL,
+            fire_at TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('schedule', 'cancel')),
+            created_at TEXT NOT NULL,
+            changeset_id TEXT REFERENCES changesets(id) ON DELETE CASCADE
+        );
+        CREATE INDEX notification_outbox_by_user ON notification_outbox (user_id, fire_at);
+        CREATE INDEX notification_outbox_by_changeset ON notification_outbox (changeset_id);
+        """
 }

@@ -4,17 +4,22 @@ import Planning
 /// JSON text `{"mon":["09:00-12:00","14:00-17:00"]}` (days without windows omitted) and the
 /// kept categories as a JSON array, both readable with sqlite3 at a shell.
 enum SettingsTable {
-    static let names = ["windows", "windows_enabled", "session_minutes", "session_minutes_enabled", "tone", "instruction",
-                        "auto_update", "notifications_enabled", "reminder_minutes", "delete_after_days", "horizon_days",
-                        "keep_categories", "split_sessions"]
+    static let names = [
+        "windows", "windows_enabled", "session_minutes", "session_minutes_enabled", "tone", "instruction",
+        "auto_update", "notifications_enabled", "reminder_minutes", "delete_after_days", "horizon_days",
+        "keep_categories", "split_sessions",
+    ]
     static let columns = names.joined(separator: ", ")
     static let aliasedColumns = names.map { "s." + $0 }.joined(separator: ", ")
 
     static func values(_ s: UserSettings) -> [SQLValue] {
-        [.text(windowsJSON(s.windows).text), SQLValue(s.windowsEnabled), .integer(s.sessionMinutes),
-         SQLValue(s.sessionMinutesEnabled), .text(s.tone), .text(s.instruction), SQLValue(s.autoUpdate),
-         SQLValue(s.notificationsEnabled), .integer(s.reminderMinutes), .integer(s.deleteAfterDays),
-         .integer(s.horizonDays), .text(JSONValue.array(s.keepCategories.map { .string($0) }).text), SQLValue(s.splitSessions)]
+        [
+            .text(windowsJSON(s.windows).text), SQLValue(s.windowsEnabled), .integer(s.sessionMinutes),
+            SQLValue(s.sessionMinutesEnabled), .text(s.tone), .text(s.instruction), SQLValue(s.autoUpdate),
+            SQLValue(s.notificationsEnabled), .integer(s.reminderMinutes), .integer(s.deleteAfterDays),
+            .integer(s.horizonDays), .text(JSONValue.array(s.keepCategories.map { .string($0) }).text),
+            SQLValue(s.splitSessions),
+        ]
     }
 
     /// Reads the settings columns starting at `offset`; all NULL (no row) gives the defaults.
@@ -22,7 +27,8 @@ enum SettingsTable {
         var settings = UserSettings()
         guard !s.isNull(offset) else { return settings }
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "settings", key: userID, problem: problem) }
-        settings.windows = try windows(from: StoredJSON.parse(s.text(offset), entity: "settings", key: userID), userID: userID)
+        settings.windows = try windows(
+            from: StoredJSON.parse(s.text(offset), entity: "settings", key: userID), userID: userID)
         settings.windowsEnabled = s.bool(offset + 1)
         settings.sessionMinutes = s.int(offset + 2)
         settings.sessionMinutesEnabled = s.bool(offset + 3)

@@ -18,20 +18,27 @@ enum SlideTable {
         """
 
     static func upsert(_ slide: SeriesSlide, in db: Database) throws(StoreError) {
-        try db.execute(upsertSQL, [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
+        try db.execute(
+            upsertSQL,
+            [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
     }
 
     static func delete(taskID: String, from: CivilDate, in db: Database) throws(StoreError) {
-        try db.execute("DELETE FROM series_slides WHERE task_id = ? AND from_date = ?", [.text(taskID), .text(from.description)])
+        try db.execute(
+            "DELETE FROM series_slides WHERE task_id = ? AND from_date = ?", [.text(taskID), .text(from.description)])
     }
 
     static func find(taskID: String, from: CivilDate, in db: Database) throws(StoreError) -> SeriesSlide? {
-        try db.query("SELECT \(columns) FROM series_slides WHERE task_id = ? AND from_date = ?",
-                     [.text(taskID), .text(from.description)]) { (s) throws(StoreError) in try decode(s) }.first
+        try db.query(
+            "SELECT \(columns) FROM series_slides WHERE task_id = ? AND from_date = ?",
+            [.text(taskID), .text(from.description)]
+        ) { (s) throws(StoreError) in try decode(s) }.first
     }
 
     static func all(taskID: String, in db: Database) throws(StoreError) -> [SeriesSlide] {
-        try db.query("SELECT \(columns) FROM series_slides WHERE task_id = ? ORDER BY from_date",
-                     [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
+        try db.query(
+            "SELECT \(columns) FROM series_slides WHERE task_id = ? ORDER BY from_date",
+            [.text(taskID)]
+        ) { (s) throws(StoreError) in try decode(s) }
     }
 }

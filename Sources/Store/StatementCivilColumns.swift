@@ -26,13 +26,14 @@ extension Statement {
     /// loaded task has one).
     func taskColor(_ column: Int32) -> TaskColor? {
         withColumnBytes(column) { b in
-            let candidate: TaskColor? = switch b.first {
-            case UInt8(ascii: "r"): .red
-            case UInt8(ascii: "y"): .yellow
-            case UInt8(ascii: "g"): .green
-            case UInt8(ascii: "b"): .blue
-            default: nil
-            }
+            let candidate: TaskColor? =
+                switch b.first {
+                case UInt8(ascii: "r"): .red
+                case UInt8(ascii: "y"): .yellow
+                case UInt8(ascii: "g"): .green
+                case UInt8(ascii: "b"): .blue
+                default: nil
+                }
             return candidate.flatMap { $0.rawValue.utf8.elementsEqual(b) ? $0 : nil }
         }
     }
@@ -40,12 +41,13 @@ extension Statement {
     /// A series frequency column (`daily`, `weekly`, `monthly`), matched on its bytes.
     func repeatFrequency(_ column: Int32) -> RepeatRule.Frequency? {
         withColumnBytes(column) { b in
-            let candidate: RepeatRule.Frequency? = switch b.first {
-            case UInt8(ascii: "d"): .daily
-            case UInt8(ascii: "w"): .weekly
-            case UInt8(ascii: "m"): .monthly
-            default: nil
-            }
+            let candidate: RepeatRule.Frequency? =
+                switch b.first {
+                case UInt8(ascii: "d"): .daily
+                case UInt8(ascii: "w"): .weekly
+                case UInt8(ascii: "m"): .monthly
+                default: nil
+                }
             return candidate.flatMap { $0.rawValue.utf8.elementsEqual(b) ? $0 : nil }
         }
     }

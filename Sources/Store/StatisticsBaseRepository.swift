@@ -19,7 +19,9 @@ package struct StatisticsBase: Hashable, Sendable {
     package var counts: [String: CategoryCount]
 
     package init(serial: Int, through: CivilDate?, counts: [String: CategoryCount]) {
-        self.serial = serial; self.through = through; self.counts = counts
+        self.serial = serial
+        self.through = through
+        self.counts = counts
     }
 }
 
@@ -30,19 +32,27 @@ package struct StatisticsBaseRepository {
 
     /// The user's base (serial 0 and no date when none was ever stored).
     package func base(userID: String) throws(StoreError) -> StatisticsBase {
-        let row = try db.queryFirst("SELECT serial, through, counts FROM statistics_base WHERE user_id = ?", [.text(userID)]) {
+        let row = try db.queryFirst(
+            "SELECT serial, through, counts FROM statistics_base WHERE user_id = ?", [.text(userID)]
+        ) {
             ($0.int(0), $0.optionalText(1), $0.optionalText(2))
         }
-        guard let (serial, throughText, countsText) = row else { return StatisticsBase(serial: 0, through: nil, counts: [:]) }
+        guard let (serial, throughText, countsText) = row else {
+            return StatisticsBase(serial: 0, through: nil, counts: [:])
+        }
         guard let throughText, let countsText else { return StatisticsBase(serial: serial, through: nil, counts: [:]) }
-        func bad(_ problem: String) -> StoreError { .malformedRow(entity: "statistics base", key: userID, problem: problem) }
+        func bad(_ problem: String) -> StoreError {
+            .malformedRow(entity: "statistics base", key: userID, problem: problem)
+        }
         guard let through = CivilDate(throughText) else { throw bad("bad through date") }
         guard let object = try StoredJSON.parse(countsText, entity: "statistics base", key: userID).objectValue else {
             throw bad("counts is not an object")
         }
         var counts: [String: CategoryCount] = [:]
         for (category, pair) in object {
-            guard let values = pair.arrayValue, values.count == 2, let tasks = values[0].intValue, let completed = values[1].intValue else {
+            guard let values = pair.arrayValue, values.count == 2, let tasks = values[0].intValue,
+                let completed = values[1].intValue
+            else {
                 throw bad("counts of \(category) are not [tasks, completed]")
             }
             counts[category] = CategoryCount(tasks: tasks, completed: completed)
@@ -61,7 +71,8 @@ package struct StatisticsBaseRepository {
     package func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
         var object: [String: JSONValue] = [:]
         for (category, c) in counts { object[category] = [.int(c.tasks), .int(c.completed)] }
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, 1, ?2, ?3)
             ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1, through = ?2, counts = ?3
             """, [.text(userID), .text(through.description), .text(JSONValue.object(object).text)])
@@ -71,7 +82,8 @@ package struct StatisticsBaseRepository {
     /// (nil: no plan date affected): raises the serial and drops the base if the write reaches
     /// back to or before its date.
     package func invalidate(userID: String, earliest: CivilDate?) throws(StoreError) {
-        try db.execute("""
+        try db.execute(
+            """
             INSERT INTO statistics_base (user_id, serial) VALUES (?1, 1)
             ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1,
                 through = CASE WHEN ?2 <= through THEN NULL ELSE through END,

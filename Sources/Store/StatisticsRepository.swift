@@ -3,7 +3,10 @@ package struct CategoryCount: Hashable, Sendable {
     package var tasks: Int
     package var completed: Int
 
-    package init(tasks: Int, completed: Int) { self.tasks = tasks; self.completed = completed }
+    package init(tasks: Int, completed: Int) {
+        self.tasks = tasks
+        self.completed = completed
+    }
 }
 
 /// One row of a user's statistics.
@@ -16,8 +19,11 @@ package struct CategoryStatistic: Hashable, Sendable {
     package var focusMinutes: Int
 
     package init(category: String, taskCount: Int, completedCount: Int, completionRate: Double, focusMinutes: Int) {
-        self.category = category; self.taskCount = taskCount; self.completedCount = completedCount
-        self.completionRate = completionRate; self.focusMinutes = focusMinutes
+        self.category = category
+        self.taskCount = taskCount
+        self.completedCount = completedCount
+        self.completionRate = completionRate
+        self.focusMinutes = focusMinutes
     }
 }
 
@@ -43,25 +49,32 @@ package struct StatisticsRepository {
             let focus = try FocusSessionRepository(db).minutesByCategory(userID: userID)
             let rows = Set(counts.keys).union(focus.keys).sorted().map { category in
                 let c = counts[category] ?? CategoryCount(tasks: 0, completed: 0)
-                return CategoryStatistic(category: category, taskCount: c.tasks, completedCount: c.completed,
-                                         completionRate: c.tasks > 0 ? Double(c.completed) / Double(c.tasks) : 0,
-                                         focusMinutes: focus[category] ?? 0)
+                return CategoryStatistic(
+                    category: category, taskCount: c.tasks, completedCount: c.completed,
+                    completionRate: c.tasks > 0 ? Double(c.completed) / Double(c.tasks) : 0,
+                    focusMinutes: focus[category] ?? 0)
             }
-            var stored = Dictionary(try StatisticsRepository(db).statistics(userID: userID).map { ($0.category, $0) },
-                                    uniquingKeysWith: { a, _ in a })
+            var stored = Dictionary(
+                try StatisticsRepository(db).statistics(userID: userID).map { ($0.category, $0) },
+                uniquingKeysWith: { a, _ in a })
             for r in rows {
                 if stored.removeValue(forKey: r.category) == r { continue }
-                try db.execute("""
+                try db.execute(
+                    """
                     INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes)
                     VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (user_id, category) DO UPDATE SET task_count = excluded.task_count,
                         completed_count = excluded.completed_count, completion_rate = excluded.completion_rate,
                         focus_minutes = excluded.focus_minutes
-                    """, [.text(userID), .text(r.category), .integer(r.taskCount), .integer(r.completedCount),
-                          .real(r.completionRate), .integer(r.focusMinutes)])
+                    """,
+                    [
+                        .text(userID), .text(r.category), .integer(r.taskCount), .integer(r.completedCount),
+                        .real(r.completionRate), .integer(r.focusMinutes),
+                    ])
             }
             for category in stored.keys {
-                try db.execute("DELETE FROM statistics WHERE user_id = ? AND category = ?", [.text(userID), .text(category)])
+                try db.execute(
+                    "DELETE FROM statistics WHERE user_id = ? AND category = ?", [.text(userID), .text(category)])
             }
             return rows
         }
@@ -69,12 +82,15 @@ package struct StatisticsRepository {
 
     /// A user's statistic rows by category.
     package func statistics(userID: String) throws(StoreError) -> [CategoryStatistic] {
-        try db.query("""
+        try db.query(
+            """
             SELECT category, task_count, completed_count, completion_rate, focus_minutes FROM statistics
             WHERE user_id = ? ORDER BY category
-            """, [.text(userID)]) {
-            CategoryStatistic(category: $0.text(0), taskCount: $0.int(1), completedCount: $0.int(2),
-                              completionRate: $0.double(3), focusMinutes: $0.int(4))
+            """, [.text(userID)]
+        ) {
+            CategoryStatistic(
+                category: $0.text(0), taskCount: $0.int(1), completedCount: $0.int(2),
+                completionRate: $0.double(3), focusMinutes: $0.int(4))
         }
     }
 }

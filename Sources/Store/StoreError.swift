@@ -34,9 +34,15 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedRow(entity: String, key: String, problem: String)
 
     /// SQLite's primary result code, when SQLite reported the failure.
-    package var code: Int32? { if case .sqlite(let f) = self { return f.code }; return nil }
+    package var code: Int32? {
+        if case .sqlite(let f) = self { return f.code }
+        return nil
+    }
     /// SQLite's extended result code, when SQLite reported the failure.
-    package var extendedCode: Int32? { if case .sqlite(let f) = self { return f.extendedCode }; return nil }
+    package var extendedCode: Int32? {
+        if case .sqlite(let f) = self { return f.extendedCode }
+        return nil
+    }
 
     /// Another connection holds a lock past the busy timeout: worth retrying later.
     package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
@@ -46,9 +52,11 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): return "cannot open database \(path): \(reason)"
         case .notADatabase(let path): return "\(path) is not a replan database (not an SQLite file)"
         case .notReplanDatabase(let path):
-            return "\(path) is an SQLite database of another application (it has tables but no schema_migrations); replan leaves it untouched"
+            return
+                "\(path) is an SQLite database of another application (it has tables but no schema_migrations); replan leaves it untouched"
         case .schemaTooNew(let path, let found, let known):
-            return "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
+            return
+                "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
         case .sqlite(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"
@@ -71,7 +79,10 @@ package struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
     package var operation: String
 
     package init(code: Int32, extendedCode: Int32, message: String, operation: String) {
-        self.code = code; self.extendedCode = extendedCode; self.message = message; self.operation = operation
+        self.code = code
+        self.extendedCode = extendedCode
+        self.message = message
+        self.operation = operation
     }
 
     package var description: String {
@@ -82,9 +93,11 @@ package struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
 extension StoreError {
     /// The failure of the last call on `db`, described by `operation`.
     static func sqlite(_ db: OpaquePointer?, _ result: Int32, _ operation: String) -> StoreError {
-        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
+        let message =
+            db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
         let extended = db.map { sqlite3_extended_errcode($0) } ?? result
-        return .sqlite(SQLiteFailure(code: result & 0xff, extendedCode: extended, message: message, operation: operation))
+        return .sqlite(
+            SQLiteFailure(code: result & 0xff, extendedCode: extended, message: message, operation: operation))
     }
 }
 

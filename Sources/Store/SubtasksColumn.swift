@@ -19,7 +19,9 @@ enum SubtasksColumn {
                 guard reader.skip(#"{"done":"#) else { return nil }
                 let done: Bool
                 if reader.skip("true") { done = true } else if reader.skip("false") { done = false } else { return nil }
-                guard reader.skip(#","title":""#), let title = reader.plainString(), reader.skip("}") else { return nil }
+                guard reader.skip(#","title":""#), let title = reader.plainString(), reader.skip("}") else {
+                    return nil
+                }
                 subtasks.append(Subtask(title: title, done: done))
             } while reader.skip(",")
             guard reader.skip("]"), reader.atEnd else { return nil }

@@ -3,14 +3,18 @@ import Planning
 /// The `tasks` table: how a `StudyTask` maps to a row and back. Shared by the plan loader and
 /// the changeset applier so both read and write tasks identically.
 enum TaskTable {
-    static let names = ["id", "user_id", "title", "note", "category", "color", "start", #""end""#, "all_day", "completed",
-                        "subtasks", "repeat_every", "repeat_until", "created_at", "updated_at", "version", "repeat_missed"]
+    static let names = [
+        "id", "user_id", "title", "note", "category", "color", "start", #""end""#, "all_day", "completed",
+        "subtasks", "repeat_every", "repeat_until", "created_at", "updated_at", "version", "repeat_missed",
+    ]
     static let columns = names.joined(separator: ", ")
     /// The same columns prefixed with a table alias `t.`.
     static let aliasedColumns = names.map { "t." + $0 }.joined(separator: ", ")
 
     static func values(_ t: StudyTask) -> [SQLValue] {
-        let subtasks = t.subtasks.isEmpty ? "[]" : JSONValue.array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] }).text
+        let subtasks =
+            t.subtasks.isEmpty
+            ? "[]" : JSONValue.array(t.subtasks.map { ["title": .string($0.title), "done": .bool($0.done)] }).text
         return [
             .text(t.id), .text(t.userID), .text(t.title), .text(t.note), .text(t.category), .text(t.color.rawValue),
             .text(t.start.description), .text(t.end.description), SQLValue(t.allDay), SQLValue(t.completed),
@@ -36,7 +40,9 @@ enum TaskTable {
             }
             var missed: RepeatRule.MissedPolicy?
             if !s.isNull(16) {
-                guard let policy = RepeatRule.MissedPolicy(rawValue: s.text(16)) else { throw bad("unknown repeat_missed") }
+                guard let policy = RepeatRule.MissedPolicy(rawValue: s.text(16)) else {
+                    throw bad("unknown repeat_missed")
+                }
                 missed = policy
             }
             rule = RepeatRule(every: frequency, until: until, missed: missed)
@@ -50,15 +56,18 @@ enum TaskTable {
                 subtasks = canonical
             } else {
                 for item in try StoredJSON.parse(subtasksText, entity: "task", key: id).arrayValue ?? [] {
-                    guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else { throw bad("bad subtasks") }
+                    guard let title = item["title"]?.stringValue, let done = item["done"]?.boolValue else {
+                        throw bad("bad subtasks")
+                    }
                     subtasks.append(Subtask(title: title, done: done))
                 }
             }
         }
         guard let created = s.timestamp(13), let updated = s.timestamp(14) else { throw bad("bad timestamps") }
-        return StudyTask(id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
-                         start: start, end: end, allDay: s.bool(8), completed: s.bool(9), subtasks: subtasks,
-                         repeatRule: rule, createdAt: created, updatedAt: updated, version: s.int(15))
+        return StudyTask(
+            id: id, userID: s.text(1), title: s.text(2), note: s.text(3), category: s.text(4), color: color,
+            start: start, end: end, allDay: s.bool(8), completed: s.bool(9), subtasks: subtasks,
+            repeatRule: rule, createdAt: created, updatedAt: updated, version: s.int(15))
     }
 
     /// An upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and the foreign key
@@ -73,7 +82,8 @@ enum TaskTable {
         try db.execute(upsertSQL, values(task))
     }
 
-    static let updateSQL = "UPDATE tasks SET \(names.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
+    static let updateSQL =
+        "UPDATE tasks SET \(names.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
 
     /// Writes the task, as an UPDATE when the caller knows the row is stored: an upsert runs
     /// the table's CHECK constraints on its insert attempt and again on its update, and each
@@ -93,7 +103,9 @@ enum TaskTable {
     }
 
     static func find(id: String, in db: Database) throws(StoreError) -> StudyTask? {
-        let rows = try db.query("SELECT \(columns) FROM tasks WHERE id = ?", [.text(id)]) { (s) throws(StoreError) in try decode(s) }
+        let rows = try db.query("SELECT \(columns) FROM tasks WHERE id = ?", [.text(id)]) { (s) throws(StoreError) in
+            try decode(s)
+        }
         return rows.first
     }
 

@@ -31,10 +31,12 @@ final class TouchedTasks {
     /// another user's).
     func row(_ taskID: String) throws(StoreError) -> Row? {
         if let known = rows[taskID] { return known }
-        let row = try db.queryFirst("""
+        let row = try db.queryFirst(
+            """
             SELECT user_id, version, (SELECT coalesce(sum(-min(days, 0)), 0) FROM series_slides WHERE task_id = ?1)
             FROM tasks WHERE id = ?1
-            """, [.text(taskID)]) { Row(owner: $0.text(0), version: $0.int(1), backwardShift: $0.int(2)) }
+            """, [.text(taskID)]
+        ) { Row(owner: $0.text(0), version: $0.int(1), backwardShift: $0.int(2)) }
         rows[taskID] = .some(row)
         return row
     }

@@ -37,7 +37,8 @@ package struct UserCursor {
 
     private mutating func fetch() throws(StoreError) {
         var ids: [String] = []
-        let sql = lastID == nil
+        let sql =
+            lastID == nil
             ? "\(UserRepository.selectUser) ORDER BY u.id LIMIT ?"
             : "\(UserRepository.selectUser) WHERE u.id > ? ORDER BY u.id LIMIT ?"
         let values: [SQLValue] = (lastID.map { [SQLValue.text($0)] } ?? []) + [.integer(batchSize)]

@@ -7,7 +7,8 @@ package struct UserRepository {
 
     package init(_ db: Database) { self.db = db }
 
-    static let selectUser = "SELECT u.id, u.time_zone, u.language, u.display_name, \(SettingsTable.aliasedColumns) FROM users u LEFT JOIN settings s ON s.user_id = u.id"
+    static let selectUser =
+        "SELECT u.id, u.time_zone, u.language, u.display_name, \(SettingsTable.aliasedColumns) FROM users u LEFT JOIN settings s ON s.user_id = u.id"
 
     /// Adds a user with their settings row (`user.settings`, the defaults unless set).
     /// - Throws: `.duplicateUser` naming the id when it is taken.
@@ -15,11 +16,15 @@ package struct UserRepository {
         try db.write { (db) throws(StoreError) in
             if try exists(user.id) { throw StoreError.duplicateUser(user.id) }
             let stamp = Timestamp.text(now)
-            try db.execute("INSERT INTO users (id, time_zone, language, display_name, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)",
-                           [.text(user.id), .text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
-                            .text(stamp), .text(stamp)])
-            try db.execute("INSERT INTO settings (user_id, \(SettingsTable.columns), version) VALUES (?, \(placeholders(SettingsTable.names.count)), 1)",
-                           [.text(user.id)] + SettingsTable.values(user.settings))
+            try db.execute(
+                "INSERT INTO users (id, time_zone, language, display_name, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?, 1)",
+                [
+                    .text(user.id), .text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
+                    .text(stamp), .text(stamp),
+                ])
+            try db.execute(
+                "INSERT INTO settings (user_id, \(SettingsTable.columns), version) VALUES (?, \(placeholders(SettingsTable.names.count)), 1)",
+                [.text(user.id)] + SettingsTable.values(user.settings))
         }
     }
 
@@ -44,7 +49,9 @@ package struct UserRepository {
     /// Every user, sorted by id. For the multi-user job use `cursor(batchSize:)` instead.
     package func list() throws(StoreError) -> [User] {
         try db.read { (db) throws(StoreError) in
-            try db.query("\(UserRepository.selectUser) ORDER BY u.id") { (s) throws(StoreError) in try UserRepository.decode(s) }
+            try db.query("\(UserRepository.selectUser) ORDER BY u.id") { (s) throws(StoreError) in
+                try UserRepository.decode(s)
+            }
         }
     }
 
@@ -61,9 +68,12 @@ package struct UserRepository {
     /// - Throws: `.unknownUser`.
     package func update(_ user: User, now: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute("UPDATE users SET time_zone = ?, language = ?, display_name = ?, updated_at = ?, version = version + 1 WHERE id = ?",
-                           [.text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
-                            .text(Timestamp.text(now)), .text(user.id)])
+            try db.execute(
+                "UPDATE users SET time_zone = ?, language = ?, display_name = ?, updated_at = ?, version = version + 1 WHERE id = ?",
+                [
+                    .text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
+                    .text(Timestamp.text(now)), .text(user.id),
+                ])
             if db.changes == 0 { throw StoreError.unknownUser(user.id) }
         }
     }
@@ -85,7 +95,8 @@ package struct UserRepository {
 
     /// The settings row's version (bumped by every save).
     package func settingsVersion(for id: String) throws(StoreError) -> Int {
-        guard let v = try db.queryFirst("SELECT version FROM settings WHERE user_id = ?", [.text(id)], { $0.int(0) }) else {
+        guard let v = try db.queryFirst("SELECT version FROM settings WHERE user_id = ?", [.text(id)], { $0.int(0) })
+        else {
             throw StoreError.unknownUser(id)
         }
         return v
@@ -98,7 +109,8 @@ package struct UserRepository {
         try db.write { (db) throws(StoreError) -> Int in
             guard try exists(id) else { throw StoreError.unknownUser(id) }
             let sets = SettingsTable.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO settings (user_id, \(SettingsTable.columns), version) VALUES (?, \(placeholders(SettingsTable.names.count)), 1)
                 ON CONFLICT (user_id) DO UPDATE SET \(sets), version = settings.version + 1
                 """, [.text(id)] + SettingsTable.values(settings))

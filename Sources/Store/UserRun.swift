@@ -40,15 +40,26 @@ package struct UserRun: Hashable, Sendable {
     /// Estimated cost of the student's model requests, in US dollars.
     package var costUSD: Double = 0
 
-    package init(runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,
-                modelCalls: Int = 0, turns: Int = 0, promptTokens: Int = 0, completionTokens: Int = 0,
-                reasoningTokens: Int = 0, cachedTokens: Int = 0, durationMilliseconds: Int = 0,
-                error: String? = nil, finishedAt: Date) {
-        self.runID = runID; self.userID = userID; self.planDate = planDate; self.status = status
-        self.changesetID = changesetID; self.modelCalls = modelCalls; self.turns = turns
-        self.promptTokens = promptTokens; self.completionTokens = completionTokens
-        self.reasoningTokens = reasoningTokens; self.cachedTokens = cachedTokens
-        self.durationMilliseconds = durationMilliseconds; self.error = error; self.finishedAt = finishedAt
+    package init(
+        runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,
+        modelCalls: Int = 0, turns: Int = 0, promptTokens: Int = 0, completionTokens: Int = 0,
+        reasoningTokens: Int = 0, cachedTokens: Int = 0, durationMilliseconds: Int = 0,
+        error: String? = nil, finishedAt: Date
+    ) {
+        self.runID = runID
+        self.userID = userID
+        self.planDate = planDate
+        self.status = status
+        self.changesetID = changesetID
+        self.modelCalls = modelCalls
+        self.turns = turns
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.reasoningTokens = reasoningTokens
+        self.cachedTokens = cachedTokens
+        self.durationMilliseconds = durationMilliseconds
+        self.error = error
+        self.finishedAt = finishedAt
     }
 }
 
@@ -57,7 +68,10 @@ package struct UserRunRecord: Hashable, Sendable {
     package var id: Int
     package var userRun: UserRun
 
-    package init(id: Int, userRun: UserRun) { self.id = id; self.userRun = userRun }
+    package init(id: Int, userRun: UserRun) {
+        self.id = id
+        self.userRun = userRun
+    }
 }
 
 /// One invocation of the nightly job (a row of `runs`).
@@ -70,7 +84,10 @@ package struct RunRecord: Hashable, Sendable {
     package var options: JSONValue
 
     package init(id: Int, startedAt: Date, finishedAt: Date?, options: JSONValue) {
-        self.id = id; self.startedAt = startedAt; self.finishedAt = finishedAt; self.options = options
+        self.id = id
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.options = options
     }
 }
 
@@ -79,5 +96,8 @@ package struct RunLog: Hashable, Sendable {
     package var run: RunRecord
     package var userRuns: [UserRunRecord]
 
-    package init(run: RunRecord, userRuns: [UserRunRecord]) { self.run = run; self.userRuns = userRuns }
+    package init(run: RunRecord, userRuns: [UserRunRecord]) {
+        self.run = run
+        self.userRuns = userRuns
+    }
 }

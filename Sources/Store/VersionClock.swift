@@ -19,7 +19,8 @@ enum VersionClock {
     /// Migration 5: the counter, seeded above every version stored in a row or recorded in a
     /// changeset image (an undone changeset's images must never match a fresh version).
     static let migration = Migration(version: 5, name: "database-wide row version counter") { (db) throws(StoreError) in
-        try db.executeScript("""
+        try db.executeScript(
+            """
             CREATE TABLE version_clock (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
                 value INTEGER NOT NULL
@@ -37,7 +38,10 @@ enum VersionClock {
     /// A version no row of this database has ever had. Call inside the write transaction
     /// that uses it (the counter's row is then locked with the rest).
     static func next(_ db: Database) throws(StoreError) -> Int {
-        guard let value = try db.queryFirst("UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value", [], { $0.int(0) }) else {
+        guard
+            let value = try db.queryFirst(
+                "UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value", [], { $0.int(0) })
+        else {
             throw StoreError.malformedRow(entity: "version_clock", key: "1", problem: "the counter row is missing")
         }
         return value

@@ -1,2 +1,3 @@
 import ReplanCLI
+
 ReplanCommandLine.main()

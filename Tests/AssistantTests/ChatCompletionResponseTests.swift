@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Assistant
 
 /// Every recorded response body in the shared fixtures decodes, with its concrete values.
@@ -27,22 +28,27 @@ import Testing
     @Test func singleToolCallWithNullContent() throws {
         let response = try Fixtures.response("tool_calls_single.json")
         #expect(response.content == nil)
-        #expect(response.toolCalls == [
-            ToolCall(id: "call_Y6qJ7ofLgOrBnMD5WbVAeiRV", name: "GetWeatherArgs",
-                     arguments: #"{"city":"Edinburgh","country":"UK","units":"c"}"#),
-        ])
+        #expect(
+            response.toolCalls == [
+                ToolCall(
+                    id: "call_Y6qJ7ofLgOrBnMD5WbVAeiRV", name: "GetWeatherArgs",
+                    arguments: #"{"city":"Edinburgh","country":"UK","units":"c"}"#)
+            ])
         #expect(response.finishReason == "tool_calls")
         #expect(response.usage.total == 100)
     }
 
     @Test func parallelCallsToTwoFunctions() throws {
         let response = try Fixtures.response("tool_calls_parallel_two_functions.json")
-        #expect(response.toolCalls == [
-            ToolCall(id: "call_fdNz3vOBKYgOIpMdWotB9MjY", name: "GetWeatherArgs",
-                     arguments: #"{"city": "Edinburgh", "country": "GB", "units": "c"}"#),
-            ToolCall(id: "call_h1DWI1POMJLb0KwIyQHWXD4p", name: "get_stock_price",
-                     arguments: #"{"ticker": "AAPL", "exchange": "NASDAQ"}"#),
-        ])
+        #expect(
+            response.toolCalls == [
+                ToolCall(
+                    id: "call_fdNz3vOBKYgOIpMdWotB9MjY", name: "GetWeatherArgs",
+                    arguments: #"{"city": "Edinburgh", "country": "GB", "units": "c"}"#),
+                ToolCall(
+                    id: "call_h1DWI1POMJLb0KwIyQHWXD4p", name: "get_stock_price",
+                    arguments: #"{"ticker": "AAPL", "exchange": "NASDAQ"}"#),
+            ])
         #expect(response.usage == TokenUsage(prompt: 149, completion: 60, total: 209))
     }
 
@@ -58,9 +64,11 @@ import Testing
         let response = try Fixtures.response("tool_choice_named_finish_reason_stop.json")
         #expect(response.finishReason == "stop")
         #expect(response.callsTools)
-        #expect(response.toolCalls == [
-            ToolCall(id: "call_367XCv5N6u1Sp2TWLlP9xoRU", name: "get_number_for_word", arguments: #"{"word":"banana"}"#),
-        ])
+        #expect(
+            response.toolCalls == [
+                ToolCall(
+                    id: "call_367XCv5N6u1Sp2TWLlP9xoRU", name: "get_number_for_word", arguments: #"{"word":"banana"}"#)
+            ])
         #expect(response.assistantMessage == .assistant(content: nil, toolCalls: response.toolCalls))
     }
 
@@ -125,9 +133,11 @@ import Testing
     @Test func documentationExamples() throws {
         let toolCall = try Fixtures.response("openapi_example_tool_calls.json")
         #expect(toolCall.refusal == nil)
-        #expect(toolCall.toolCalls == [
-            ToolCall(id: "call_abc123", name: "get_current_weather", arguments: "{\n\"location\": \"Boston, MA\"\n}"),
-        ])
+        #expect(
+            toolCall.toolCalls == [
+                ToolCall(
+                    id: "call_abc123", name: "get_current_weather", arguments: "{\n\"location\": \"Boston, MA\"\n}")
+            ])
         let text = try Fixtures.response("openapi_example_default.json")
         #expect(text.content == "Hello! How can I assist you today?")
         #expect(text.usage == TokenUsage(prompt: 19, completion: 10, total: 29))
@@ -151,7 +161,8 @@ import Testing
     }
 
     @Test func cachedTokensAndEmptyContent() throws {
-        let response = try decode("""
+        let response = try decode(
+            """
             {"choices": [{"message": {"role": "assistant", "content": ""}}],
              "usage": {"prompt_tokens": 2006, "completion_tokens": 300,
                        "prompt_tokens_details": {"cached_tokens": 1920},
@@ -162,34 +173,42 @@ import Testing
     }
 
     @Test func argumentsGivenAsAnObjectAreReserialised() throws {
-        let response = try decode("""
+        let response = try decode(
+            """
             {"choices": [{"message": {"tool_calls": [
               {"id": "c1", "type": "function", "function": {"name": "saveTask", "arguments": {"b": 1, "a": {"c": [true, null, 2.5]}}}}]}}]}
             """)
-        #expect(response.toolCalls == [ToolCall(id: "c1", name: "saveTask", arguments: #"{"a":{"c":[true,null,2.5]},"b":1}"#)])
+        #expect(
+            response.toolCalls == [
+                ToolCall(id: "c1", name: "saveTask", arguments: #"{"a":{"c":[true,null,2.5]},"b":1}"#)
+            ])
     }
 
     @Test func missingIdsAndArgumentsAreFilledIn() throws {
-        let response = try decode("""
+        let response = try decode(
+            """
             {"choices": [{"message": {"content": null, "tool_calls": [
               {"function": {"name": "end_conversation"}},
               {"id": "", "function": {"name": "deleteTask", "arguments": null}}]}}]}
             """)
-        #expect(response.toolCalls == [
-            ToolCall(id: "call_0", name: "end_conversation", arguments: "{}"),
-            ToolCall(id: "call_1", name: "deleteTask", arguments: "{}"),
-        ])
+        #expect(
+            response.toolCalls == [
+                ToolCall(id: "call_0", name: "end_conversation", arguments: "{}"),
+                ToolCall(id: "call_1", name: "deleteTask", arguments: "{}"),
+            ])
     }
 
     @Test func contentPartsAreJoined() throws {
-        let response = try decode("""
+        let response = try decode(
+            """
             {"choices": [{"message": {"content": [{"type": "text", "text": "Hello, "}, {"type": "text", "text": "there."}]}}]}
             """)
         #expect(response.content == "Hello, there.")
     }
 
     @Test func unknownKeysAndMissingOptionalsAreIgnored() throws {
-        let response = try decode("""
+        let response = try decode(
+            """
             {"vendor_extension": {"x": 1}, "choices": [{"message": {"content": "ok", "audio": null,
               "reasoning_content": "thinking…"}, "extra": true}]}
             """)

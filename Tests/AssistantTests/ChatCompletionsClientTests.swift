@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Synchronization
 import Testing
+
 @testable import Assistant
 
 /// Records the pauses the client asks for instead of sleeping, so retry tests run instantly.
@@ -74,7 +75,8 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func successSendsTheRequestOnceWithBearerKey() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
         let exchange = client(server).complete(Self.request)
 
         let response = try exchange.response()
@@ -93,25 +95,28 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func trailingSlashInBaseURLIsTolerated() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
         let exchange = client(server, baseURL: server.baseURL + "/").complete(Self.request)
         #expect(throws: Never.self) { try exchange.response() }
         #expect(try server.requests().first?.path == "/v1/chat/completions")
     }
 
     @Test func emptyKeySendsNoAuthorizationHeader() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "responses": [{"status": 200, "body": \#(Self.okBody)}]}]"#)
         _ = client(server, apiKey: "").complete(Self.request)
         #expect(try server.requests().first?.headers["authorization"] == nil)
     }
 
     @Test func serverErrorsAreRetriedUntilSuccess() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [
-              {"status": 500, "body": {"error": {"message": "boom", "type": "server_error", "code": null}}},
-              {"status": 500, "text": "<html>upstream error</html>"},
-              {"status": 200, "body": \(Self.okBody)}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [
+                  {"status": 500, "body": {"error": {"message": "boom", "type": "server_error", "code": null}}},
+                  {"status": 500, "text": "<html>upstream error</html>"},
+                  {"status": 200, "body": \(Self.okBody)}]}]
+                """)
         let exchange = client(server).complete(Self.request)
 
         #expect(try exchange.response().id == "chatcmpl-ok")
@@ -125,12 +130,13 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func retryAfterMillisecondsIsHonoured() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [
-              {"status": 429, "headers": {"retry-after-ms": "10"},
-               "body": {"error": {"message": "Rate limit reached", "type": "tokens", "code": "rate_limit_exceeded"}}},
-              {"status": 200, "body": \(Self.okBody)}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [
+                  {"status": 429, "headers": {"retry-after-ms": "10"},
+                   "body": {"error": {"message": "Rate limit reached", "type": "tokens", "code": "rate_limit_exceeded"}}},
+                  {"status": 200, "body": \(Self.okBody)}]}]
+                """)
         let exchange = client(server).complete(Self.request)
         #expect(throws: Never.self) { try exchange.response() }
         #expect(pauses.recorded == [0.01])
@@ -140,11 +146,13 @@ final class PauseRecorder: Sendable {
     @Test func rateLimitsDoNotUseUpTheRetries() throws {
         // Seven 429s in a row: more than the four retries, yet the request is answered in the end
         // (a rate limit says "later"; the patience is time, not a count).
-        let limited = #"{"status": 429, "headers": {"retry-after-ms": "5"}, "body": {"error": {"message": "Rate limit reached", "type": "tokens", "code": "rate_limit_exceeded"}}}"#
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [\(Array(repeating: limited, count: 7).joined(separator: ",")),
-              {"status": 200, "body": \(Self.okBody)}]}]
-            """)
+        let limited =
+            #"{"status": 429, "headers": {"retry-after-ms": "5"}, "body": {"error": {"message": "Rate limit reached", "type": "tokens", "code": "rate_limit_exceeded"}}}"#
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [\(Array(repeating: limited, count: 7).joined(separator: ",")),
+                  {"status": 200, "body": \(Self.okBody)}]}]
+                """)
         let exchange = client(server).complete(Self.request)
         #expect(throws: Never.self) { try exchange.response() }
         #expect(exchange.attemptCount == 8)
@@ -153,7 +161,8 @@ final class PauseRecorder: Sendable {
 
     @Test func insufficientQuotaStopsAtOnce() throws {
         let quota = String(decoding: try Fixtures.data("error_429_insufficient_quota.json"), as: UTF8.self)
-        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"status": 429, "body": \#(quota)}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "repeat": true, "responses": [{"status": 429, "body": \#(quota)}]}]"#)
         let exchange = client(server).complete(Self.request)
 
         guard case .failure(.quotaExhausted(let message)) = exchange.result else {
@@ -167,7 +176,8 @@ final class PauseRecorder: Sendable {
 
     @Test func unauthorizedIsNotRetried() throws {
         let unauthorized = String(decoding: try Fixtures.data("error_401_invalid_api_key.json"), as: UTF8.self)
-        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"status": 401, "body": \#(unauthorized)}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "repeat": true, "responses": [{"status": 401, "body": \#(unauthorized)}]}]"#)
         let exchange = client(server).complete(Self.request)
 
         guard case .failure(.http(401, let body)) = exchange.result else {
@@ -181,12 +191,14 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func givesUpAfterFourRetries() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "repeat": true, "responses": [{"status": 503, "body": {"error": {"message": "overloaded", "code": 503}}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "repeat": true, "responses": [{"status": 503, "body": {"error": {"message": "overloaded", "code": 503}}}]}]
+                """)
         let exchange = client(server).complete(Self.request)
 
-        #expect(exchange.result.failureValue == .http(status: 503, body: APIErrorBody(message: "overloaded", code: "503")))
+        #expect(
+            exchange.result.failureValue == .http(status: 503, body: APIErrorBody(message: "overloaded", code: "503")))
         #expect(try server.requests().count == 5)
         #expect(exchange.attemptCount == 5)
         #expect(pauses.recorded == [0.5, 1, 2, 4])
@@ -194,9 +206,10 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func droppedConnectionIsRetried() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"fault": "drop"}, {"status": 200, "body": \(Self.okBody)}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"fault": "drop"}, {"status": 200, "body": \(Self.okBody)}]}]
+                """)
         let exchange = client(server).complete(Self.request)
         #expect(throws: Never.self) { try exchange.response() }
         #expect(statuses(exchange) == [nil, 200])
@@ -207,46 +220,54 @@ final class PauseRecorder: Sendable {
     }
 
     @Test func timeoutIsRetried() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"fault": "hang"}, {"status": 200, "body": \(Self.okBody)}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"fault": "hang"}, {"status": 200, "body": \(Self.okBody)}]}]
+                """)
         let exchange = client(server, requestTimeout: 0.5).complete(Self.request)
         #expect(throws: Never.self) { try exchange.response() }
         #expect(exchange.attempts.first?.outcome == .failure(.timedOut))
     }
 
     @Test func unusableSuccessIsNotRetried() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"fault": "raw", "status": 200, "text": "not json"}]}]"#)
+        let server = try MockOpenAIServer(
+            script:
+                #"[{"match": null, "repeat": true, "responses": [{"fault": "raw", "status": 200, "text": "not json"}]}]"#
+        )
         let exchange = client(server).complete(Self.request)
         #expect(exchange.result.failureValue == .invalidResponse("the body is not JSON: not json"))
         #expect(try server.requests().count == 1)
     }
 
     @Test func oversizedResponseIsNotRetried() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"fault": "huge", "bytes": 5000}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "repeat": true, "responses": [{"fault": "huge", "bytes": 5000}]}]"#)
         let exchange = client(server, maxResponseBytes: 1000).complete(Self.request)
         #expect(exchange.result.failureValue == .transport(.responseTooLarge(limit: 1000)))
         #expect(try server.requests().count == 1)
     }
 
     @Test func cancellationCutsARetryPauseShort() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "repeat": true, "responses": [{"status": 503, "headers": {"retry-after": "30"}, "body": {}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "repeat": true, "responses": [{"status": 503, "headers": {"retry-after": "30"}, "body": {}}]}]
+                """)
         let token = CancellationToken()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { token.cancel() }
         let start = Date()
-        let exchange = client(server, sleep: ChatCompletionsClient.cancellableSleep).complete(Self.request, cancellation: token)
+        let exchange = client(server, sleep: ChatCompletionsClient.cancellableSleep).complete(
+            Self.request, cancellation: token)
         #expect(exchange.result.failureValue == .cancelled)
         #expect(Date().timeIntervalSince(start) < 3)
         #expect(try server.requests().count == 1)
     }
 
     @Test func keyEchoedByTheServerIsRedacted() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "repeat": true, "responses": [{"status": 401,
-              "body": {"error": {"message": "Incorrect API key provided: \(Self.apiKey).", "code": "invalid_api_key"}}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "repeat": true, "responses": [{"status": 401,
+                  "body": {"error": {"message": "Incorrect API key provided: \(Self.apiKey).", "code": "invalid_api_key"}}}]}]
+                """)
         let exchange = client(server).complete(Self.request)
         guard case .failure(.http(401, let body)) = exchange.result else {
             Issue.record("expected HTTP 401, got \(exchange.result)")

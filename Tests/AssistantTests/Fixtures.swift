@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Assistant
 
 /// The OpenAI fixtures, kept in the repository (`Tests/Fixtures/openai`, sources in its

@@ -16,7 +16,10 @@ enum MockScript {
         var asObject = false
 
         init(_ id: String, _ name: String, _ arguments: Any, asObject: Bool = false) {
-            self.id = id; self.name = name; self.arguments = arguments; self.asObject = asObject
+            self.id = id
+            self.name = name
+            self.arguments = arguments
+            self.asObject = asObject
         }
 
         var json: [String: Any] {
@@ -31,14 +34,18 @@ enum MockScript {
     }
 
     /// A 200 answer with tool calls (and optional text alongside).
-    static func toolCalls(_ calls: [Call], content: String? = nil, prompt: Int = 100, completion: Int = 20) -> [String: Any] {
-        answer(message: ["role": "assistant", "content": content ?? NSNull(), "tool_calls": calls.map(\.json)],
-               finish: "tool_calls", prompt: prompt, completion: completion)
+    static func toolCalls(_ calls: [Call], content: String? = nil, prompt: Int = 100, completion: Int = 20) -> [String:
+        Any]
+    {
+        answer(
+            message: ["role": "assistant", "content": content ?? NSNull(), "tool_calls": calls.map(\.json)],
+            finish: "tool_calls", prompt: prompt, completion: completion)
     }
 
     /// A 200 answer with text only.
     static func text(_ content: String, prompt: Int = 100, completion: Int = 20) -> [String: Any] {
-        answer(message: ["role": "assistant", "content": content], finish: "stop", prompt: prompt, completion: completion)
+        answer(
+            message: ["role": "assistant", "content": content], finish: "stop", prompt: prompt, completion: completion)
     }
 
     /// A 200 answer calling `end_conversation` with `summary`.
@@ -47,25 +54,40 @@ enum MockScript {
     }
 
     static func answer(message: [String: Any], finish: String, prompt: Int, completion: Int) -> [String: Any] {
-        ["status": 200, "body": [
-            "id": "chatcmpl-mock", "object": "chat.completion", "model": "mock",
-            "choices": [["index": 0, "finish_reason": finish, "message": message]],
-            "usage": ["prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
-                      "completion_tokens_details": ["reasoning_tokens": completion / 2]],
-        ] as [String: Any]]
+        [
+            "status": 200,
+            "body": [
+                "id": "chatcmpl-mock", "object": "chat.completion", "model": "mock",
+                "choices": [["index": 0, "finish_reason": finish, "message": message]],
+                "usage": [
+                    "prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion,
+                    "completion_tokens_details": ["reasoning_tokens": completion / 2],
+                ],
+            ] as [String: Any],
+        ]
     }
 
     /// An OpenAI error answer.
-    static func error(status: Int, code: String?, message: String = "scripted error", type: String = "server_error",
-                      headers: [String: String] = [:]) -> [String: Any] {
-        ["status": status, "headers": headers,
-         "body": ["error": ["message": message, "type": type, "param": NSNull(), "code": code ?? NSNull()] as [String: Any]]]
+    static func error(
+        status: Int, code: String?, message: String = "scripted error", type: String = "server_error",
+        headers: [String: String] = [:]
+    ) -> [String: Any] {
+        [
+            "status": status, "headers": headers,
+            "body": [
+                "error": ["message": message, "type": type, "param": NSNull(), "code": code ?? NSNull()]
+                    as [String: Any]
+            ],
+        ]
     }
 
     /// 429 `insufficient_quota`, exactly as OpenAI sends it.
-    static var quota: [String: Any] { error(status: 429, code: "insufficient_quota",
-                             message: "You exceeded your current quota, please check your plan and billing details.",
-                             type: "insufficient_quota") }
+    static var quota: [String: Any] {
+        error(
+            status: 429, code: "insufficient_quota",
+            message: "You exceeded your current quota, please check your plan and billing details.",
+            type: "insufficient_quota")
+    }
 
     static func fault(_ name: String, _ extra: [String: Any] = [:]) -> [String: Any] {
         extra.merging(["fault": name]) { $1 }

@@ -1,7 +1,8 @@
 import Foundation
 import HTTP
-import Testing
 import Planning
+import Testing
+
 @testable import Assistant
 
 /// The model loop against the scripted mock server: how conversations end, how tool calls are
@@ -13,21 +14,29 @@ import Planning
     static let apiKey = "sk-loop-Kq7m2VxW9pLs4Rt8"
     let pauses = PauseRecorder()
 
-    private func conversation(_ server: MockOpenAIServer, maxRequests: Int = 15, timeout: Double = 5,
-                              retries: Int = 4) throws -> ModelConversation {
-        let configuration = ModelConfiguration(apiKey: Secret(Self.apiKey), baseURL: server.baseURL, connectTimeout: 2,
-                                               requestTimeout: timeout)
-        let client = ChatCompletionsClient(configuration: configuration, retryPolicy: RetryPolicy(maxRetries: retries),
-                                           sleep: pauses.pause, random: { 0 })
-        return ModelConversation(client: client, prompt: try SystemPrompt.load(directory: F.promptDirectory),
-                                 maxRequests: maxRequests, makeTaskID: SequentialIDs().make)
+    private func conversation(
+        _ server: MockOpenAIServer, maxRequests: Int = 15, timeout: Double = 5,
+        retries: Int = 4
+    ) throws -> ModelConversation {
+        let configuration = ModelConfiguration(
+            apiKey: Secret(Self.apiKey), baseURL: server.baseURL, connectTimeout: 2,
+            requestTimeout: timeout)
+        let client = ChatCompletionsClient(
+            configuration: configuration, retryPolicy: RetryPolicy(maxRetries: retries),
+            sleep: pauses.pause, random: { 0 })
+        return ModelConversation(
+            client: client, prompt: try SystemPrompt.load(directory: F.promptDirectory),
+            maxRequests: maxRequests, makeTaskID: SequentialIDs().make)
     }
 
-    private func run(_ server: MockOpenAIServer, plan: UserPlan = F.standard, maxRequests: Int = 15, timeout: Double = 5,
-                     retries: Int = 4, cancellation: CancellationToken? = nil) throws -> ConversationOutcome {
+    private func run(
+        _ server: MockOpenAIServer, plan: UserPlan = F.standard, maxRequests: Int = 15, timeout: Double = 5,
+        retries: Int = 4, cancellation: CancellationToken? = nil
+    ) throws -> ConversationOutcome {
         try conversation(server, maxRequests: maxRequests, timeout: timeout, retries: retries)
-            .run(plan: plan, now: Date(timeIntervalSince1970: 1_736_190_000), localNow: F.now, localEdits: [], flags: [],
-                 cancellation: cancellation)
+            .run(
+                plan: plan, now: Date(timeIntervalSince1970: 1_736_190_000), localNow: F.now, localEdits: [], flags: [],
+                cancellation: cancellation)
     }
 
     private static func server(_ responses: [[String: Any]], repeat: Bool = false) throws -> MockOpenAIServer {
@@ -35,7 +44,14 @@ import Planning
     }
 
     static func save(_ start: String, _ end: String, title: String = "English") -> [String: Any] {
-        ["tasks": [["title": title, "note": "", "category": "English", "color": "green", "start": start, "end": end, "allDay": false]]]
+        [
+            "tasks": [
+                [
+                    "title": title, "note": "", "category": "English", "color": "green", "start": start, "end": end,
+                    "allDay": false,
+                ]
+            ]
+        ]
     }
 
     /// The request bodies the server received, as JSON objects.
@@ -64,7 +80,9 @@ import Planning
             #expect(body["parallel_tool_calls"] as? Bool == false)
             #expect((body["prompt_cache_key"] as? String)?.hasPrefix("replan-") == true)
             #expect(body["reasoning_effort"] as? String == "low")
-            let tools = (body["tools"] as? [[String: Any]] ?? []).compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
+            let tools = (body["tools"] as? [[String: Any]] ?? []).compactMap {
+                ($0["function"] as? [String: Any])?["name"] as? String
+            }
             #expect(tools == ["saveTask", "updateTask", "deleteTask", "end_conversation"])
             Self.expectEveryToolCallAnswered(Self.messages(body))
         }
@@ -101,10 +119,13 @@ import Planning
 
     @Test func endConversationAfterAToolCall() throws {
         let server = try Self.server([
-            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))], content: "Adding English."),
+            MockScript.toolCalls(
+                [Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))],
+                content: "Adding English."),
             MockScript.end("Added one English session."),
         ])
-        let outcome = try run(server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
+        let outcome = try run(
+            server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
 
         #expect(outcome.ending == .endConversation)
         #expect(outcome.summary == "Added one English session.")
@@ -119,7 +140,9 @@ import Planning
         #expect(bodies.count == 2)
         let first = Self.messages(bodies[0])
         #expect((first[1]["content"] as? String)?.contains("id=math") == true)
-        #expect((first[1]["content"] as? String)?.contains("My standing instruction: one hour of English on Tuesday") == true)
+        #expect(
+            (first[1]["content"] as? String)?.contains("My standing instruction: one hour of English on Tuesday")
+                == true)
         let last = try #require(Self.messages(bodies[1]).last)
         #expect(last["role"] as? String == "tool")
         #expect(last["tool_call_id"] as? String == "call_1")
@@ -131,7 +154,9 @@ import Planning
         let server = try Self.server([
             MockScript.toolCalls([
                 Call("call_a", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00")),
-                Call("call_b", "updateTask", ["tasks": [["taskId": "math", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]),
+                Call(
+                    "call_b", "updateTask",
+                    ["tasks": [["taskId": "math", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]),
                 Call("call_c", "deleteTask", ["taskIds": ["phy", "essay"]]),
             ]),
             MockScript.end("Done."),
@@ -144,8 +169,10 @@ import Planning
         #expect(outcome.plan.tasks["essay"] != nil)
         let tools = Self.messages(try bodies(server)[1]).filter { $0["role"] as? String == "tool" }
         #expect(tools.map { $0["tool_call_id"] as? String } == ["call_a", "call_b", "call_c"])
-        #expect(tools.last?["content"] as? String
-            == #"[{"id":"phy","ok":true},{"error":"completed sessions cannot be deleted","id":"essay","ok":false}]"#)
+        #expect(
+            tools.last?["content"] as? String
+                == #"[{"id":"phy","ok":true},{"error":"completed sessions cannot be deleted","id":"essay","ok":false}]"#
+        )
         try expectWellFormedRequests(server, outcome: outcome)
     }
 
@@ -162,8 +189,10 @@ import Planning
         #expect(outcome.turns == 3)
         #expect(outcome.plan.tasks["m-1"]?.start == F.t("2025-01-07T15:00"))
         let second = Self.messages(try bodies(server)[1])
-        #expect(second.last?["content"] as? String
-            == #"[{"error":"overlaps 'Physics' 14:00–15:00 on 2025-01-07","nearest":{"end":"2025-01-07T16:00","start":"2025-01-07T15:00"},"ok":false}]"#)
+        #expect(
+            second.last?["content"] as? String
+                == #"[{"error":"overlaps 'Physics' 14:00–15:00 on 2025-01-07","nearest":{"end":"2025-01-07T16:00","start":"2025-01-07T15:00"},"ok":false}]"#
+        )
         try expectWellFormedRequests(server, outcome: outcome)
     }
 
@@ -180,8 +209,9 @@ import Planning
 
     @Test func theTurnLimitKeepsTheValidatedEdits() throws {
         // A model that never stops: it adds the same session every turn (refused after the first).
-        let server = try Self.server([MockScript.toolCalls([Call("call_x", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])],
-                                     repeat: true)
+        let server = try Self.server(
+            [MockScript.toolCalls([Call("call_x", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])],
+            repeat: true)
         let outcome = try run(server)
 
         #expect(outcome.ending == .turnLimit)
@@ -197,7 +227,8 @@ import Planning
     }
 
     @Test func theLimitIsConfigurable() throws {
-        let server = try Self.server([MockScript.toolCalls([Call("call_x", "deleteTask", ["taskIds": []])])], repeat: true)
+        let server = try Self.server(
+            [MockScript.toolCalls([Call("call_x", "deleteTask", ["taskIds": []])])], repeat: true)
         let outcome = try run(server, maxRequests: 3)
         #expect(outcome.ending == .turnLimit)
         #expect(try server.requests().count == 3)
@@ -205,9 +236,13 @@ import Planning
 
     @Test func invalidArgumentsGetAnErrorResultAndTheLoopGoesOn() throws {
         let server = try Self.server([
-            MockScript.toolCalls([Call("call_1", "saveTask", #"{"tasks": [{"title": "Eng"#),
-                                  Call("call_2", "moveEverything", ["all": true])]),
-            MockScript.toolCalls([Call("call_3", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"), asObject: true)]),
+            MockScript.toolCalls([
+                Call("call_1", "saveTask", #"{"tasks": [{"title": "Eng"#),
+                Call("call_2", "moveEverything", ["all": true]),
+            ]),
+            MockScript.toolCalls([
+                Call("call_3", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"), asObject: true)
+            ]),
             MockScript.end("Fixed."),
         ])
         let outcome = try run(server)
@@ -224,8 +259,9 @@ import Planning
 
     @Test func rateLimitedRequestsWaitForRetryAfterThenSucceed() throws {
         let server = try Self.server([
-            MockScript.error(status: 429, code: "rate_limit_exceeded", message: "Rate limit reached", type: "requests",
-                             headers: ["retry-after": "2"]),
+            MockScript.error(
+                status: 429, code: "rate_limit_exceeded", message: "Rate limit reached", type: "requests",
+                headers: ["retry-after": "2"]),
             MockScript.end("Done."),
         ])
         let outcome = try run(server)
@@ -336,13 +372,18 @@ import Planning
 
     @Test func theTranscriptRecordsEveryRequestAttemptAndToolResult() throws {
         let server = try Self.server([
-            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00")),
-                                  Call("call_2", "deleteTask", ["taskIds": ["vocab"]])]),
+            MockScript.toolCalls([
+                Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00")),
+                Call("call_2", "deleteTask", ["taskIds": ["vocab"]]),
+            ]),
             MockScript.end("Done."),
         ])
         let outcome = try run(server)
         let entries = try #require(outcome.transcript.arrayValue)
-        #expect(entries.map { $0["kind"]?.stringValue } == ["request", "response", "tool", "tool", "request", "response", "tool", "end"])
+        #expect(
+            entries.map { $0["kind"]?.stringValue } == [
+                "request", "response", "tool", "tool", "request", "response", "tool", "end",
+            ])
         #expect(entries[0]["body"]?["messages"]?.arrayValue?.count == 2)
         #expect(entries[1]["status"] == 200)
         #expect(entries[2]["result"] == [["ok": true, "id": "m-1"]])
@@ -364,15 +405,18 @@ import Planning
 
     @Test func theSystemMessageIsTheSameForEveryStudentAndTheUserMessageCarriesTheirData() throws {
         let prompt = try SystemPrompt.load(directory: F.promptDirectory)
-        let moved = PlanEdit(op: .move, id: F.id("math"), title: "Math",
-                             before: TimeRange(start: F.t("2025-01-06T09:00"), end: F.t("2025-01-06T10:00")),
-                             after: TimeRange(start: F.t("2025-01-07T09:00"), end: F.t("2025-01-07T10:00")), reason: .rescheduled)
-        let dropped = PlanEdit(op: .skip, id: F.id("vocab@2024-12-20"), title: "Vocabulary",
-                               before: TimeRange(start: F.t("2024-12-20T20:00"), end: F.t("2024-12-20T20:30")), after: nil,
-                               reason: .droppedStale)
-        let a = try prompt.render(plan: F.plan(F.standard.sortedTasks, instruction: "  two hours of English every weekday "),
-                                  now: F.now, localEdits: [moved, dropped], flags: [PlanFlag(id: F.id("math"), kind: .couldNotFit)],
-                                  why: "I gave a new instruction")
+        let moved = PlanEdit(
+            op: .move, id: F.id("math"), title: "Math",
+            before: TimeRange(start: F.t("2025-01-06T09:00"), end: F.t("2025-01-06T10:00")),
+            after: TimeRange(start: F.t("2025-01-07T09:00"), end: F.t("2025-01-07T10:00")), reason: .rescheduled)
+        let dropped = PlanEdit(
+            op: .skip, id: F.id("vocab@2024-12-20"), title: "Vocabulary",
+            before: TimeRange(start: F.t("2024-12-20T20:00"), end: F.t("2024-12-20T20:30")), after: nil,
+            reason: .droppedStale)
+        let a = try prompt.render(
+            plan: F.plan(F.standard.sortedTasks, instruction: "  two hours of English every weekday "),
+            now: F.now, localEdits: [moved, dropped], flags: [PlanFlag(id: F.id("math"), kind: .couldNotFit)],
+            why: "I gave a new instruction")
         let b = try prompt.render(plan: F.standard, now: F.now, localEdits: [], flags: [])
         #expect(a.system == b.system)
         #expect(!a.system.contains("{{"))
@@ -407,8 +451,9 @@ import Planning
     }
 
     @Test func aRefusalIsAFailureNotASummary() throws {
-        let refusal = MockScript.answer(message: ["role": "assistant", "content": NSNull(), "refusal": "I can't help with that."],
-                                        finish: "stop", prompt: 100, completion: 5)
+        let refusal = MockScript.answer(
+            message: ["role": "assistant", "content": NSNull(), "refusal": "I can't help with that."],
+            finish: "stop", prompt: 100, completion: 5)
         let outcome = try run(try Self.server([refusal]))
         #expect(outcome.ending == .refused)
         #expect(outcome.failed)
@@ -417,7 +462,8 @@ import Planning
     }
 
     @Test func aContentFilterStopIsAFailure() throws {
-        let filtered = MockScript.answer(message: ["role": "assistant", "content": ""], finish: "content_filter", prompt: 100, completion: 0)
+        let filtered = MockScript.answer(
+            message: ["role": "assistant", "content": ""], finish: "content_filter", prompt: 100, completion: 0)
         let outcome = try run(try Self.server([filtered]))
         #expect(outcome.ending == .filtered)
         #expect(outcome.failed)
@@ -427,10 +473,14 @@ import Planning
     @Test func theFinishReasonOfEveryRequestIsRecordedAndTheEndIsStructured() throws {
         let server = try Self.server([
             MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))]),
-            MockScript.toolCalls([Call("call_end", "end_conversation",
-                                       ["summary": "Added English.", "status": "needs-student", "question": "Which book?"])]),
+            MockScript.toolCalls([
+                Call(
+                    "call_end", "end_conversation",
+                    ["summary": "Added English.", "status": "needs-student", "question": "Which book?"])
+            ]),
         ])
-        let outcome = try run(server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
+        let outcome = try run(
+            server, plan: F.plan(F.standard.sortedTasks, instruction: "one hour of English on Tuesday"))
         #expect(outcome.finishReasons == ["tool_calls", "tool_calls"])
         #expect(outcome.endStatus == "needs-student")
         #expect(outcome.question == "Which book?")
@@ -438,8 +488,10 @@ import Planning
 
     @Test func anUnreadablePromptFailsWithoutARequest() throws {
         let server = try Self.server([MockScript.end("never")])
-        let broken = SystemPrompt(system: PromptTemplate(name: "system.txt", text: "static"), withSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"),
-                                  withoutSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"))
+        let broken = SystemPrompt(
+            system: PromptTemplate(name: "system.txt", text: "static"),
+            withSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"),
+            withoutSettings: PromptTemplate(name: "broken.txt", text: "{{nope}}"))
         let client = try conversation(server).client
         let outcome = ModelConversation(client: client, prompt: broken)
             .run(plan: F.standard, now: Date(), localNow: F.now, localEdits: [], flags: [])

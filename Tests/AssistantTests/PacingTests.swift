@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Testing
+
 @testable import Assistant
 
 /// Pacing by the rate-limit headers against the mock's token bucket (issue 16): a run whose
@@ -30,13 +31,16 @@ import Testing
 
     func night(paced: Bool) throws -> Outcome {
         let server = try MockOpenAIServer(script: Self.script)
-        let configuration = ModelConfiguration(apiKey: Secret("sk-pacing"), baseURL: server.baseURL, maxCompletionTokens: 1000,
-                                               connectTimeout: 2, requestTimeout: 10)
+        let configuration = ModelConfiguration(
+            apiKey: Secret("sk-pacing"), baseURL: server.baseURL, maxCompletionTokens: 1000,
+            connectTimeout: 2, requestTimeout: 10)
         let gate = paced ? RateLimitGate(maxInFlight: 16, initialInFlight: 8) : nil
-        let client = ChatCompletionsClient(configuration: configuration, retryPolicy: RetryPolicy(maxRetries: 4, retryAfterCap: 2),
-                                           gate: gate)
-        let request = ChatCompletionRequest(configuration: configuration,
-                                            messages: [.user(String(repeating: "study plan ", count: 330))], tools: [])
+        let client = ChatCompletionsClient(
+            configuration: configuration, retryPolicy: RetryPolicy(maxRetries: 4, retryAfterCap: 2),
+            gate: gate)
+        let request = ChatCompletionRequest(
+            configuration: configuration,
+            messages: [.user(String(repeating: "study plan ", count: 330))], tools: [])
         let tally = Tally()
         let group = DispatchGroup()
         for _ in 0..<16 {

@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
 import Planning
+import Synchronization
+
 @testable import Assistant
 
 /// Small literal plans for the tool executor and the loop: one student in Asia/Taipei with the
@@ -13,14 +14,19 @@ enum PlanFixture {
     static func d(_ text: String) -> CivilDate { CivilDate(text)! }
     static func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
 
-    static func task(_ id: String, _ title: String, _ start: String, _ end: String, category: String = "Study",
-                     allDay: Bool = false, completed: Bool = false, repeat rule: RepeatRule? = nil, user: String = "mei") -> StudyTask {
-        StudyTask(id: id, userID: user, title: title, category: category, start: t(start), end: t(end), allDay: allDay,
-                  completed: completed, repeatRule: rule)
+    static func task(
+        _ id: String, _ title: String, _ start: String, _ end: String, category: String = "Study",
+        allDay: Bool = false, completed: Bool = false, repeat rule: RepeatRule? = nil, user: String = "mei"
+    ) -> StudyTask {
+        StudyTask(
+            id: id, userID: user, title: title, category: category, start: t(start), end: t(end), allDay: allDay,
+            completed: completed, repeatRule: rule)
     }
 
-    static func plan(_ tasks: [StudyTask], overrides: [OccurrenceOverride] = [], instruction: String = "",
-                     user: String = "mei") -> UserPlan {
+    static func plan(
+        _ tasks: [StudyTask], overrides: [OccurrenceOverride] = [], instruction: String = "",
+        user: String = "mei"
+    ) -> UserPlan {
         var settings = UserSettings()
         settings.instruction = instruction
         return UserPlan(user: try! User(id: user, zone: zone, settings: settings), tasks: tasks, overrides: overrides)
@@ -31,17 +37,21 @@ enum PlanFixture {
     /// - `essay` completed Wed 09:00–09:30, `old` completed Mon 10:00–11:00,
     /// - `vocab` a daily series at 20:00–20:30 from Jan 1 (Jan 5 skipped, Jan 6 completed),
     /// - `rev` an all-day revision day on Wed Jan 8.
-    static let standard = plan([
-        task("phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00", category: "Physics"),
-        task("math", "Math", "2025-01-07T10:00", "2025-01-07T11:00", category: "Math"),
-        task("essay", "Essay", "2025-01-08T09:00", "2025-01-08T09:30", category: "English", completed: true),
-        task("old", "Reading", "2025-01-06T10:00", "2025-01-06T11:00", category: "English", completed: true),
-        task("vocab", "Vocabulary", "2025-01-01T20:00", "2025-01-01T20:30", category: "English", repeat: RepeatRule(every: .daily)),
-        task("rev", "Revision", "2025-01-08T00:00", "2025-01-08T00:00", category: "Exam", allDay: true),
-    ], overrides: [
-        OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-05"), state: .skipped),
-        OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-06"), state: .completed),
-    ])
+    static let standard = plan(
+        [
+            task("phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00", category: "Physics"),
+            task("math", "Math", "2025-01-07T10:00", "2025-01-07T11:00", category: "Math"),
+            task("essay", "Essay", "2025-01-08T09:00", "2025-01-08T09:30", category: "English", completed: true),
+            task("old", "Reading", "2025-01-06T10:00", "2025-01-06T11:00", category: "English", completed: true),
+            task(
+                "vocab", "Vocabulary", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
+                repeat: RepeatRule(every: .daily)),
+            task("rev", "Revision", "2025-01-08T00:00", "2025-01-08T00:00", category: "Exam", allDay: true),
+        ],
+        overrides: [
+            OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-05"), state: .skipped),
+            OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-06"), state: .completed),
+        ])
 
     /// The repository's `prompts/`.
     static var promptDirectory: String {
@@ -57,6 +67,11 @@ final class SequentialIDs: Sendable {
     init(prefix: String = "m-") { self.prefix = prefix }
 
     var make: @Sendable () -> String {
-        { [self] in next.withLock { n in defer { n += 1 }; return "\(prefix)\(n)" } }
+        { [self] in
+            next.withLock { n in
+                defer { n += 1 }
+                return "\(prefix)\(n)"
+            }
+        }
     }
 }

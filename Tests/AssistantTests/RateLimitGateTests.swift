@@ -1,7 +1,8 @@
-@testable import Assistant
 import Foundation
 import HTTP
 import Testing
+
+@testable import Assistant
 
 @Suite("The run-wide rate-limit gate (issue: nightly runs at scale)")
 struct RateLimitGateTests {
@@ -19,9 +20,15 @@ struct RateLimitGateTests {
         #expect(gate.enter(cancellation: nil))
         gate.leave(rateLimitedFor: 0)
         #expect(gate.currentLimit == 2)
-        for _ in 0..<1 { #expect(gate.enter(cancellation: nil)); gate.leave(rateLimitedFor: nil) }
+        for _ in 0..<1 {
+            #expect(gate.enter(cancellation: nil))
+            gate.leave(rateLimitedFor: nil)
+        }
         #expect(gate.currentLimit == 3)
-        for _ in 0..<100 { #expect(gate.enter(cancellation: nil)); gate.leave(rateLimitedFor: nil) }
+        for _ in 0..<100 {
+            #expect(gate.enter(cancellation: nil))
+            gate.leave(rateLimitedFor: nil)
+        }
         #expect(gate.currentLimit == 8)
     }
 
@@ -30,9 +37,11 @@ struct RateLimitGateTests {
         let clock = TestClock()
         let gate = RateLimitGate(maxInFlight: 64, clock: clock.now)
         // 1,000 tokens per 10 s; 300 left, full again in 7 s: 100 tokens per second.
-        gate.observe(headers: ["x-ratelimit-limit-tokens": "1000", "x-ratelimit-remaining-tokens": "300",
-                               "x-ratelimit-reset-tokens": "7s", "x-ratelimit-remaining-requests": "50",
-                               "x-ratelimit-limit-requests": "60", "x-ratelimit-reset-requests": "1m0s"])
+        gate.observe(headers: [
+            "x-ratelimit-limit-tokens": "1000", "x-ratelimit-remaining-tokens": "300",
+            "x-ratelimit-reset-tokens": "7s", "x-ratelimit-remaining-requests": "50",
+            "x-ratelimit-limit-requests": "60", "x-ratelimit-reset-requests": "1m0s",
+        ])
         #expect(gate.enter(estimatedTokens: 250, cancellation: nil))
         // 50 left: the next 250-token request must wait 2 s of refill.
         let entered = Box()
@@ -52,10 +61,14 @@ struct RateLimitGateTests {
     @Test("header values from the wire never trap: garbage, negative and huge numbers are ignored or clamped")
     func headerValuesNeverTrap() {
         let gate = RateLimitGate(maxInFlight: 4)
-        gate.observe(headers: ["x-ratelimit-limit-tokens": "1e400", "x-ratelimit-remaining-tokens": "-5",
-                               "x-ratelimit-reset-tokens": "99999999999h", "x-ratelimit-remaining-requests": "NaN",
-                               "x-ratelimit-reset-requests": "3x"])
-        gate.observe(headers: ["x-ratelimit-remaining-tokens": "9223372036854775808000", "x-ratelimit-reset-tokens": "1m2.5s"])
+        gate.observe(headers: [
+            "x-ratelimit-limit-tokens": "1e400", "x-ratelimit-remaining-tokens": "-5",
+            "x-ratelimit-reset-tokens": "99999999999h", "x-ratelimit-remaining-requests": "NaN",
+            "x-ratelimit-reset-requests": "3x",
+        ])
+        gate.observe(headers: [
+            "x-ratelimit-remaining-tokens": "9223372036854775808000", "x-ratelimit-reset-tokens": "1m2.5s",
+        ])
         #expect(gate.enter(estimatedTokens: Int.max, cancellation: nil))
         gate.leave(rateLimitedFor: .infinity)
         #expect(RateLimitGate.duration("6m0s") == 360)
@@ -77,7 +90,10 @@ struct RateLimitGateTests {
         for _ in 0..<3 {
             group.enter()
             Thread {
-                if gate.enter(cancellation: nil) { entered.add(Date()); gate.leave(rateLimitedFor: nil) }
+                if gate.enter(cancellation: nil) {
+                    entered.add(Date())
+                    gate.leave(rateLimitedFor: nil)
+                }
                 group.leave()
             }.start()
         }
@@ -132,6 +148,11 @@ private final class Box: @unchecked Sendable {
     private var max = 0
     func add(_ d: Date) { lock.withLock { list.append(d) } }
     var dates: [Date] { lock.withLock { list } }
-    func change(_ by: Int) { lock.withLock { current += by; max = Swift.max(max, current) } }
+    func change(_ by: Int) {
+        lock.withLock {
+            current += by
+            max = Swift.max(max, current)
+        }
+    }
     var peak: Int { lock.withLock { max } }
 }

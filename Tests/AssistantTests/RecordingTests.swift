@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Assistant
 
 /// The full recordings: every response body decodes (as a completion or an error body)
@@ -17,7 +18,8 @@ import Testing
     static let expectations: [String: [Expected]] = [
         "AuthFailure": [.error(status: 401, code: "invalid_api_key")],
         "ConsecutiveToolCalls": [
-            .toolCalls(["get_weather_for_city": #"{"city_name":"Osaka"}"#], id: "chatcmpl-CGSWnIzTQDWDruoo2X3qgJkQW8OFk"),
+            .toolCalls(
+                ["get_weather_for_city": #"{"city_name":"Osaka"}"#], id: "chatcmpl-CGSWnIzTQDWDruoo2X3qgJkQW8OFk"),
             .toolCalls(["get_mood_for_weather": #"{"weather":"rainy"}"#], id: "chatcmpl-CGSWowKC4SKnr67bsHnX0vJMZt3vW"),
             .text(prefix: "Given that the weather in Osaka is rainy", id: "chatcmpl-CGSWoeWd78hhKAXyd18WDeeEUsrnD"),
         ],
@@ -29,21 +31,23 @@ import Testing
         ],
         "FunctionsWork": [
             .legacyFunctionCall("get_favorite_color_for_month"),
-            .text(prefix: "Your favorite color in February is chartreuse.", id: "chatcmpl-CGSWuFeeLzsvjOL3IDRsHEPebNYmW"),
+            .text(
+                prefix: "Your favorite color in February is chartreuse.", id: "chatcmpl-CGSWuFeeLzsvjOL3IDRsHEPebNYmW"),
         ],
         "NoParameterToolWorks": [
             .toolCalls(["get_favorite_color": "{}"], id: "chatcmpl-CGSWvSfZspntgvW7krR1fRBK6O12W"),
             .text(prefix: "Your favorite color is green.", id: "chatcmpl-CGSWwOmVC3QDFsDq1h7np3pB9cVur"),
         ],
         "ParallelToolCalls": [
-            .toolCalls(["get_weather_for_city": #"{"city_name": "Santiago"}"#], id: "chatcmpl-CGSWwwIbC20wpBWz1VQVhj5SqUeQD"),
+            .toolCalls(
+                ["get_weather_for_city": #"{"city_name": "Santiago"}"#], id: "chatcmpl-CGSWwwIbC20wpBWz1VQVhj5SqUeQD"),
             .text(prefix: "The current weather is as follows:", id: "chatcmpl-CGSWzKKuB0tOwJH5DSxx02kDDPh0C"),
         ],
         "ReasoningTokensWork": [
-            .text(prefix: "A review of popular media", id: "chatcmpl-D8dUvtOLRKeiFeDWpaZG2K6JNsxsq"),
+            .text(prefix: "A review of popular media", id: "chatcmpl-D8dUvtOLRKeiFeDWpaZG2K6JNsxsq")
         ],
         "StructuredOutputsWithoutSchemaStrictFailureExpected": [
-            .error(status: 400, code: "invalid_function_parameters"),
+            .error(status: 400, code: "invalid_function_parameters")
         ],
         "StructuredRefusalWorks": [
             .refusal("I'm very sorry, but I can't assist with that request."),
@@ -103,7 +107,9 @@ import Testing
     }
 
     /// Conversations the real API accepted come out of our encoder unchanged.
-    @Test(arguments: ["ConsecutiveToolCalls", "ConstraintsWork", "NoParameterToolWorks", "ParallelToolCalls", "ReasoningTokensWork"])
+    @Test(arguments: [
+        "ConsecutiveToolCalls", "ConstraintsWork", "NoParameterToolWorks", "ParallelToolCalls", "ReasoningTokensWork",
+    ])
     func requestConversationsRoundTrip(recording: String) throws {
         for entry in try Fixtures.recording(recording) {
             let recorded = try #require(entry["RequestBody"]?["messages"])

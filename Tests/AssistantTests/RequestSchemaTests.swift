@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Assistant
 
 /// Encoded requests are valid `CreateChatCompletionRequest` bodies according to the OpenAPI
@@ -20,10 +21,12 @@ import Testing
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", Fixtures.repositoryRoot.appendingPathComponent("Tests/Support/validate_chat_request.py").path,
-            Fixtures.schema.path,
-        ] + paths.keys.sorted()
+        process.arguments =
+            [
+                "python3",
+                Fixtures.repositoryRoot.appendingPathComponent("Tests/Support/validate_chat_request.py").path,
+                Fixtures.schema.path,
+            ] + paths.keys.sorted()
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -66,8 +69,10 @@ import Testing
         let call = ToolCall(id: "call_1", name: AssistantTools.saveTask, arguments: #"{"tasks":[]}"#)
         let request = ChatCompletionRequest(
             configuration: ModelConfiguration(apiKey: Secret("sk-unused")),
-            messages: [.system("rules"), .user("plan"), .assistant(content: nil, toolCalls: [call]),
-                       .tool(toolCallId: "call_1", content: "[]")],
+            messages: [
+                .system("rules"), .user("plan"), .assistant(content: nil, toolCalls: [call]),
+                .tool(toolCallId: "call_1", content: "[]"),
+            ],
             tools: AssistantTools.all)
         #expect(try validate(["assistant": request.encoded()]) == ["assistant": "OK"])
     }
@@ -87,7 +92,8 @@ import Testing
     @Test func validatorRejectsWhatTheAPIWould() throws {
         let verdicts = try validate([
             "empty-messages": Data(#"{"model":"m","messages":[]}"#.utf8),
-            "misspelt-key": Data(#"{"model":"m","messages":[{"role":"user","content":"x"}],"max_completion_token":5}"#.utf8),
+            "misspelt-key": Data(
+                #"{"model":"m","messages":[{"role":"user","content":"x"}],"max_completion_token":5}"#.utf8),
             "tool-without-id": Data(#"{"model":"m","messages":[{"role":"tool","content":"x"}]}"#.utf8),
         ])
         #expect(verdicts["empty-messages"]?.contains("should be non-empty") == true)

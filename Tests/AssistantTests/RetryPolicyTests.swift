@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Testing
+
 @testable import Assistant
 
 @Suite struct RetryPolicyTests {
@@ -30,18 +31,34 @@ import Testing
         Case(outcome: .transport(.transport(code: 60, message: "SSL certificate problem")), retried: false),
         Case(outcome: .response(status: 408, headers: [:], error: nil), retried: true),
         Case(outcome: .response(status: 409, headers: [:], error: nil), retried: true),
-        Case(outcome: .response(status: 429, headers: [:], error: APIErrorBody(message: "m", code: "rate_limit_exceeded")), retried: true),
+        Case(
+            outcome: .response(
+                status: 429, headers: [:], error: APIErrorBody(message: "m", code: "rate_limit_exceeded")),
+            retried: true),
         Case(outcome: .response(status: 429, headers: [:], error: nil), retried: true),
-        Case(outcome: .response(status: 429, headers: [:], error: APIErrorBody(message: "m", code: "something_new")), retried: true),
-        Case(outcome: .response(status: 429, headers: [:], error: APIErrorBody(message: "m", code: "insufficient_quota")), retried: false),
-        Case(outcome: .response(status: 429, headers: [:], error: APIErrorBody(message: "m", type: "insufficient_quota")), retried: false),
+        Case(
+            outcome: .response(status: 429, headers: [:], error: APIErrorBody(message: "m", code: "something_new")),
+            retried: true),
+        Case(
+            outcome: .response(
+                status: 429, headers: [:], error: APIErrorBody(message: "m", code: "insufficient_quota")),
+            retried: false),
+        Case(
+            outcome: .response(
+                status: 429, headers: [:], error: APIErrorBody(message: "m", type: "insufficient_quota")),
+            retried: false),
         Case(outcome: .response(status: 500, headers: [:], error: nil), retried: true),
         Case(outcome: .response(status: 502, headers: [:], error: nil), retried: true),
         Case(outcome: .response(status: 503, headers: [:], error: nil), retried: true),
         Case(outcome: .response(status: 504, headers: [:], error: nil), retried: true),
         Case(outcome: .response(status: 599, headers: [:], error: nil), retried: true),
-        Case(outcome: .response(status: 400, headers: [:], error: APIErrorBody(message: "m", code: "unsupported_parameter")), retried: false),
-        Case(outcome: .response(status: 401, headers: [:], error: APIErrorBody(message: "m", code: "invalid_api_key")), retried: false),
+        Case(
+            outcome: .response(
+                status: 400, headers: [:], error: APIErrorBody(message: "m", code: "unsupported_parameter")),
+            retried: false),
+        Case(
+            outcome: .response(status: 401, headers: [:], error: APIErrorBody(message: "m", code: "invalid_api_key")),
+            retried: false),
         Case(outcome: .response(status: 403, headers: [:], error: nil), retried: false),
         Case(outcome: .response(status: 404, headers: [:], error: nil), retried: false),
         Case(outcome: .response(status: 422, headers: [:], error: nil), retried: false),
@@ -100,7 +117,8 @@ import Testing
     }
 
     @Test func retryAfterMillisecondsIsHonoured() {
-        #expect(decide(status(429, ["retry-after-ms": "10"], error: "rate_limit_exceeded")) == .retry(afterSeconds: 0.01))
+        #expect(
+            decide(status(429, ["retry-after-ms": "10"], error: "rate_limit_exceeded")) == .retry(afterSeconds: 0.01))
         // Exactly as asked: no jitter on a server's instruction.
         #expect(decide(status(503, ["retry-after-ms": "1500"]), retries: 3, random: 0.9) == .retry(afterSeconds: 1.5))
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import Exchange
 import Planning
+import Testing
+
+@testable import Exchange
 
 /// The hand-written export of the original app (`Fixtures/firestore-export.json`: three
 /// students, Chinese titles, series with completed instances, all-day tasks, a task with bad
@@ -11,7 +12,8 @@ import Planning
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     static let taipei = try! UserZone(identifier: "Asia/Taipei")
     static let losAngeles = try! UserZone(identifier: "America/Los_Angeles")
-    static let mei = "Vq3LmX9aTbR2cP7sKd1EwY5uN8f2", kai = "h7RkP2sQ9vXw4LmN0bTz6YcE1aJ3", yu = "Qm4TzN8cVb2XyL6pRw0sKd3EuA9h"
+    static let mei = "Vq3LmX9aTbR2cP7sKd1EwY5uN8f2", kai = "h7RkP2sQ9vXw4LmN0bTz6YcE1aJ3",
+        yu = "Qm4TzN8cVb2XyL6pRw0sKd3EuA9h"
 
     static func json(_ name: String) throws -> JSONValue {
         try JSONValue(parsing: try Data(contentsOf: fixtures.appendingPathComponent(name)))
@@ -58,22 +60,29 @@ import Planning
     @Test func theReportSaysWhyForEachCorrection() throws {
         let report = try Self.importFixture().report
         func message(_ path: String) -> String { report.corrections.first { $0.path.hasSuffix(path) }?.message ?? "" }
-        #expect(message("t03SportsDay.startDate") == "stored as 2025-01-09T16:00:00.000Z, whose UTC date is 2025-01-09; the student's day in Asia/Taipei is 2025-01-10")
+        #expect(
+            message("t03SportsDay.startDate")
+                == "stored as 2025-01-09T16:00:00.000Z, whose UTC date is 2025-01-09; the student's day in Asia/Taipei is 2025-01-10"
+        )
         #expect(message("t02MathMonthly").contains("only in months that have a day 31"))
-        #expect(message("t07Quiz") == "the app could not read color (missing), createdAt (missing) and silently dropped this task; imported with colour green")
+        #expect(
+            message("t07Quiz")
+                == "the app could not read color (missing), createdAt (missing) and silently dropped this task; imported with colour green"
+        )
         #expect(message("t05Vocab.category").contains("filed under '英文'"))
         #expect(message("t03SportsDay.category").contains("filed under '其他'"))
     }
 
     @Test func theReportListsEveryRecordNotImported() throws {
         let report = try Self.importFixture().report
-        #expect(report.omissions.map(\.path) == [
-            "tasks/\(Self.yu)/userTasks/c1Reading",
-            "tasks/\(Self.yu)/userTasks/c3Words/instances/stray",
-            "tasks/\(Self.mei)/userTasks/t06Broken",
-            "studySettings/\(Self.kai).selectedDays[3]",
-            "studySettings/\(Self.kai).dailyEndHours.5",
-        ])
+        #expect(
+            report.omissions.map(\.path) == [
+                "tasks/\(Self.yu)/userTasks/c1Reading",
+                "tasks/\(Self.yu)/userTasks/c3Words/instances/stray",
+                "tasks/\(Self.mei)/userTasks/t06Broken",
+                "studySettings/\(Self.kai).selectedDays[3]",
+                "studySettings/\(Self.kai).dailyEndHours.5",
+            ])
         #expect(report.omissions[2].message.contains("startDate 'yesterday' is not an ISO-8601 instant"))
         #expect(report.omissions[2].message.contains("the app could not read it either"))
     }
@@ -83,7 +92,9 @@ import Planning
         let tree = try Self.json("firestore-export.json")["__collections__"]!
         func inline(_ v: JSONValue) -> JSONValue {
             guard case .object(var o) = v else { return v }
-            if case .object(let subs)? = o.removeValue(forKey: "__collections__") { for (k, sub) in subs { o[k] = sub } }
+            if case .object(let subs)? = o.removeValue(forKey: "__collections__") {
+                for (k, sub) in subs { o[k] = sub }
+            }
             return .object(o.mapValues(inline))
         }
         var perUser: [String: JSONValue] = ["uid": .string(Self.kai)]

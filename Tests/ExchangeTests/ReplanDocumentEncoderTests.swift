@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import Planning
+import Testing
+
 @testable import Exchange
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
@@ -11,12 +12,15 @@ private func decode(_ text: String) throws(DataError) -> ReplanDocument {
     try ReplanDocumentDecoder(now: importTime).decode(Data(text.utf8))
 }
 
-private func task(_ id: String, user: String = "mei", _ title: String, category: String = "English", color: TaskColor = .green,
-                  _ start: String, _ end: String, allDay: Bool = false, note: String = "", completed: Bool = false,
-                  subtasks: [Subtask] = [], repeat rule: RepeatRule? = nil) -> StudyTask {
-    StudyTask(id: id, userID: user, title: title, note: note, category: category, color: color,
-              start: at(start), end: at(end), allDay: allDay, completed: completed, subtasks: subtasks,
-              repeatRule: rule, createdAt: importTime, updatedAt: importTime, version: 1)
+private func task(
+    _ id: String, user: String = "mei", _ title: String, category: String = "English", color: TaskColor = .green,
+    _ start: String, _ end: String, allDay: Bool = false, note: String = "", completed: Bool = false,
+    subtasks: [Subtask] = [], repeat rule: RepeatRule? = nil
+) -> StudyTask {
+    StudyTask(
+        id: id, userID: user, title: title, note: note, category: category, color: color,
+        start: at(start), end: at(end), allDay: allDay, completed: completed, subtasks: subtasks,
+        repeatRule: rule, createdAt: importTime, updatedAt: importTime, version: 1)
 }
 
 /// Everything the format can say: every setting away from its default, series with every kind
@@ -37,33 +41,47 @@ private func richDocument() throws -> ReplanDocument {
     s.horizonDays = 30
     s.keepCategories = ["English", "數學"]
     s.splitSessions = true
-    let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-Hant-TW", displayName: "梅 \"Mei\"", settings: s)
+    let mei = try User(
+        id: "mei", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-Hant-TW", displayName: "梅 \"Mei\"",
+        settings: s)
 
     let tasks = [
-        task("vocab", "Vocab 單字", "2025-01-06T20:00", "2025-01-06T20:30", subtasks: [Subtask(title: "list", done: true)],
-             repeat: RepeatRule(every: .daily, until: date("2025-01-31"))),
-        task("club", "Chess club ♟", category: "Clubs", color: .red, "2025-01-08T16:00", "2025-01-08T18:00",
-             repeat: RepeatRule(every: .weekly)),
-        task("rent", "Pay rent", category: "Life", color: .blue, "2025-01-31T00:00", "2025-01-31T00:00", allDay: true,
-             repeat: RepeatRule(every: .monthly, until: date("2025-12-31"))),
-        task("trip", "Field trip", category: "Geography", color: .yellow, "2025-01-11T00:00", "2025-01-12T00:00", allDay: true),
-        task("essay", "Essay 📝 «論文» \\ \"draft\"", category: "寫作", color: .yellow, "2025-01-07T15:00", "2025-01-07T17:00",
-             note: "Outline:\n- intro\n- body\r\n- end\t", completed: true, // (C0 controls other than tab, LF, CR are refused on import: issue 13)
-             subtasks: [Subtask(title: "outline", done: true), Subtask(title: "草稿", done: false)]),
+        task(
+            "vocab", "Vocab 單字", "2025-01-06T20:00", "2025-01-06T20:30", subtasks: [Subtask(title: "list", done: true)],
+            repeat: RepeatRule(every: .daily, until: date("2025-01-31"))),
+        task(
+            "club", "Chess club ♟", category: "Clubs", color: .red, "2025-01-08T16:00", "2025-01-08T18:00",
+            repeat: RepeatRule(every: .weekly)),
+        task(
+            "rent", "Pay rent", category: "Life", color: .blue, "2025-01-31T00:00", "2025-01-31T00:00", allDay: true,
+            repeat: RepeatRule(every: .monthly, until: date("2025-12-31"))),
+        task(
+            "trip", "Field trip", category: "Geography", color: .yellow, "2025-01-11T00:00", "2025-01-12T00:00",
+            allDay: true),
+        task(
+            "essay", "Essay 📝 «論文» \\ \"draft\"", category: "寫作", color: .yellow, "2025-01-07T15:00",
+            "2025-01-07T17:00",
+            // (C0 controls other than tab, LF, CR are refused on import: issue 13)
+            note: "Outline:\n- intro\n- body\r\n- end\t", completed: true,
+            subtasks: [Subtask(title: "outline", done: true), Subtask(title: "草稿", done: false)]),
         // Same start as the essay: ordered by id after it.
         task("essay-b", "Reading", "2025-01-07T15:00", "2025-01-07T16:00"),
     ]
     let overrides = [
         OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-06"), state: .completed),
-        OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-07"), state: .open,
-                           start: at("2025-01-07T21:00"), end: at("2025-01-07T21:30")),
-        OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .completed,
-                           start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30")),
+        OccurrenceOverride(
+            taskID: "vocab", originalDate: date("2025-01-07"), state: .open,
+            start: at("2025-01-07T21:00"), end: at("2025-01-07T21:30")),
+        OccurrenceOverride(
+            taskID: "vocab", originalDate: date("2025-01-08"), state: .completed,
+            start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30")),
         OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-09"), state: .skipped),
-        OccurrenceOverride(taskID: "club", originalDate: date("2025-01-15"), state: .open,
-                           start: at("2025-01-16T16:00"), end: at("2025-01-16T18:00")),
-        OccurrenceOverride(taskID: "rent", originalDate: date("2025-02-28"), state: .completed,
-                           start: at("2025-03-01T00:00"), end: at("2025-03-01T00:00")),
+        OccurrenceOverride(
+            taskID: "club", originalDate: date("2025-01-15"), state: .open,
+            start: at("2025-01-16T16:00"), end: at("2025-01-16T18:00")),
+        OccurrenceOverride(
+            taskID: "rent", originalDate: date("2025-02-28"), state: .completed,
+            start: at("2025-03-01T00:00"), end: at("2025-03-01T00:00")),
     ]
     let slides = [
         SeriesSlide(taskID: "vocab", from: date("2025-01-10"), days: 1),
@@ -75,24 +93,29 @@ private func richDocument() throws -> ReplanDocument {
         FocusSession(category: "數學", start: at("2025-01-05T09:00"), minutes: 90),
         FocusSession(category: "Clubs", start: at("2025-01-06T20:00"), minutes: 5),
     ]
-    let kai = try User(id: "kai.b@school", zone: UserZone(identifier: "UTC"), settings: {
-        var k = UserSettings()
-        k.windows = try! WeeklyWindows([:])
-        return k
-    }())
+    let kai = try User(
+        id: "kai.b@school", zone: UserZone(identifier: "UTC"),
+        settings: {
+            var k = UserSettings()
+            k.windows = try! WeeklyWindows([:])
+            return k
+        }())
     return ReplanDocument(entries: [
         .init(user: mei, tasks: tasks, overrides: overrides, slides: slides, focusSessions: focus),
-        .init(user: kai, tasks: [], focusSessions: [FocusSession(category: "Chemistry", start: at("2024-12-31T23:59"), minutes: 1440)]),
+        .init(
+            user: kai, tasks: [],
+            focusSessions: [FocusSession(category: "Chemistry", start: at("2024-12-31T23:59"), minutes: 1440)]),
     ])
 }
 
 /// A document's entries with every list in a canonical order, to compare contents.
 private func canonical(_ doc: ReplanDocument) -> [ReplanDocument.Entry] {
     doc.entries.map {
-        ReplanDocument.Entry(user: $0.user, tasks: $0.tasks.sorted { $0.id < $1.id },
-                             overrides: $0.overrides.sorted { $0.occurrenceID < $1.occurrenceID },
-                             slides: $0.slides.sorted { ($0.taskID, $0.from) < ($1.taskID, $1.from) },
-                             focusSessions: $0.focusSessions.sorted { ($0.start, $0.category) < ($1.start, $1.category) })
+        ReplanDocument.Entry(
+            user: $0.user, tasks: $0.tasks.sorted { $0.id < $1.id },
+            overrides: $0.overrides.sorted { $0.occurrenceID < $1.occurrenceID },
+            slides: $0.slides.sorted { ($0.taskID, $0.from) < ($1.taskID, $1.from) },
+            focusSessions: $0.focusSessions.sorted { ($0.start, $0.category) < ($1.start, $1.category) })
     }
 }
 
@@ -146,7 +169,10 @@ struct ReplanDocumentEncoderTests {
         let ids = json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
         #expect(ids == ["vocab", "essay", "essay-b", "club", "trip", "rent"])
         let vocab = try #require(json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0])
-        #expect(vocab["occurrences"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09"])
+        #expect(
+            vocab["occurrences"]?.arrayValue?.compactMap { $0["date"]?.stringValue } == [
+                "2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09",
+            ])
         #expect(vocab["slides"]?.arrayValue?.compactMap { $0["from"]?.stringValue } == ["2025-01-10", "2025-01-20"])
         let text = json.prettyText
         #expect(text.hasPrefix("{\n  \"format\": \"replan/1\",\n  \"users\": ["))
@@ -168,20 +194,27 @@ struct ReplanDocumentEncoderTests {
 
         let club = try #require(byID["club"])
         #expect(club["repeat"] == ["every": "weekly"])
-        #expect(club["occurrences"] == [["date": "2025-01-15", "state": "moved", "start": "2025-01-16T16:00", "end": "2025-01-16T18:00"]])
+        #expect(
+            club["occurrences"] == [
+                ["date": "2025-01-15", "state": "moved", "start": "2025-01-16T16:00", "end": "2025-01-16T18:00"]
+            ])
         #expect(club["slides"] == [["from": "2025-01-22", "days": -1]])
 
         let vocab = try #require(byID["vocab"])
         #expect(vocab["repeat"] == ["every": "daily", "until": "2025-01-31"])
-        #expect(vocab["occurrences"] == [
-            ["date": "2025-01-06", "state": "completed"],
-            ["date": "2025-01-07", "state": "moved", "start": "2025-01-07T21:00", "end": "2025-01-07T21:30"],
-            ["date": "2025-01-08", "state": "completed", "start": "2025-01-08T07:00", "end": "2025-01-08T07:30"],
-            ["date": "2025-01-09", "state": "skipped"],
-        ])
+        #expect(
+            vocab["occurrences"] == [
+                ["date": "2025-01-06", "state": "completed"],
+                ["date": "2025-01-07", "state": "moved", "start": "2025-01-07T21:00", "end": "2025-01-07T21:30"],
+                ["date": "2025-01-08", "state": "completed", "start": "2025-01-08T07:00", "end": "2025-01-08T07:30"],
+                ["date": "2025-01-09", "state": "skipped"],
+            ])
 
         let rent = try #require(byID["rent"])
-        #expect(rent["occurrences"] == [["date": "2025-02-28", "state": "completed", "start": "2025-03-01", "end": "2025-03-01"]])
+        #expect(
+            rent["occurrences"] == [
+                ["date": "2025-02-28", "state": "completed", "start": "2025-03-01", "end": "2025-03-01"]
+            ])
 
         #expect(user["displayName"] == "梅 \"Mei\"")
         #expect(user["language"] == "zh-Hant-TW")
@@ -191,19 +224,27 @@ struct ReplanDocumentEncoderTests {
     @Test("a series without overrides or slides writes empty lists; a user without a name writes none")
     func emptyLists() throws {
         let kai = try User(id: "kai", zone: UserZone(identifier: "Europe/Berlin"))
-        let doc = ReplanDocument(entries: [.init(user: kai, tasks: [
-            task("s", user: "kai", "Series", "2025-01-06T10:00", "2025-01-06T11:00", repeat: RepeatRule(every: .daily)),
-        ])])
+        let doc = ReplanDocument(entries: [
+            .init(
+                user: kai,
+                tasks: [
+                    task(
+                        "s", user: "kai", "Series", "2025-01-06T10:00", "2025-01-06T11:00",
+                        repeat: RepeatRule(every: .daily))
+                ])
+        ])
         let user = try #require(doc.json["users"]?.arrayValue?.first)
         #expect(user["displayName"] == nil)
         #expect(user["tasks"]?.arrayValue?.first?["occurrences"] == [])
         #expect(user["tasks"]?.arrayValue?.first?["slides"] == [])
         #expect(user["focusSessions"] == [])
         // Every setting is written, so the file says what the user has.
-        #expect(user["settings"]?.objectValue?.keys.sorted() == [
-            "autoUpdate", "deleteAfterDays", "horizonDays", "instruction", "keepCategories", "notificationsEnabled",
-            "reminderMinutes", "sessionMinutes", "sessionMinutesEnabled", "splitSessions", "tone", "windows", "windowsEnabled",
-        ])
+        #expect(
+            user["settings"]?.objectValue?.keys.sorted() == [
+                "autoUpdate", "deleteAfterDays", "horizonDays", "instruction", "keepCategories", "notificationsEnabled",
+                "reminderMinutes", "sessionMinutes", "sessionMinutesEnabled", "splitSessions", "tone", "windows",
+                "windowsEnabled",
+            ])
         #expect(try decode(doc.json.prettyText) == doc)
     }
 
@@ -219,24 +260,42 @@ struct ReplanDocumentEncoderTests {
     @Test("an occurrence moved and then skipped exports as skipped, and the export imports again")
     func movedThenSkipped() throws {
         let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"))
-        var plan = UserPlan(user: mei, tasks: [task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30",
-                                                    repeat: RepeatRule(every: .daily))])
+        var plan = UserPlan(
+            user: mei,
+            tasks: [
+                task(
+                    "vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30",
+                    repeat: RepeatRule(every: .daily))
+            ])
         let id = OccurrenceID(taskID: "vocab", originalDate: date("2025-01-08"))
         plan.move(id, start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"))
         plan.skip(id)
-        let doc = ReplanDocument(entries: [.init(user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides)])
-        #expect(doc.json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0]["occurrences"] == [["date": "2025-01-08", "state": "skipped"]])
+        let doc = ReplanDocument(entries: [
+            .init(user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides)
+        ])
+        #expect(
+            doc.json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0]["occurrences"] == [
+                ["date": "2025-01-08", "state": "skipped"]
+            ])
         let back = try decode(doc.json.text)
-        #expect(back.entries[0].overrides == [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .skipped)])
+        #expect(
+            back.entries[0].overrides == [
+                OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .skipped)
+            ])
         #expect(back.json.prettyText == doc.json.prettyText)
     }
 
     @Test("an open override without a move says nothing and is not written")
     func openWithoutMove() throws {
         let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"))
-        let doc = ReplanDocument(entries: [.init(
-            user: mei, tasks: [task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))],
-            overrides: [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open)])])
+        let doc = ReplanDocument(entries: [
+            .init(
+                user: mei,
+                tasks: [
+                    task("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", repeat: RepeatRule(every: .daily))
+                ],
+                overrides: [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open)])
+        ])
         #expect(doc.json["users"]?.arrayValue?[0]["tasks"]?.arrayValue?[0]["occurrences"] == [])
         #expect(try decode(doc.json.text).entries[0].overrides.isEmpty)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import HTTP
+import Testing
 
 @Suite struct CancellationTokenTests {
     @Test func startsUncancelledAndStaysCancelled() {

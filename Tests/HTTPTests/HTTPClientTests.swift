@@ -1,16 +1,18 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import HTTP
 
 @Suite struct HTTPClientTests {
     let client = HTTPClient()
 
     @Test func okResponseCarriesStatusLowercasedHeadersAndBody() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [
-              {"status": 200, "body": {"hello": "world"}, "headers": {"X-Request-Id": "req_1"}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [
+                  {"status": 200, "body": {"hello": "world"}, "headers": {"X-Request-Id": "req_1"}}]}]
+                """)
         let response = try client.send(server.request(body: #"{"model":"m"}"#))
         #expect(response.status == 200)
         #expect(response.headers["x-request-id"] == "req_1")
@@ -19,9 +21,10 @@ import Testing
     }
 
     @Test func aServerThatKeepsTheConnectionOpenIsNotConnectedToAgain() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "repeat": true, "responses": [{"status": 200, "body": {"ok": true}, "keepAlive": true}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "repeat": true, "responses": [{"status": 200, "body": {"ok": true}, "keepAlive": true}]}]
+                """)
         let client = HTTPClient()
         let first = try client.send(server.request())
         let second = try client.send(server.request())
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func aServerThatClosesGetsANewConnectionOnAReusedHandle() throws {
-        let server = try MockOpenAIServer(script: #"[{"match": null, "repeat": true, "responses": [{"status": 200, "body": {}}]}]"#)
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "repeat": true, "responses": [{"status": 200, "body": {}}]}]"#)
         let client = HTTPClient()
         for _ in 0..<3 { #expect(try client.send(server.request()).reusedConnection == false) }
         #expect(client.handlesCreated == 1)
@@ -59,10 +63,11 @@ import Testing
     }
 
     @Test func interimResponseHeadersAreNotReported() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"status": 200, "body": {"ok": true}, "headers": {"x-final": "yes"},
-              "interim": {"status": 103, "headers": {"Link": "</style.css>; rel=preload"}}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"status": 200, "body": {"ok": true}, "headers": {"x-final": "yes"},
+                  "interim": {"status": 103, "headers": {"Link": "</style.css>; rel=preload"}}}]}]
+                """)
         let response = try client.send(server.request())
         #expect(response.status == 200)
         #expect(response.headers["x-final"] == "yes")
@@ -70,19 +75,21 @@ import Testing
     }
 
     @Test func errorStatusIsAResponseNotAnError() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"status": 503, "body": {"error": {"message": "overloaded"}}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"status": 503, "body": {"error": {"message": "overloaded"}}}]}]
+                """)
         let response = try client.send(server.request())
         #expect(response.status == 503)
         #expect(String(decoding: response.body, as: UTF8.self).contains("overloaded"))
     }
 
     @Test func redirectsAreNotFollowed() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "repeat": true, "responses": [
-              {"status": 307, "body": {}, "headers": {"Location": "/elsewhere/chat/completions"}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "repeat": true, "responses": [
+                  {"status": 307, "body": {}, "headers": {"Location": "/elsewhere/chat/completions"}}]}]
+                """)
         let response = try client.send(server.request())
         #expect(response.status == 307)
         #expect(response.headers["location"] == "/elsewhere/chat/completions")
@@ -106,9 +113,10 @@ import Testing
     }
 
     @Test func truncatedBodyIsAConnectionFailure() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"fault": "truncate", "body": {"choices": ["cut short"]}}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"fault": "truncate", "body": {"choices": ["cut short"]}}]}]
+                """)
         let result = outcome { () throws(HTTPError) in try client.send(server.request()) }
         guard case .connectionFailed = result.error else {
             Issue.record("expected connectionFailed, got \(String(describing: result.error))")
@@ -118,19 +126,21 @@ import Testing
 
     @Test(arguments: [true, false])
     func bodyOverTheCapIsRefused(announcingLength: Bool) throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [{"fault": "huge", "bytes": 10485760, "length": \(announcingLength)}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [{"fault": "huge", "bytes": 10485760, "length": \(announcingLength)}]}]
+                """)
         let result = outcome { () throws(HTTPError) in try client.send(server.request()) }
         #expect(result.error == .responseTooLarge(limit: 8 * 1024 * 1024))
     }
 
     @Test func bodyExactlyAtTheCapIsAccepted() throws {
-        let server = try MockOpenAIServer(script: """
-            [{"match": null, "responses": [
-              {"fault": "huge", "bytes": 1000, "length": false},
-              {"fault": "huge", "bytes": 1001, "length": false}]}]
-            """)
+        let server = try MockOpenAIServer(
+            script: """
+                [{"match": null, "responses": [
+                  {"fault": "huge", "bytes": 1000, "length": false},
+                  {"fault": "huge", "bytes": 1001, "length": false}]}]
+                """)
         let atCap = try client.send(server.request(maxResponseBytes: 1000))
         #expect(atCap.body.count == 1000)
         let overCap = outcome { () throws(HTTPError) in try client.send(server.request(maxResponseBytes: 1000)) }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HTTP
 
 /// What the HTTP tests need on top of the shared launcher: the API endpoint and requests
@@ -24,7 +25,9 @@ extension MockOpenAIServer {
 }
 
 /// Runs `body` and returns the error it threw (nil when it succeeded) and how long it took.
-func outcome(of body: () throws(HTTPError) -> HTTPResponse) -> (response: HTTPResponse?, error: HTTPError?, seconds: Double) {
+func outcome(of body: () throws(HTTPError) -> HTTPResponse) -> (
+    response: HTTPResponse?, error: HTTPError?, seconds: Double
+) {
     let start = Date()
     do {
         let response = try body()

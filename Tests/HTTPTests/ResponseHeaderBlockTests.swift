@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTP
 
 @Suite struct ResponseHeaderBlockTests {

@@ -17,9 +17,11 @@ import Testing
     static func reviewer(_ deadline: ModelDeadline, shutoff: ModelShutoff) throws -> AssistantReviewer {
         var configuration = ModelConfiguration(apiKey: Secret("test-key"))
         configuration.baseURL = "http://127.0.0.1:9/v1"
-        let conversation = ModelConversation(client: ChatCompletionsClient(configuration: configuration),
-                                             prompt: try SystemPrompt.load(directory: prompts))
-        return AssistantReviewer(conversation: conversation, cancellation: CancellationToken(), shutoff: shutoff, deadline: deadline)
+        let conversation = ModelConversation(
+            client: ChatCompletionsClient(configuration: configuration),
+            prompt: try SystemPrompt.load(directory: prompts))
+        return AssistantReviewer(
+            conversation: conversation, cancellation: CancellationToken(), shutoff: shutoff, deadline: deadline)
     }
 
     /// Tuesday 2025-01-07 03:00 in Taipei.
@@ -28,7 +30,8 @@ import Testing
     /// A database with three students, each with an instruction (so the model is wanted) and
     /// a five-day course that started yesterday (missed), so the local rules move sessions.
     final class Students {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-deadline-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "replan-deadline-\(UUID().uuidString)")
         var path: String { directory.appendingPathComponent("replan.db").path }
 
         init() throws {
@@ -41,31 +44,42 @@ import Testing
                 try UserRepository(db).add(user, now: ModelDeadlineTests.now)
                 _ = try UserRepository(db).saveSettings(settings, for: user.id)
                 let tasks = (0..<5).map { d in
-                    StudyTask(id: "s\(i)-eng-\(d)", userID: user.id, title: "English reading", category: "English",
-                              start: CivilDateTime("2025-01-06T10:00")!.adding(days: d), end: CivilDateTime("2025-01-06T11:00")!.adding(days: d))
+                    StudyTask(
+                        id: "s\(i)-eng-\(d)", userID: user.id, title: "English reading", category: "English",
+                        start: CivilDateTime("2025-01-06T10:00")!.adding(days: d),
+                        end: CivilDateTime("2025-01-06T11:00")!.adding(days: d))
                 }
-                let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: tasks),
-                                               now: ModelDeadlineTests.now) { _, _ in "import" }
-                _ = try ChangesetStore(db).commit(NewChangeset(userID: user.id, origin: .import, planDate: nil,
-                                                               createdAt: ModelDeadlineTests.now, changes: changes))
+                let changes = PlanDiff.changes(
+                    from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: tasks),
+                    now: ModelDeadlineTests.now
+                ) { _, _ in "import" }
+                _ = try ChangesetStore(db).commit(
+                    NewChangeset(
+                        userID: user.id, origin: .import, planDate: nil,
+                        createdAt: ModelDeadlineTests.now, changes: changes))
             }
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
 
         func taskRows() throws -> [String] {
-            try Database.open(path: path).query("SELECT id, start FROM tasks ORDER BY id", []) { "\($0.text(0)) \($0.text(1))" }
+            try Database.open(path: path).query("SELECT id, start FROM tasks ORDER BY id", []) {
+                "\($0.text(0)) \($0.text(1))"
+            }
         }
     }
 
     static func run(_ deadline: ModelDeadline) throws -> (NightlyRunner.Report, [UserNight], ModelShutoff, Students) {
         let f = try Students()
         let shutoff = ModelShutoff()
-        let pipeline = UserPipeline(reviewer: try reviewer(deadline, shutoff: shutoff), modelDisabledReason: { shutoff.reason })
+        let pipeline = UserPipeline(
+            reviewer: try reviewer(deadline, shutoff: shutoff), modelDisabledReason: { shutoff.reason })
         let nights = NightsSeen()
         var options = RunOptions(now: Self.now)
         options.concurrency = 1
-        let report = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options, onUser: { nights.append($0) }).run()
+        let report = try NightlyRunner(
+            databasePath: f.path, pipeline: pipeline, options: options, onUser: { nights.append($0) }
+        ).run()
         return (report, nights.all, shutoff, f)
     }
 
@@ -74,7 +88,9 @@ import Testing
         #expect(report.changed == 3 && report.failed == 0, "\(report)")
         #expect(shutoff.reason?.contains("deadline for this run") == true, "\(shutoff.reason ?? "nil")")
         for night in nights {
-            #expect(night.model.error?.contains("deadline") == true && night.model.requests == 0, "\(night.userID): \(night.model)")
+            #expect(
+                night.model.error?.contains("deadline") == true && night.model.requests == 0,
+                "\(night.userID): \(night.model)")
         }
         // The local rules' edits are committed: the missed Monday session moved.
         #expect(try f.taskRows().contains { $0 == "s0-eng-0 2025-01-07T10:00" })

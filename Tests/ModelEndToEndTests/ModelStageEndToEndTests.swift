@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 /// The model stage end to end: the built `replan` binary against temporary databases and the
 /// scripted mock model server (`OPENAI_BASE_URL`), with the key in a key file.
@@ -24,20 +24,32 @@ import Planning
 
     @Test func theModelAddsTheSessionsTheStudentAskedFor() throws {
         let instruction = "add a 60-minute English session every weekday this week"
-        let weekdays = (6...10).map { day in Self.session("2025-01-\(String(format: "%02d", day))T11:00",
-                                                          "2025-01-\(String(format: "%02d", day))T12:00") }
-        let save = MockScript.toolCalls([Call("call_1", "saveTask", ["tasks": weekdays])], content: "Adding five English sessions.")
+        let weekdays = (6...10).map { day in
+            Self.session(
+                "2025-01-\(String(format: "%02d", day))T11:00",
+                "2025-01-\(String(format: "%02d", day))T12:00")
+        }
+        let save = MockScript.toolCalls(
+            [Call("call_1", "saveTask", ["tasks": weekdays])], content: "Adding five English sessions.")
         let end = MockScript.end("I added a 60-minute English session every weekday this week.")
         let scene = try ReplanHarness(
             rules: [MockScript.rule(instruction, [save, end, save, end])], // preview, then run
-            document: Document.users([Document.user("mei", instruction: instruction, tasks: [
-                Document.task("mei-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
-                Document.task("mei-chem", "Chemistry", "2025-01-07T14:00", "2025-01-07T15:00"),
-                Document.task("mei-read", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English", completed: true),
-            ])]))
+            document: Document.users([
+                Document.user(
+                    "mei", instruction: instruction,
+                    tasks: [
+                        Document.task("mei-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
+                        Document.task("mei-chem", "Chemistry", "2025-01-07T14:00", "2025-01-07T15:00"),
+                        Document.task(
+                            "mei-read", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English",
+                            completed: true),
+                    ])
+            ]))
 
         // preview asks the model too, and writes nothing.
-        let preview = try scene.replan(["preview", "--user", "mei", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1"])
+        let preview = try scene.replan([
+            "preview", "--user", "mei", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1",
+        ])
         #expect(preview.code == 0, "\(preview.stderr)")
         let previewed = try preview.json()
         #expect(previewed["model"]?["called"] == true)
@@ -62,7 +74,10 @@ import Planning
         #expect(edits.count == 5)
         #expect(edits.allSatisfy { $0["op"] == "create" && $0["reason"] == "model" && $0["title"] == "English" })
         #expect(edits.allSatisfy { $0["detail"] == "Adding five English sessions." })
-        #expect(edits.allSatisfy { Clock.insideWindows($0["after"]?["start"]?.stringValue, $0["after"]?["end"]?.stringValue) })
+        #expect(
+            edits.allSatisfy {
+                Clock.insideWindows($0["after"]?["start"]?.stringValue, $0["after"]?["end"]?.stringValue)
+            })
         #expect(Set(edits.compactMap { $0["after"]?["start"]?.stringValue?.prefix(10) }).count == 5)
 
         let timed = try scene.occurrences("mei").filter { $0["allDay"] == false && $0["state"] != "skipped" }
@@ -87,8 +102,12 @@ import Planning
         #expect(transcript.stdout.contains("→ saveTask (call_1)"))
         #expect(transcript.stdout.contains(#""ok":true"#))
         #expect(transcript.stdout.contains("ended by end_conversation after 2 turn(s), 2 request(s)"))
-        let transcriptJSON = try scene.replan(["show", changeset, "--transcript", "--json"]).json()["transcript"]?.arrayValue ?? []
-        #expect(transcriptJSON.map { $0["kind"]?.stringValue } == ["request", "response", "tool", "request", "response", "tool", "end"])
+        let transcriptJSON =
+            try scene.replan(["show", changeset, "--transcript", "--json"]).json()["transcript"]?.arrayValue ?? []
+        #expect(
+            transcriptJSON.map { $0["kind"]?.stringValue } == [
+                "request", "response", "tool", "request", "response", "tool", "end",
+            ])
 
         // Undo removes them again.
         let undo = try scene.replan(["undo", changeset, "--yes"])
@@ -104,36 +123,59 @@ import Planning
     // MARK: - Faults stay with the user who made them
 
     @Test func invalidToolCallsReachNeitherTheDatabaseNorTheOtherStudents() throws {
-        let annAsks = "ann: one English session on Tuesday", bobAsks = "bob: rearrange my week"
-        let annSaves = MockScript.toolCalls([Call("call_a1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])])
+        let annAsks = "ann: one English session on Tuesday"
+        let bobAsks = "bob: rearrange my week"
+        let annSaves = MockScript.toolCalls([
+            Call("call_a1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])
+        ])
         let bobTries = MockScript.toolCalls([
-            Call("call_b1", "saveTask", ["tasks": [
-                Self.session("2025-01-06T10:30", "2025-01-06T11:30"), // overlaps bob-phy
-                Self.session("2025-01-06T18:00", "2025-01-06T19:00"), // outside the windows
-                Self.session("2025-01-11T10:00", "2025-01-11T11:00"), // Saturday: no window
-                Self.session("2025-01-08T11:00", "2025-01-08T12:00"), // fine
-            ]]),
+            Call(
+                "call_b1", "saveTask",
+                [
+                    "tasks": [
+                        Self.session("2025-01-06T10:30", "2025-01-06T11:30"), // overlaps bob-phy
+                        Self.session("2025-01-06T18:00", "2025-01-06T19:00"), // outside the windows
+                        Self.session("2025-01-11T10:00", "2025-01-11T11:00"), // Saturday: no window
+                        Self.session("2025-01-08T11:00", "2025-01-08T12:00"), // fine
+                    ]
+                ]),
             Call("call_b2", "deleteTask", ["taskIds": ["bob-essay", "bob-old", "ann-phy"]]),
-            Call("call_b3", "updateTask", ["tasks": [
-                ["taskId": "ann-phy", "start": "2025-01-08T09:00", "end": "2025-01-08T10:00"],
-                ["taskId": "bob-essay", "title": "Essay v2"],
-                ["taskId": "bob-phy", "start": "2025-01-06T08:00", "end": "2025-01-06T09:00"],
-            ]]),
+            Call(
+                "call_b3", "updateTask",
+                [
+                    "tasks": [
+                        ["taskId": "ann-phy", "start": "2025-01-08T09:00", "end": "2025-01-08T10:00"],
+                        ["taskId": "bob-essay", "title": "Essay v2"],
+                        ["taskId": "bob-phy", "start": "2025-01-06T08:00", "end": "2025-01-06T09:00"],
+                    ]
+                ]),
         ])
         let scene = try ReplanHarness(
-            rules: [MockScript.rule(annAsks, [annSaves, MockScript.end("Added.")]),
-                    MockScript.rule(bobAsks, [bobTries, MockScript.end("Some changes were refused.")])],
+            rules: [
+                MockScript.rule(annAsks, [annSaves, MockScript.end("Added.")]),
+                MockScript.rule(bobAsks, [bobTries, MockScript.end("Some changes were refused.")]),
+            ],
             document: Document.users([
-                Document.user("ann", instruction: annAsks, tasks: [Document.task("ann-phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00")]),
-                Document.user("bob", instruction: bobAsks, tasks: [
-                    Document.task("bob-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
-                    Document.task("bob-essay", "Essay", "2025-01-07T09:00", "2025-01-07T10:00", category: "English", completed: true),
-                    Document.task("bob-old", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English", completed: true),
-                ]),
-                Document.user("cat", tasks: [Document.task("cat-1", "Biology", "2025-01-06T13:00", "2025-01-06T14:00")]),
+                Document.user(
+                    "ann", instruction: annAsks,
+                    tasks: [Document.task("ann-phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00")]),
+                Document.user(
+                    "bob", instruction: bobAsks,
+                    tasks: [
+                        Document.task("bob-phy", "Physics", "2025-01-06T10:00", "2025-01-06T11:00"),
+                        Document.task(
+                            "bob-essay", "Essay", "2025-01-07T09:00", "2025-01-07T10:00", category: "English",
+                            completed: true),
+                        Document.task(
+                            "bob-old", "Reading", "2025-01-03T10:00", "2025-01-03T11:00", category: "English",
+                            completed: true),
+                    ]),
+                Document.user(
+                    "cat", tasks: [Document.task("cat-1", "Biology", "2025-01-06T13:00", "2025-01-06T14:00")]),
             ]))
 
-        let run = try scene.replan(["run", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1"]) // concurrency 8
+        // concurrency 8
+        let run = try scene.replan(["run", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "1"])
         #expect(run.code == 0, "\(run.stderr)")
         let result = try run.json()
         #expect(Self.night(of: "ann", in: result)?["status"] == "changed")
@@ -146,9 +188,11 @@ import Planning
         let bobRequests = try scene.requests(containing: bobAsks)
         #expect(bobRequests.count == 2)
         let answered = try #require(bobRequests.last?.raw)
-        for refusal in ["overlaps 'Physics' 10:00–11:00 on 2025-01-06", "outside the study windows of Monday (09:00–17:00)",
-                        "outside the study windows of Saturday (no windows that day)", "completed sessions cannot be deleted",
-                        "there is no session 'ann-phy' in this plan", "completed sessions cannot be changed"] {
+        for refusal in [
+            "overlaps 'Physics' 10:00–11:00 on 2025-01-06", "outside the study windows of Monday (09:00–17:00)",
+            "outside the study windows of Saturday (no windows that day)", "completed sessions cannot be deleted",
+            "there is no session 'ann-phy' in this plan", "completed sessions cannot be changed",
+        ] {
             #expect(answered.contains(refusal), "bob was not told: \(refusal)")
         }
 
@@ -184,16 +228,20 @@ import Planning
 
     /// Three students, each with a missed Sunday session the local rules move and an instruction.
     static func studentsWithMissedSessions(_ ids: [String]) -> [String: Any] {
-        Document.users(ids.map { id in
-            Document.user(id, instruction: "\(id): keep my week", tasks: [
-                Document.task("\(id)-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00"),
-            ])
-        })
+        Document.users(
+            ids.map { id in
+                Document.user(
+                    id, instruction: "\(id): keep my week",
+                    tasks: [
+                        Document.task("\(id)-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")
+                    ])
+            })
     }
 
     @Test func anExhaustedQuotaStopsModelCallsAndLocalEditsStillCommit() throws {
-        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.quota], repeat: true)],
-                                      document: Self.studentsWithMissedSessions(["qa", "qb", "qc"]))
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(nil, [MockScript.quota], repeat: true)],
+            document: Self.studentsWithMissedSessions(["qa", "qb", "qc"]))
         let run = try scene.run() // --on-model-error=local is the default
         #expect(run.code == 69, "the model was unavailable for every user: \(run.stderr)")
         #expect(try scene.server.requests().count == 1)
@@ -206,13 +254,17 @@ import Planning
             #expect(night["status"] == "changed", "\(id)")
             #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
             #expect(night["edits"]?.arrayValue?.isEmpty == false)
-            #expect(try scene.occurrences(id).first { $0["id"] == .string("\(id)-math") }?["start"] != "2025-01-05T10:00")
+            #expect(
+                try scene.occurrences(id).first { $0["id"] == .string("\(id)-math") }?["start"] != "2025-01-05T10:00")
         }
         let logged = try scene.lastRunUsers()
         #expect(logged.values.allSatisfy { $0["error"]?.stringValue?.contains("no quota left") == true })
         // The first student's request met the empty account; the others were not asked.
         #expect(logged.values.filter { $0["modelCalls"] == 1 }.count == 1)
-        #expect(logged.values.filter { $0["modelCalls"] == 0 && $0["error"]?.stringValue?.contains("no more model calls in this run") == true }.count == 2)
+        #expect(
+            logged.values.filter {
+                $0["modelCalls"] == 0 && $0["error"]?.stringValue?.contains("no more model calls in this run") == true
+            }.count == 2)
         try scene.expectKeyNowhere()
     }
 
@@ -221,9 +273,12 @@ import Planning
         let scene = try ReplanHarness(
             rules: [MockScript.rule(instruction, [MockScript.end("Your week already has a grammar session.")])],
             document: Document.users([
-                Document.user("ann", instruction: instruction, tasks: [Document.task("ann-gr", "Grammar", "2025-01-07T10:00", "2025-01-07T11:00")]),
+                Document.user(
+                    "ann", instruction: instruction,
+                    tasks: [Document.task("ann-gr", "Grammar", "2025-01-07T10:00", "2025-01-07T11:00")]),
                 // A missed session the rules move: no reason to ask the model.
-                Document.user("bob", tasks: [Document.task("bob-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user(
+                    "bob", tasks: [Document.task("bob-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
             ]))
         let first = try scene.run()
         #expect(first.code == 0, "\(first.stderr)")
@@ -252,13 +307,24 @@ import Planning
 
     @Test func anAnswerCutByTheTokenCapIsAModelFailureAndTheLocalEditsStand() throws {
         let instruction = "cap: plan my whole month"
-        let cut = MockScript.answer(message: ["role": "assistant", "content": NSNull(), "tool_calls": [
-            MockScript.Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]).json]],
+        let cut = MockScript.answer(
+            message: [
+                "role": "assistant", "content": NSNull(),
+                "tool_calls": [
+                    MockScript.Call(
+                        "call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]
+                    ).json
+                ],
+            ],
             finish: "length", prompt: 100, completion: 8000)
         let scene = try ReplanHarness(
-            rules: [MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")])],
+            rules: [
+                MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
+            ],
             document: Document.users([
-                Document.user("cap", instruction: instruction, tasks: [Document.task("cap-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user(
+                    "cap", instruction: instruction,
+                    tasks: [Document.task("cap-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
                 // Another student the model answers, so the run is not "model unavailable for all".
                 Document.user("fine", instruction: "fine: keep it", tasks: []),
             ]))
@@ -278,12 +344,17 @@ import Planning
 
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {
         let scene = try ReplanHarness(
-            rules: [MockScript.rule("dan: keep my week", [["status": 200, "text": "<html>upstream gateway</html>"]]),
-                    MockScript.rule("eve-math", [MockScript.end("Your missed Math session has a new slot.")])],
+            rules: [
+                MockScript.rule("dan: keep my week", [["status": 200, "text": "<html>upstream gateway</html>"]]),
+                MockScript.rule("eve-math", [MockScript.end("Your missed Math session has a new slot.")]),
+            ],
             document: Document.users([
-                Document.user("dan", instruction: "dan: keep my week", tasks: [Document.task("dan-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
-                Document.user("eve", instruction: "eve: find my missed Math a slot",
-                              tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user(
+                    "dan", instruction: "dan: keep my week",
+                    tasks: [Document.task("dan-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
+                Document.user(
+                    "eve", instruction: "eve: find my missed Math a slot",
+                    tasks: [Document.task("eve-math", "Math", "2025-01-05T10:00", "2025-01-05T11:00")]),
             ]))
         let run = try scene.run(["--on-model-error=skip"])
         #expect(run.code == 0, "\(run.stderr)")
@@ -292,7 +363,8 @@ import Planning
         let dan = try #require(Self.night(of: "dan", in: result))
         #expect(dan["status"] == "skipped")
         #expect(dan["changesetId"] == .null)
-        #expect(dan["error"]?.stringValue?.hasPrefix("model failed: the model server sent an unusable response") == true)
+        #expect(
+            dan["error"]?.stringValue?.hasPrefix("model failed: the model server sent an unusable response") == true)
         #expect(try scene.occurrences("dan").first?["start"] == "2025-01-05T10:00")
 
         let eve = try #require(Self.night(of: "eve", in: result))
@@ -310,10 +382,18 @@ import Planning
     }
 
     @Test func withoutSkipTheLocalEditsOfAFailedModelCommit() throws {
-        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.error(status: 401, code: "invalid_api_key",
-                                                                                     message: "Incorrect API key provided: \(ReplanHarness.apiKey)",
-                                                                                     type: "invalid_request_error")])],
-                                      document: Self.studentsWithMissedSessions(["fay"]))
+        let scene = try ReplanHarness(
+            rules: [
+                MockScript.rule(
+                    nil,
+                    [
+                        MockScript.error(
+                            status: 401, code: "invalid_api_key",
+                            message: "Incorrect API key provided: \(ReplanHarness.apiKey)",
+                            type: "invalid_request_error")
+                    ])
+            ],
+            document: Self.studentsWithMissedSessions(["fay"]))
         let run = try scene.run()
         #expect(run.code == 69)
         let fay = try #require(Self.night(of: "fay", in: try run.json()))
@@ -327,31 +407,41 @@ import Planning
     }
 
     @Test func modelErrorsAreCountedAndTheCommonestNamedInTheSummaryWithJournalPriorities() throws {
-        let unauthorized = MockScript.error(status: 401, code: "invalid_api_key", message: "Incorrect API key provided",
-                                            type: "invalid_request_error")
+        let unauthorized = MockScript.error(
+            status: 401, code: "invalid_api_key", message: "Incorrect API key provided",
+            type: "invalid_request_error")
         let scene = try ReplanHarness(
-            rules: [MockScript.rule("gil: keep my week", [unauthorized]),
-                    MockScript.rule(nil, [MockScript.end("Nothing else to do.")], repeat: true)],
+            rules: [
+                MockScript.rule("gil: keep my week", [unauthorized]),
+                MockScript.rule(nil, [MockScript.end("Nothing else to do.")], repeat: true),
+            ],
             document: Self.studentsWithMissedSessions(["gil", "hal", "ian"]))
-        let run = try scene.replan(["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
-                                   environment: ["JOURNAL_STREAM": "stderr"])
+        let run = try scene.replan(
+            ["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
+            environment: ["JOURNAL_STREAM": "stderr"])
         // The local edits of gil committed, so nobody failed; the error is still visible.
         #expect(run.code == 0, "\(run.stderr)")
         let lines = run.stderr.split(separator: "\n").map(String.init)
         let summary = try #require(lines.first { $0.contains("run 1:") }, "\(run.stderr)")
-        #expect(summary.hasPrefix("<4>run 1: 3 due, 3 changed, 0 unchanged, 0 skipped, 0 failed, 1 model error (HTTP 401 invalid_api_key: 1)"),
-                "a warning, counted and named: \(summary)")
-        let gil = try #require(lines.first { $0.contains("gil ") }, "the student's error is a line on stderr: \(run.stderr)")
+        #expect(
+            summary.hasPrefix(
+                "<4>run 1: 3 due, 3 changed, 0 unchanged, 0 skipped, 0 failed, 1 model error (HTTP 401 invalid_api_key: 1)"
+            ),
+            "a warning, counted and named: \(summary)")
+        let gil = try #require(
+            lines.first { $0.contains("gil ") }, "the student's error is a line on stderr: \(run.stderr)")
         #expect(gil.hasPrefix("<4>gil 2025-01-06: changed") && gil.contains("HTTP 401"), "\(gil)")
         #expect(!run.stdout.contains("gil"), "errors are not data: \(run.stdout)")
 
         // The log's run line counts it, --run names it, and the configured prices give a cost.
         let conf = scene.directory.appendingPathComponent("prices.conf")
-        try "price_input = 1\nprice_cached_input = 0.5\nprice_output = 10\n".write(to: conf, atomically: true, encoding: .utf8)
+        try "price_input = 1\nprice_cached_input = 0.5\nprice_output = 10\n".write(
+            to: conf, atomically: true, encoding: .utf8)
         let log = try scene.replan(["log", "--json", "--config", conf.path]).json()
         let totals = try #require(log["runs"]?.arrayValue?.first?["totals"])
         #expect(totals["modelErrors"] == 1 && totals["due"] == 3, "\(totals)")
-        let prompt = try #require(totals["tokens"]?["prompt"]?.intValue), completion = try #require(totals["tokens"]?["completion"]?.intValue)
+        let prompt = try #require(totals["tokens"]?["prompt"]?.intValue)
+        let completion = try #require(totals["tokens"]?["completion"]?.intValue)
         let cached = totals["tokens"]?["cached"]?.intValue ?? 0
         #expect(prompt > 0 && completion > 0)
         let expected = (Double(prompt - cached) * 1 + Double(cached) * 0.5 + Double(completion) * 10) / 1_000_000
@@ -364,11 +454,20 @@ import Planning
     }
 
     @Test func whenTheModelFailsForEveryoneTheSummaryIsAnErrorNamingWhy() throws {
-        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.error(status: 401, code: "invalid_api_key",
-                                                                                     type: "invalid_request_error")], repeat: true)],
-                                      document: Self.studentsWithMissedSessions(["jo", "kim"]))
-        let run = try scene.replan(["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
-                                   environment: ["JOURNAL_STREAM": "stderr"])
+        let scene = try ReplanHarness(
+            rules: [
+                MockScript.rule(
+                    nil,
+                    [
+                        MockScript.error(
+                            status: 401, code: "invalid_api_key",
+                            type: "invalid_request_error")
+                    ], repeat: true)
+            ],
+            document: Self.studentsWithMissedSessions(["jo", "kim"]))
+        let run = try scene.replan(
+            ["run", "--api-key-file", scene.keyFile, "--request-timeout", "1", "--concurrency", "1"],
+            environment: ["JOURNAL_STREAM": "stderr"])
         #expect(run.code == 69, "\(run.stderr)")
         let summary = try #require(run.stderr.split(separator: "\n").first { $0.contains("run 1:") })
         #expect(summary.hasPrefix("<3>"), "\(summary)")
@@ -383,10 +482,12 @@ import Planning
     // MARK: - Interruption
 
     @Test func anInterruptCancelsTheRequestInFlightAndWritesNothing() throws {
-        let scene = try ReplanHarness(rules: [MockScript.rule(nil, [MockScript.fault("hang")], repeat: true)],
-                                      document: Self.studentsWithMissedSessions(["gus"]))
+        let scene = try ReplanHarness(
+            rules: [MockScript.rule(nil, [MockScript.fault("hang")], repeat: true)],
+            document: Self.studentsWithMissedSessions(["gus"]))
         let started = Date()
-        let output = try scene.replanInterrupted(["run", "--api-key-file", scene.keyFile, "--request-timeout", "60"], after: 1)
+        let output = try scene.replanInterrupted(
+            ["run", "--api-key-file", scene.keyFile, "--request-timeout", "60"], after: 1)
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(output.code == 130, "\(output.stderr)")
         #expect(try scene.server.requests().count == 1)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 /// One end-to-end scene: a temporary directory with a database, an API key file and a mock
 /// model server, and the built `replan` binary run against them with a clean environment
@@ -79,8 +79,10 @@ final class ReplanHarness {
         }
     }
 
-    private func replan(_ arguments: [String], environment extra: [String: String],
-                        whileRunning: (Process) -> Void) throws -> Output {
+    private func replan(
+        _ arguments: [String], environment extra: [String: String],
+        whileRunning: (Process) -> Void
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binary)
         process.arguments = arguments + ["--db", databasePath, "--now", Self.now]
@@ -100,21 +102,26 @@ final class ReplanHarness {
         if environment["JOURNAL_STREAM"] == "stderr" {
             // As under systemd: JOURNAL_STREAM names the device and inode of stderr.
             var st = stat()
-            guard stat(stderrFile.path, &st) == 0 else { throw HarnessError(description: "cannot stat \(stderrFile.path)") }
+            guard stat(stderrFile.path, &st) == 0 else {
+                throw HarnessError(description: "cannot stat \(stderrFile.path)")
+            }
             environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
             process.environment = environment
         }
-        let out = try FileHandle(forWritingTo: stdoutFile), err = try FileHandle(forWritingTo: stderrFile)
+        let out = try FileHandle(forWritingTo: stdoutFile)
+        let err = try FileHandle(forWritingTo: stderrFile)
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
         whileRunning(process)
         process.waitUntilExit()
-        try out.close(); try err.close()
-        let output = Output(code: process.terminationStatus,
-                            stdout: try String(contentsOf: stdoutFile, encoding: .utf8),
-                            stderr: try String(contentsOf: stderrFile, encoding: .utf8))
+        try out.close()
+        try err.close()
+        let output = Output(
+            code: process.terminationStatus,
+            stdout: try String(contentsOf: stdoutFile, encoding: .utf8),
+            stderr: try String(contentsOf: stderrFile, encoding: .utf8))
         outputs.append(output)
         return output
     }
@@ -122,12 +129,15 @@ final class ReplanHarness {
     /// `replan run` with the model: key file, short request timeout, one user at a time.
     @discardableResult
     func run(_ extra: [String] = []) throws -> Output {
-        try replan(["run", "--json", "--api-key-file", keyFile, "--request-timeout", "1", "--concurrency", "1"] + extra)
+        try replan(
+            ["run", "--json", "--api-key-file", keyFile, "--request-timeout", "1", "--concurrency", "1"] + extra)
     }
 
     /// The student's occurrences (`task list --json`) from a week back to two weeks ahead.
     func occurrences(_ user: String) throws -> [JSONValue] {
-        let listed = try replan(["task", "list", "--user", user, "--from", "2024-12-30", "--to", "2025-01-20", "--json"])
+        let listed = try replan([
+            "task", "list", "--user", user, "--from", "2024-12-30", "--to", "2025-01-20", "--json",
+        ])
         return try listed.json()["occurrences"]?.arrayValue ?? []
     }
 
@@ -153,8 +163,12 @@ final class ReplanHarness {
             }
         }
         for (index, output) in outputs.enumerated() {
-            #expect(!output.stdout.contains(Self.apiKey), "the key is on stdout of invocation \(index)", sourceLocation: sourceLocation)
-            #expect(!output.stderr.contains(Self.apiKey), "the key is on stderr of invocation \(index)", sourceLocation: sourceLocation)
+            #expect(
+                !output.stdout.contains(Self.apiKey), "the key is on stdout of invocation \(index)",
+                sourceLocation: sourceLocation)
+            #expect(
+                !output.stderr.contains(Self.apiKey), "the key is on stderr of invocation \(index)",
+                sourceLocation: sourceLocation)
         }
         for request in try server.requests() {
             #expect(!request.raw.contains(Self.apiKey), sourceLocation: sourceLocation)
@@ -170,16 +184,27 @@ final class ReplanHarness {
 /// Small builders for replan/1 documents.
 enum Document {
     static func user(_ id: String, instruction: String = "", tasks: [[String: Any]]) -> [String: Any] {
-        ["id": id, "timeZone": "Asia/Taipei", "language": "en",
-         "settings": ["instruction": instruction, "windows": ["mon": ["09:00-17:00"], "tue": ["09:00-17:00"], "wed": ["09:00-17:00"],
-                                                             "thu": ["09:00-17:00"], "fri": ["09:00-17:00"]]],
-         "tasks": tasks]
+        [
+            "id": id, "timeZone": "Asia/Taipei", "language": "en",
+            "settings": [
+                "instruction": instruction,
+                "windows": [
+                    "mon": ["09:00-17:00"], "tue": ["09:00-17:00"], "wed": ["09:00-17:00"],
+                    "thu": ["09:00-17:00"], "fri": ["09:00-17:00"],
+                ],
+            ],
+            "tasks": tasks,
+        ]
     }
 
-    static func task(_ id: String, _ title: String, _ start: String, _ end: String, category: String? = nil,
-                     completed: Bool = false) -> [String: Any] {
-        ["id": id, "title": title, "category": category ?? title, "color": "green", "start": start, "end": end,
-         "allDay": false, "completed": completed]
+    static func task(
+        _ id: String, _ title: String, _ start: String, _ end: String, category: String? = nil,
+        completed: Bool = false
+    ) -> [String: Any] {
+        [
+            "id": id, "title": title, "category": category ?? title, "color": "green", "start": start, "end": end,
+            "allDay": false, "completed": completed,
+        ]
     }
 
     static func users(_ users: [[String: Any]]) -> [String: Any] {

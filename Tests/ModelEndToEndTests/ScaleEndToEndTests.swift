@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 /// Nightly runs at scale, end to end (issue: nightly runs at scale): the whole run backs off
 /// on rate limits, and memory stays flat while students stream.
@@ -8,25 +8,33 @@ import Planning
     /// `count` students, each with a missed five-day English course (so each night changes
     /// them) and an instruction (so the model is asked).
     static func students(_ count: Int, instruction: String = "") -> [String: Any] {
-        Document.users((0..<count).map { i in
-            Document.user("s\(i)", instruction: instruction, tasks: (0..<5).map { d in
-                let day = String(format: "%02d", 3 + d) // Fri 01-03 … Tue 01-07; now is Mon 01-06 03:30
-                return Document.task("s\(i)-eng-\(d)", "English reading", "2025-01-\(day)T10:00", "2025-01-\(day)T11:00",
-                                     category: "English")
+        Document.users(
+            (0..<count).map { i in
+                Document.user(
+                    "s\(i)", instruction: instruction,
+                    tasks: (0..<5).map { d in
+                        let day = String(format: "%02d", 3 + d) // Fri 01-03 … Tue 01-07; now is Mon 01-06 03:30
+                        return Document.task(
+                            "s\(i)-eng-\(d)", "English reading", "2025-01-\(day)T10:00", "2025-01-\(day)T11:00",
+                            category: "English")
+                    })
             })
-        })
     }
 
     @Test func rateLimitsToEveryoneStillFinishEveryUserWithBoundedRequests() throws {
-        let users = 12, limited = 6
-        let slowDown = MockScript.error(status: 429, code: "rate_limit_exceeded", message: "Rate limit reached",
-                                        type: "requests", headers: ["retry-after-ms": "200"])
+        let users = 12
+        let limited = 6
+        let slowDown = MockScript.error(
+            status: 429, code: "rate_limit_exceeded", message: "Rate limit reached",
+            type: "requests", headers: ["retry-after-ms": "200"])
         let end = MockScript.end("Nothing else to change.")
         let scene = try ReplanHarness(
             rules: [MockScript.rule(nil, Array(repeating: slowDown, count: limited) + [end], repeat: true)],
             document: Self.students(users, instruction: "keep my plan tidy"))
         let started = Date()
-        let run = try scene.replan(["run", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "2", "--concurrency", "4"])
+        let run = try scene.replan([
+            "run", "--json", "--api-key-file", scene.keyFile, "--request-timeout", "2", "--concurrency", "4",
+        ])
         let elapsed = Date().timeIntervalSince(started)
         #expect(run.code == 0, "\(run.stderr)")
         let json = try run.json()

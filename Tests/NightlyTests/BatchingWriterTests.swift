@@ -1,7 +1,8 @@
 import Foundation
-@testable import Nightly
 import Store
 import Testing
+
+@testable import Nightly
 
 @Suite("The nightly writer commits students in batches, each student still all or nothing")
 struct BatchingWriterTests {
@@ -59,10 +60,12 @@ struct BatchingWriterTests {
         let writer = BatchingWriter(s.writerDB, maxStudents: 100, maxAge: 3600)
         defer { writer.stop() }
         let reported = Reports()
-        writer.stage(night("a", failing: true), otherwise: { (error, db) throws(StoreError) -> String in
-            try db.execute("INSERT INTO notes VALUES ('a', 'failure recorded')", [])
-            return "a recorded"
-        }, then: reported.add)
+        writer.stage(
+            night("a", failing: true),
+            otherwise: { (error, db) throws(StoreError) -> String in
+                try db.execute("INSERT INTO notes VALUES ('a', 'failure recorded')", [])
+                return "a recorded"
+            }, then: reported.add)
         writer.flush()
         #expect(try s.visible() == ["a:failure recorded"])
         #expect(reported.all == ["a recorded"])
@@ -76,13 +79,19 @@ struct BatchingWriterTests {
         let release = NSCondition()
         var released = false
         let reported = Reports()
-        writer.stage({ (db) throws(StoreError) -> String in
-            release.lock(); while !released { release.wait() }; release.unlock()
-            return "slow"
-        }, then: reported.add)
+        writer.stage(
+            { (db) throws(StoreError) -> String in
+                release.lock()
+                while !released { release.wait() }
+                release.unlock()
+                return "slow"
+            }, then: reported.add)
         writer.stage(night("b"), then: reported.add)
         // Both calls returned while the first write is still blocked on the writer thread.
-        release.lock(); released = true; release.signal(); release.unlock()
+        release.lock()
+        released = true
+        release.signal()
+        release.unlock()
         writer.flush()
         #expect(reported.all == ["slow", "b"])
     }
@@ -124,9 +133,11 @@ struct BatchingWriterTests {
         defer { writer.stop() }
         let reported = Reports()
         writer.stage(night("a"), then: reported.add)
-        try writer.perform { (db) throws(StoreError) in try db.write { (db) throws(StoreError) in
-            try db.execute("INSERT INTO notes VALUES ('run', 'finished')", [])
-        } }
+        try writer.perform { (db) throws(StoreError) in
+            try db.write { (db) throws(StoreError) in
+                try db.execute("INSERT INTO notes VALUES ('run', 'finished')", [])
+            }
+        }
         #expect(reported.all == ["a"])
         #expect(try s.visible() == ["a:changeset", "a:user run", "run:finished"])
     }

@@ -27,8 +27,10 @@ import Testing
         task.note = note
         after.put(task)
         let changes = PlanDiff.changes(from: before, to: after, now: NightlyFixture.now) { _, _ in "manual" }
-        return try ChangesetStore(db).commit(NewChangeset(userID: "s0", origin: .manual, planDate: nil,
-                                                          createdAt: NightlyFixture.now, changes: changes))
+        return try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "s0", origin: .manual, planDate: nil,
+                createdAt: NightlyFixture.now, changes: changes))
     }
 
     static func note(_ path: String, _ taskID: String) throws -> String? {
@@ -47,10 +49,14 @@ import Testing
             _ = try? ChangesetStore(db).undo(changesetID: a, now: NightlyFixture.now)
             _ = try? Self.annotate(path, "s0-eng-2", "USER-EDIT")
         }
-        let report = try NightlyRunner(databasePath: f.path, pipeline: UserPipeline(reviewer: reviewer),
-                                       options: RunOptions(now: NightlyFixture.now)).run()
+        let report = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: reviewer),
+            options: RunOptions(now: NightlyFixture.now)
+        ).run()
         #expect(try Self.note(f.path, "s0-eng-2") == "USER-EDIT", "the student's edit is kept")
-        #expect(report.failed == 1 && report.changed == 0, "the night is refused as a conflict and retried later: \(report)")
+        #expect(
+            report.failed == 1 && report.changed == 0, "the night is refused as a conflict and retried later: \(report)"
+        )
     }
 
     @Test func anUndoAloneDuringTheModelExchangeIsNotBroughtBack() throws {
@@ -62,8 +68,10 @@ import Testing
             guard let db = try? Database.open(path: path) else { return }
             _ = try? ChangesetStore(db).undo(changesetID: a, now: NightlyFixture.now)
         }
-        _ = try NightlyRunner(databasePath: f.path, pipeline: UserPipeline(reviewer: reviewer),
-                              options: RunOptions(now: NightlyFixture.now)).run()
+        _ = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: reviewer),
+            options: RunOptions(now: NightlyFixture.now)
+        ).run()
         #expect(try Self.note(f.path, "s0-eng-2") == "", "the undone note stays undone")
     }
 }

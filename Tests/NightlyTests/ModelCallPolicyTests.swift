@@ -12,17 +12,21 @@ struct ModelCallPolicyTests {
 
     /// Runs the nightly job for the fixture's students at `now` with a reviewer that ends at
     /// once, and returns each student's (asked, reason) from the user runs.
-    func night(_ f: NightlyFixture, now: Date, calls: Counter = Counter(), force: Bool = true,
-               policy: ModelCallPolicy = ModelCallPolicy()) throws -> [String: String] {
+    func night(
+        _ f: NightlyFixture, now: Date, calls: Counter = Counter(), force: Bool = true,
+        policy: ModelCallPolicy = ModelCallPolicy()
+    ) throws -> [String: String] {
         var pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls))
         pipeline.policy = policy
         var options = RunOptions(now: now)
         options.force = force
         options.concurrency = 2
         _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
-        let rows = try f.open().query("""
+        let rows = try f.open().query(
+            """
             SELECT user_id, model_decision FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)
-            """, []) { ($0.text(0), $0.optionalText(1) ?? "-") }
+            """, []
+        ) { ($0.text(0), $0.optionalText(1) ?? "-") }
         return Dictionary(uniqueKeysWithValues: rows)
     }
 
@@ -34,8 +38,9 @@ struct ModelCallPolicyTests {
         #expect(try night(f, now: NightlyFixture.now, calls: calls)["s0"] == "asked: new-instruction")
         // The night after: the rules move more sessions (the course is still missed), the
         // student changed nothing, so the model is not asked, unless it is the review night.
-        let next = try night(f, now: NightlyFixture.now.addingTimeInterval(Self.day), calls: calls,
-                             policy: ModelCallPolicy(reviewEveryDays: 0))
+        let next = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(Self.day), calls: calls,
+            policy: ModelCallPolicy(reviewEveryDays: 0))
         #expect(next["s0"] == "not asked: unchanged")
         #expect(calls.count == 1)
     }
@@ -64,7 +69,9 @@ struct ModelCallPolicyTests {
         #expect(try nextNight() == "not asked: unchanged")
 
         // The student moves a session of next week in the app.
-        try db.execute("UPDATE tasks SET start = '2025-01-16T15:00', \"end\" = '2025-01-16T16:00', version = version + 1 WHERE id = 's0-eng-4'")
+        try db.execute(
+            "UPDATE tasks SET start = '2025-01-16T15:00', \"end\" = '2025-01-16T16:00', version = version + 1 WHERE id = 's0-eng-4'"
+        )
         #expect(try nextNight() == "asked: plan-changed")
         #expect(try nextNight() == "not asked: unchanged")
     }
@@ -74,13 +81,15 @@ struct ModelCallPolicyTests {
         let policy = ModelCallPolicy()
         let fit = PlanFlag(id: OccurrenceID("t1")!, kind: .couldNotFit)
         let decide = { (flags: [PlanFlag], memory: ModelMemory?) in
-            policy.decide(userID: "s0", settings: UserSettings(), language: "en", zone: "UTC", flags: flags, memory: memory,
-                          planDate: CivilDate("2025-01-07")!, planChanged: false)
+            policy.decide(
+                userID: "s0", settings: UserSettings(), language: "en", zone: "UTC", flags: flags, memory: memory,
+                planDate: CivilDate("2025-01-07")!, planChanged: false)
         }
         #expect(decide([fit], nil) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
         let day = CivilDate("2025-01-06")!
-        let reviewed = ModelMemory(instructionDigest: nil, settingsDigest: nil, reviewedOn: day, planFrom: day, planThrough: day,
-                                   planDigest: "p", reviewedFlags: [ModelCallPolicy.flagKey(fit)])
+        let reviewed = ModelMemory(
+            instructionDigest: nil, settingsDigest: nil, reviewedOn: day, planFrom: day, planThrough: day,
+            planDigest: "p", reviewedFlags: [ModelCallPolicy.flagKey(fit)])
         #expect(decide([fit], reviewed) == ModelCallPolicy.Decision(ask: false, reason: "no-instruction"))
         let another = PlanFlag(id: OccurrenceID("t2@2025-01-05")!, kind: .couldNotFit)
         #expect(decide([fit, another], reviewed) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
@@ -96,15 +105,22 @@ struct ModelCallPolicyTests {
         try UserRepository(db).add(user, now: NightlyFixture.now)
         _ = try UserRepository(db).saveSettings(settings, for: user.id)
         // A session of a kept category, stale for weeks: flagged needs-decision every night.
-        let old = StudyTask(id: "k0-old", userID: user.id, title: "Old notes", category: "Archive",
-                            start: CivilDateTime("2024-12-01T10:00")!, end: CivilDateTime("2024-12-01T11:00")!)
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [old]),
-                                       now: NightlyFixture.now) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(NewChangeset(userID: user.id, origin: .import, planDate: nil,
-                                                       createdAt: NightlyFixture.now, changes: changes))
+        let old = StudyTask(
+            id: "k0-old", userID: user.id, title: "Old notes", category: "Archive",
+            start: CivilDateTime("2024-12-01T10:00")!, end: CivilDateTime("2024-12-01T11:00")!)
+        let changes = PlanDiff.changes(
+            from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [old]),
+            now: NightlyFixture.now
+        ) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: user.id, origin: .import, planDate: nil,
+                createdAt: NightlyFixture.now, changes: changes))
         let calls = Counter()
         #expect(try night(f, now: NightlyFixture.now, calls: calls)["k0"] == "asked: flags")
-        #expect(try night(f, now: NightlyFixture.now.addingTimeInterval(Self.day), calls: calls)["k0"] == "not asked: no-instruction")
+        #expect(
+            try night(f, now: NightlyFixture.now.addingTimeInterval(Self.day), calls: calls)["k0"]
+                == "not asked: no-instruction")
         #expect(calls.count == 1)
     }
 
@@ -118,14 +134,16 @@ struct ModelCallPolicyTests {
         var load = [Int](repeating: 0, count: 7)
         for n in 0..<700 {
             let id = "student-\(n)"
-            var memory = ModelMemory(instructionDigest: ModelCallPolicy.instructionDigest(Self.instruction),
-                                     settingsDigest: ModelCallPolicy.settingsDigest(settings, language: "en", zone: "UTC"),
-                                     reviewedOn: start.adding(days: -1), planFrom: start, planThrough: start, planDigest: "p")
+            var memory = ModelMemory(
+                instructionDigest: ModelCallPolicy.instructionDigest(Self.instruction),
+                settingsDigest: ModelCallPolicy.settingsDigest(settings, language: "en", zone: "UTC"),
+                reviewedOn: start.adding(days: -1), planFrom: start, planThrough: start, planDigest: "p")
             var asked = 0
             for d in 0..<14 {
                 let date = start.adding(days: d)
-                let decision = policy.decide(userID: id, settings: settings, language: "en", zone: "UTC", flags: [],
-                                             memory: memory, planDate: date, planChanged: false)
+                let decision = policy.decide(
+                    userID: id, settings: settings, language: "en", zone: "UTC", flags: [],
+                    memory: memory, planDate: date, planChanged: false)
                 if decision.ask {
                     #expect(decision.reason == "periodic-review")
                     asked += 1
@@ -149,7 +167,8 @@ struct ModelCallPolicyTests {
         var options = RunOptions(now: NightlyFixture.now)
         options.force = true
         _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
-        let next = try night(f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+        let next = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
         #expect(next["s0"] == "asked: new-instruction")
 
         let db = try f.open()

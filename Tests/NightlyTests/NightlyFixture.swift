@@ -32,13 +32,19 @@ final class NightlyFixture {
             try UserRepository(db).add(user, now: NightlyFixture.now)
             _ = try UserRepository(db).saveSettings(settings, for: user.id)
             let tasks = (0..<5).map { d in
-                StudyTask(id: "s\(i)-eng-\(d)", userID: user.id, title: "English reading", category: "English",
-                          start: CivilDateTime("2025-01-06T10:00")!.adding(days: d), end: CivilDateTime("2025-01-06T11:00")!.adding(days: d))
+                StudyTask(
+                    id: "s\(i)-eng-\(d)", userID: user.id, title: "English reading", category: "English",
+                    start: CivilDateTime("2025-01-06T10:00")!.adding(days: d),
+                    end: CivilDateTime("2025-01-06T11:00")!.adding(days: d))
             }
-            let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: tasks),
-                                           now: NightlyFixture.now) { _, _ in "import" }
-            _ = try ChangesetStore(db).commit(NewChangeset(userID: user.id, origin: .import, planDate: nil,
-                                                           createdAt: NightlyFixture.now, changes: changes))
+            let changes = PlanDiff.changes(
+                from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: tasks),
+                now: NightlyFixture.now
+            ) { _, _ in "import" }
+            _ = try ChangesetStore(db).commit(
+                NewChangeset(
+                    userID: user.id, origin: .import, planDate: nil,
+                    createdAt: NightlyFixture.now, changes: changes))
         }
     }
 
@@ -60,17 +66,24 @@ struct FakeReviewer: ModelReviewer {
         calls.increment()
         switch behaviour {
         case .endAtOnce:
-            return ModelReview(plan: working, ending: .endConversation, requests: 1, turns: 1, usage: TokenCounts(prompt: 100, completion: 10))
+            return ModelReview(
+                plan: working, ending: .endConversation, requests: 1, turns: 1,
+                usage: TokenCounts(prompt: 100, completion: 10))
         case .fail:
             return ModelReview(plan: working, ending: .failed, requests: 5, turns: 0, error: "HTTP 503 after 4 retries")
         case .quota:
-            return ModelReview(plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
+            return ModelReview(
+                plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
         case .createSession:
             var plan = working
             let id = "m-\(working.user.id)"
-            plan.put(StudyTask(id: id, userID: working.user.id, title: "Grammar", category: "English",
-                               start: CivilDateTime("2025-01-08T14:00")!, end: CivilDateTime("2025-01-08T15:00")!))
-            return ModelReview(plan: plan, ending: .endConversation, touched: [OccurrenceID(taskID: id): "as asked"], requests: 2, turns: 2)
+            plan.put(
+                StudyTask(
+                    id: id, userID: working.user.id, title: "Grammar", category: "English",
+                    start: CivilDateTime("2025-01-08T14:00")!, end: CivilDateTime("2025-01-08T15:00")!))
+            return ModelReview(
+                plan: plan, ending: .endConversation, touched: [OccurrenceID(taskID: id): "as asked"], requests: 2,
+                turns: 2)
         }
     }
 }

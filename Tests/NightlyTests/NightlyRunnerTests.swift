@@ -6,13 +6,16 @@ import Testing
 
 @Suite("The nightly runner (issue: changesets and the nightly job; issue: nightly runs at scale)")
 struct NightlyRunnerTests {
-    func run(_ f: NightlyFixture, concurrency: Int = 4, force: Bool = false, reviewer: ModelReviewer? = nil,
-             onModelError: UserPipeline.ModelErrorPolicy = .local, disabled: (@Sendable () -> String?)? = nil,
-             now: Date = NightlyFixture.now) throws -> NightlyRunner.Report {
+    func run(
+        _ f: NightlyFixture, concurrency: Int = 4, force: Bool = false, reviewer: ModelReviewer? = nil,
+        onModelError: UserPipeline.ModelErrorPolicy = .local, disabled: (@Sendable () -> String?)? = nil,
+        now: Date = NightlyFixture.now
+    ) throws -> NightlyRunner.Report {
         var options = RunOptions(now: now)
         options.concurrency = concurrency
         options.force = force
-        let pipeline = UserPipeline(reviewer: reviewer, onModelError: onModelError, modelDisabledReason: disabled ?? { nil })
+        let pipeline = UserPipeline(
+            reviewer: reviewer, onModelError: onModelError, modelDisabledReason: disabled ?? { nil })
         return try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
     }
 
@@ -66,7 +69,8 @@ struct NightlyRunnerTests {
 
     @Test("the same database and now give the same changesets whatever the concurrency")
     func deterministicAcrossConcurrency() throws {
-        let a = try NightlyFixture(), b = try NightlyFixture()
+        let a = try NightlyFixture()
+        let b = try NightlyFixture()
         try a.addStudents(40, instruction: "one grammar session on Wednesday")
         try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
         // A scripted model that adds one session per student, as a real one would per turn.
@@ -74,17 +78,22 @@ struct NightlyRunnerTests {
         _ = try run(b, concurrency: 8, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
         // Versions come from one database-wide counter, so they follow the order in which the
         // students committed, which concurrency changes; everything else is the same.
-        let withoutVersions = { (rows: [String]) in rows.map { $0.split(separator: " ").dropLast().joined(separator: " ") } }
+        let withoutVersions = { (rows: [String]) in
+            rows.map { $0.split(separator: " ").dropLast().joined(separator: " ") }
+        }
         #expect(try withoutVersions(a.taskRows()) == withoutVersions(b.taskRows()))
         let edits = { (f: NightlyFixture) in
-            try f.open().query("""
+            try f.open().query(
+                """
                 SELECT c.user_id, e.seq, e.entity, e.entity_key, e.before,
                        CASE WHEN e.after IS NULL OR e.entity = 'statistic' THEN e.after ELSE json_remove(e.after, '$.version') END, e.reason
                 FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id WHERE c.origin = 'nightly'
                 ORDER BY c.user_id, e.seq
-                """, []) { s in (0..<7).map { s.optionalText($0) ?? "null" }.joined(separator: "|") }
+                """, []
+            ) { s in (0..<7).map { s.optionalText($0) ?? "null" }.joined(separator: "|") }
         }
-        let ea = try edits(a), eb = try edits(b)
+        let ea = try edits(a)
+        let eb = try edits(b)
         #expect(ea.count == 40 * 6)
         // Row images carry updatedAt = now, the same in both runs.
         #expect(ea == eb)
@@ -97,7 +106,8 @@ struct NightlyRunnerTests {
         let calls = Counter()
         let exhausted = Flag()
         let reviewer = QuotaOnce(calls: calls, exhausted: exhausted)
-        let report = try run(f, concurrency: 1, reviewer: reviewer, disabled: { exhausted.isSet ? "quota exhausted" : nil })
+        let report = try run(
+            f, concurrency: 1, reviewer: reviewer, disabled: { exhausted.isSet ? "quota exhausted" : nil })
         #expect(calls.count == 1)
         #expect(report.changed == 6)
         #expect(report.modelUnavailableForAll)
@@ -114,7 +124,10 @@ struct NightlyRunnerTests {
         let error = try db.queryFirst("SELECT error FROM user_runs WHERE user_id = 's1'", []) { $0.optionalText(0) }
         #expect(error??.contains("changed while it was being planned") == true)
         // Nothing of the failed night was written: s1's tasks are as the student left them.
-        #expect(try db.queryFirst("SELECT count(*) FROM changesets WHERE user_id = 's1' AND origin = 'nightly'", []) { $0.int(0) } == 0)
+        #expect(
+            try db.queryFirst("SELECT count(*) FROM changesets WHERE user_id = 's1' AND origin = 'nightly'", []) {
+                $0.int(0)
+            } == 0)
         // The next run retries the failed user.
         let retry = try run(f, concurrency: 1)
         #expect(retry.due == 1 && retry.changed == 1)
@@ -134,10 +147,12 @@ struct NightlyRunnerTests {
             }
             return all
         }
-        let s0 = try rows(of: "s0"), s1 = try rows(of: "s1")
+        let s0 = try rows(of: "s0")
+        let s1 = try rows(of: "s1")
         // The user run is the last row a night writes; refusing it for s1 fails s1's commit
         // after its changeset, statistics and statistics base are written.
-        try f.open().execute("""
+        try f.open().execute(
+            """
             CREATE TRIGGER refuse_s1 BEFORE INSERT ON user_runs WHEN NEW.user_id = 's1'
             BEGIN SELECT RAISE(ABORT, 'refused'); END
             """)
@@ -179,7 +194,8 @@ struct QuotaOnce: ModelReviewer {
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
         calls.increment()
         exhausted.set()
-        return ModelReview(plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
+        return ModelReview(
+            plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
     }
 }
 
@@ -190,7 +206,9 @@ struct EditBehindTheBack: ModelReviewer {
     let victim: String
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
         if working.user.id == victim, let db = try? Database.open(path: path) {
-            try? db.execute("UPDATE tasks SET title = 'edited in the app', version = version + 1 WHERE id = ?", [.text("\(victim)-eng-0")])
+            try? db.execute(
+                "UPDATE tasks SET title = 'edited in the app', version = version + 1 WHERE id = ?",
+                [.text("\(victim)-eng-0")])
         }
         return ModelReview(plan: working, ending: .endConversation, requests: 1, turns: 1)
     }

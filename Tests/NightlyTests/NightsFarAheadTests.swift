@@ -11,35 +11,46 @@ import Testing
 struct NightsFarAheadTests {
     /// A student in UTC, windows off, with a daily course (policy shift) from 2025-01-06 to
     /// 2025-03-31 at 09:00, done Mon–Wed, and what `extra` adds.
-    func addStudent(at path: String, extra: [StudyTask] = [], done: [String] = ["2025-01-06", "2025-01-07", "2025-01-08"],
-                    seriesEnd: String? = "2025-03-31") throws {
+    func addStudent(
+        at path: String, extra: [StudyTask] = [], done: [String] = ["2025-01-06", "2025-01-07", "2025-01-08"],
+        seriesEnd: String? = "2025-03-31"
+    ) throws {
         let db = try Database.open(path: path)
         var settings = UserSettings()
         settings.windowsEnabled = false
         let user = try User(id: "mei", zone: UserZone(identifier: "UTC"), settings: settings)
         try UserRepository(db).add(user, now: NightsFarAheadTests.night("2025-01-09"))
         _ = try UserRepository(db).saveSettings(settings, for: user.id)
-        let course = StudyTask(id: "algebra", userID: "mei", title: "Algebra", category: "Math",
-                               start: CivilDateTime("2025-01-06T09:00")!, end: CivilDateTime("2025-01-06T10:00")!,
-                               repeatRule: RepeatRule(every: .daily, until: seriesEnd.flatMap { CivilDate($0) }))
+        let course = StudyTask(
+            id: "algebra", userID: "mei", title: "Algebra", category: "Math",
+            start: CivilDateTime("2025-01-06T09:00")!, end: CivilDateTime("2025-01-06T10:00")!,
+            repeatRule: RepeatRule(every: .daily, until: seriesEnd.flatMap { CivilDate($0) }))
         let marks = done.map { OccurrenceOverride(taskID: "algebra", originalDate: CivilDate($0)!, state: .completed) }
         let plan = UserPlan(user: user, tasks: [course] + extra, overrides: marks)
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan,
-                                       now: NightsFarAheadTests.night("2025-01-09")) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .import, planDate: nil,
-                                                       createdAt: NightsFarAheadTests.night("2025-01-09"), changes: changes))
+        let changes = PlanDiff.changes(
+            from: UserPlan(user: user, tasks: []), to: plan,
+            now: NightsFarAheadTests.night("2025-01-09")
+        ) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "mei", origin: .import, planDate: nil,
+                createdAt: NightsFarAheadTests.night("2025-01-09"), changes: changes))
     }
 
     /// 03:00 UTC on a date: the student's night.
     static func night(_ day: String) -> Date { Timestamp.date("\(day)T03:00:00Z")! }
 
     func run(_ path: String, on day: String) throws -> NightlyRunner.Report {
-        try NightlyRunner(databasePath: path, pipeline: UserPipeline(reviewer: nil),
-                          options: RunOptions(now: NightsFarAheadTests.night(day))).run()
+        try NightlyRunner(
+            databasePath: path, pipeline: UserPipeline(reviewer: nil),
+            options: RunOptions(now: NightsFarAheadTests.night(day))
+        ).run()
     }
 
     func place(_ db: Database, _ date: String) throws -> String? {
-        try db.queryFirst("SELECT start FROM occurrence_overrides WHERE task_id = 'algebra' AND original_date = ?", [.text(date)]) {
+        try db.queryFirst(
+            "SELECT start FROM occurrence_overrides WHERE task_id = 'algebra' AND original_date = ?", [.text(date)]
+        ) {
             $0.optionalText(0)
         } ?? nil
     }
@@ -62,8 +73,9 @@ struct NightsFarAheadTests {
     @Test("an appointment weeks away blocks the date a course would be appended to")
     func farAppointmentBlocks() throws {
         let f = try NightlyFixture()
-        let dentist = StudyTask(id: "dentist", userID: "mei", title: "Dentist", category: "Life",
-                                start: CivilDateTime("2025-04-01T08:30")!, end: CivilDateTime("2025-04-01T09:30")!)
+        let dentist = StudyTask(
+            id: "dentist", userID: "mei", title: "Dentist", category: "Life",
+            start: CivilDateTime("2025-04-01T08:30")!, end: CivilDateTime("2025-04-01T09:30")!)
         try addStudent(at: f.path, extra: [dentist])
         let report = try run(f.path, on: "2025-01-10")
         #expect(report.changed == 1 && report.failed == 0)
@@ -78,19 +90,27 @@ struct NightsFarAheadTests {
         let report = try run(f.path, on: "2025-03-10")
         #expect(report.changed == 1 && report.failed == 0)
         let db = try f.open()
-        let skipped = try db.queryFirst("SELECT count(*) FROM occurrence_overrides WHERE task_id = 'algebra' AND state = 'skipped'", []) {
-            $0.int(0)
-        } ?? 0
+        let skipped =
+            try db.queryFirst(
+                "SELECT count(*) FROM occurrence_overrides WHERE task_id = 'algebra' AND state = 'skipped'", []
+            ) {
+                $0.int(0)
+            } ?? 0
         // 01-07 … 03-09: 62 days, every one skipped (stale ones dropped, the last week's missed).
         #expect(skipped == 62)
-        let reasons = try db.query("SELECT reason, count(*) FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id "
-                                   + "WHERE c.origin = 'nightly' GROUP BY reason ORDER BY reason", []) { "\($0.text(0)) \($0.int(1))" }
+        let reasons = try db.query(
+            "SELECT reason, count(*) FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id "
+                + "WHERE c.origin = 'nightly' GROUP BY reason ORDER BY reason", []
+        ) { "\($0.text(0)) \($0.int(1))" }
         #expect(reasons == ["dropped-stale 55", "missed 7"])
         let next = try run(f.path, on: "2025-03-11")
         #expect(next.failed == 0)
-        #expect(try db.queryFirst("SELECT count(*) FROM occurrence_overrides WHERE task_id = 'algebra' AND state = 'skipped'", []) {
-            $0.int(0)
-        } == 63)
+        #expect(
+            try db.queryFirst(
+                "SELECT count(*) FROM occurrence_overrides WHERE task_id = 'algebra' AND state = 'skipped'", []
+            ) {
+                $0.int(0)
+            } == 63)
     }
 
     @Test("a shorter deleteAfterDays makes the next night drop every session that is now stale")
@@ -103,22 +123,31 @@ struct NightsFarAheadTests {
         let user = try User(id: "mei", zone: UserZone(identifier: "UTC"), settings: settings)
         try UserRepository(db).add(user, now: NightsFarAheadTests.night("2025-01-01"))
         _ = try UserRepository(db).saveSettings(settings, for: "mei")
-        let lesson = StudyTask(id: "piano", userID: "mei", title: "Piano", category: "Music",
-                               start: CivilDateTime("2024-12-10T18:00")!, end: CivilDateTime("2024-12-10T19:00")!,
-                               repeatRule: RepeatRule(every: .weekly))
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [lesson]),
-                                       now: NightsFarAheadTests.night("2025-01-01")) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .import, planDate: nil,
-                                                       createdAt: NightsFarAheadTests.night("2025-01-01"), changes: changes))
+        let lesson = StudyTask(
+            id: "piano", userID: "mei", title: "Piano", category: "Music",
+            start: CivilDateTime("2024-12-10T18:00")!, end: CivilDateTime("2024-12-10T19:00")!,
+            repeatRule: RepeatRule(every: .weekly))
+        let changes = PlanDiff.changes(
+            from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [lesson]),
+            now: NightsFarAheadTests.night("2025-01-01")
+        ) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "mei", origin: .import, planDate: nil,
+                createdAt: NightsFarAheadTests.night("2025-01-01"), changes: changes))
         // 12-10, 12-17, 12-24 and 12-31 missed; within 30 days, and nowhere to make them up.
         #expect(try run(f.path, on: "2025-01-01").failed == 0)
         #expect(try run(f.path, on: "2025-01-02").failed == 0)
-        let skippedBefore = try db.queryFirst("SELECT count(*) FROM occurrence_overrides WHERE state = 'skipped'", []) { $0.int(0) }
+        let skippedBefore = try db.queryFirst("SELECT count(*) FROM occurrence_overrides WHERE state = 'skipped'", []) {
+            $0.int(0)
+        }
         #expect(skippedBefore == 0)
         settings.deleteAfterDays = 3
         _ = try UserRepository(db).saveSettings(settings, for: "mei")
         #expect(try run(f.path, on: "2025-01-03").failed == 0)
-        let skipped = try db.query("SELECT original_date FROM occurrence_overrides WHERE state = 'skipped' ORDER BY 1", []) { $0.text(0) }
+        let skipped = try db.query(
+            "SELECT original_date FROM occurrence_overrides WHERE state = 'skipped' ORDER BY 1", []
+        ) { $0.text(0) }
         #expect(skipped == ["2024-12-10", "2024-12-17", "2024-12-24"])
     }
 }

@@ -12,29 +12,40 @@ struct StatisticsRefreshTests {
         let db = try f.open()
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
         try UserRepository(db).add(user, now: NightlyFixture.now)
-        let daily = StudyTask(id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
-                              start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
-                              repeatRule: RepeatRule(every: .daily))
-        let weekly = StudyTask(id: "h-lab", userID: "h", title: "Lab report", category: "Physics",
-                               start: CivilDateTime("2024-12-03T15:00")!, end: CivilDateTime("2024-12-03T17:00")!,
-                               repeatRule: RepeatRule(every: .weekly, until: CivilDate("2025-02-28")))
+        let daily = StudyTask(
+            id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
+            start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
+            repeatRule: RepeatRule(every: .daily))
+        let weekly = StudyTask(
+            id: "h-lab", userID: "h", title: "Lab report", category: "Physics",
+            start: CivilDateTime("2024-12-03T15:00")!, end: CivilDateTime("2024-12-03T17:00")!,
+            repeatRule: RepeatRule(every: .weekly, until: CivilDate("2025-02-28")))
         var tasks = [daily, weekly]
         var overrides: [OccurrenceOverride] = []
         let first = CivilDate("2024-12-01")!
         for d in 0..<37 where d % 5 != 3 {
-            overrides.append(OccurrenceOverride(taskID: "h-vocab", originalDate: first.adding(days: d), state: .completed))
+            overrides.append(
+                OccurrenceOverride(taskID: "h-vocab", originalDate: first.adding(days: d), state: .completed))
         }
         for d in stride(from: 2, to: 60, by: 3) {
             let day = first.adding(days: d)
-            tasks.append(StudyTask(id: "h-math-\(d)", userID: "h", title: "Math \(d)", category: d % 2 == 0 ? "Math" : "Chemistry",
-                                   start: CivilDateTime(date: day, time: TimeOfDay(hour: 18, minute: 0)),
-                                   end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: d < 30 && d % 4 != 0))
+            tasks.append(
+                StudyTask(
+                    id: "h-math-\(d)", userID: "h", title: "Math \(d)", category: d % 2 == 0 ? "Math" : "Chemistry",
+                    start: CivilDateTime(date: day, time: TimeOfDay(hour: 18, minute: 0)),
+                    end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: d < 30 && d % 4 != 0
+                ))
         }
-        let plan = UserPlan(user: user, tasks: tasks, overrides: overrides,
-                            slides: [SeriesSlide(taskID: "h-lab", from: CivilDate("2024-12-17")!, days: 1)])
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(NewChangeset(userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
-                                                       changes: changes))
+        let plan = UserPlan(
+            user: user, tasks: tasks, overrides: overrides,
+            slides: [SeriesSlide(taskID: "h-lab", from: CivilDate("2024-12-17")!, days: 1)])
+        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) {
+            _, _ in "import"
+        }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
+                changes: changes))
         return user
     }
 
@@ -43,8 +54,10 @@ struct StatisticsRefreshTests {
     func night(_ f: NightlyFixture, day: Int) throws -> Bool? {
         let fromScratch = Box()
         let options = RunOptions(now: NightlyFixture.now.addingTimeInterval(Double(day) * 86_400))
-        let report = try NightlyRunner(databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: options,
-                                       onUser: { fromScratch.set($0.statistics?.fromScratch) }).run()
+        let report = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: options,
+            onUser: { fromScratch.set($0.statistics?.fromScratch) }
+        ).run()
         #expect(report.failed == 0)
         return fromScratch.value
     }
@@ -76,8 +89,10 @@ struct StatisticsRefreshTests {
                 december.category = "Biology"
                 after.put(december)
                 let changes = PlanDiff.changes(from: before, to: after, now: NightlyFixture.now) { _, _ in "manual" }
-                _ = try ChangesetStore(db).commit(NewChangeset(userID: "h", origin: .manual, planDate: nil,
-                                                               createdAt: NightlyFixture.now, changes: changes))
+                _ = try ChangesetStore(db).commit(
+                    NewChangeset(
+                        userID: "h", origin: .manual, planDate: nil,
+                        createdAt: NightlyFixture.now, changes: changes))
             }
             scratch[day] = try night(f, day: day)
             let (stored, recounted) = try storedAndRecounted(f, day: day)
@@ -100,22 +115,31 @@ struct StatisticsRefreshTests {
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
         try UserRepository(db).add(user, now: NightlyFixture.now)
         // Nothing for the rules to do: every session up to March is done.
-        let daily = StudyTask(id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
-                              start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
-                              repeatRule: RepeatRule(every: .daily, until: CivilDate("2025-03-01")))
+        let daily = StudyTask(
+            id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
+            start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
+            repeatRule: RepeatRule(every: .daily, until: CivilDate("2025-03-01")))
         var tasks = [daily]
         let first = CivilDate("2024-12-01")!
-        let overrides = (0..<91).map { OccurrenceOverride(taskID: "h-vocab", originalDate: first.adding(days: $0), state: .completed) }
+        let overrides = (0..<91).map {
+            OccurrenceOverride(taskID: "h-vocab", originalDate: first.adding(days: $0), state: .completed)
+        }
         for d in stride(from: 1, to: 80, by: 2) {
             let day = first.adding(days: d)
-            tasks.append(StudyTask(id: "h-read-\(d)", userID: "h", title: "Reading \(d)", category: d % 3 == 0 ? "History" : "Art",
-                                   start: CivilDateTime(date: day, time: TimeOfDay(hour: 18, minute: 0)),
-                                   end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: true))
+            tasks.append(
+                StudyTask(
+                    id: "h-read-\(d)", userID: "h", title: "Reading \(d)", category: d % 3 == 0 ? "History" : "Art",
+                    start: CivilDateTime(date: day, time: TimeOfDay(hour: 18, minute: 0)),
+                    end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: true))
         }
         let plan = UserPlan(user: user, tasks: tasks, overrides: overrides)
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(NewChangeset(userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
-                                                       changes: changes))
+        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) {
+            _, _ in "import"
+        }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
+                changes: changes))
         var scratch: [Bool?] = []
         for day in [0, 1, 13, 14] {
             scratch.append(try night(f, day: day))
@@ -134,14 +158,17 @@ struct StatisticsRefreshTests {
         let path = f.path
         let edit: @Sendable (String) -> Void = { _ in
             guard let editor = try? Database.open(path: path),
-                  let before = try? PlanRepository(editor).loadPlan(userID: "h", window: nil),
-                  var december = before.tasks["h-math-5"] else { return }
+                let before = try? PlanRepository(editor).loadPlan(userID: "h", window: nil),
+                var december = before.tasks["h-math-5"]
+            else { return }
             var after = before
             december.category = december.category == "Biology" ? "Chemistry" : "Biology"
             after.put(december)
             let changes = PlanDiff.changes(from: before, to: after, now: NightlyFixture.now) { _, _ in "manual" }
-            _ = try? ChangesetStore(editor).commit(NewChangeset(userID: "h", origin: .manual, planDate: nil,
-                                                                createdAt: NightlyFixture.now, changes: changes))
+            _ = try? ChangesetStore(editor).commit(
+                NewChangeset(
+                    userID: "h", origin: .manual, planDate: nil,
+                    createdAt: NightlyFixture.now, changes: changes))
         }
         var kept: [Bool] = []
         for day in 0..<6 {
@@ -149,15 +176,18 @@ struct StatisticsRefreshTests {
             // Every other night the edit lands between the night's read and its commit.
             let landsEdit = day % 2 == 0
             let hook: @Sendable (String) -> Void = { id in if landsEdit { edit(id) } }
-            _ = try NightlyRunner(databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: options,
-                                  beforeCommit: hook).run()
+            _ = try NightlyRunner(
+                databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: options,
+                beforeCommit: hook
+            ).run()
             // Whatever base is kept must be the truth through its date.
             let db = try f.open()
             let base = try StatisticsBaseRepository(db).base(userID: "h")
             if let through = base.through {
                 let full = try PlanRepository(db).loadPlan(userID: "h", window: nil)
                 var truth: [String: CategoryCount] = [:]
-                for s in CategoryStatistics.compute(plan: full, focusSessions: [], from: CivilDate("2024-01-01")!, through: through)
+                for s in CategoryStatistics.compute(
+                    plan: full, focusSessions: [], from: CivilDate("2024-01-01")!, through: through)
                 where s.taskCount > 0 {
                     truth[s.category] = CategoryCount(tasks: s.taskCount, completed: s.completedCount)
                 }

@@ -11,7 +11,8 @@ struct UserPipelineTests {
         let f = try NightlyFixture()
         try f.addStudents(1)
         let before = try f.taskRows()
-        let (night, review) = try UserPipeline(reviewer: nil).prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        let (night, review) = try UserPipeline(reviewer: nil).prepare(
+            userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(review == nil)
         #expect(night.status == .changed)
         #expect(night.planDate == CivilDate("2025-01-07"))
@@ -68,7 +69,8 @@ struct UserPipelineTests {
         try f.addStudents(1, instruction: "one grammar session on Wednesday")
         let calls = Counter()
         let early = NightlyFixture.now.addingTimeInterval(-7 * 86_400)
-        _ = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls)).prepare(userID: "s0", db: f.open(), now: early)
+        _ = try UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: calls)).prepare(
+            userID: "s0", db: f.open(), now: early)
         #expect(calls.count == 1)
     }
 
@@ -87,8 +89,10 @@ struct UserPipelineTests {
     func modelFailureKeepsLocalEdits() throws {
         let f = try NightlyFixture()
         try f.addStudents(1, instruction: "one grammar session on Wednesday")
-        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .local)
-            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        let (night, _) = try UserPipeline(
+            reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .local
+        )
+        .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(night.status == .changed && night.edits.count == 5)
         #expect(night.model.error == "HTTP 503 after 4 retries")
     }
@@ -97,8 +101,10 @@ struct UserPipelineTests {
     func modelFailureSkipsUser() throws {
         let f = try NightlyFixture()
         try f.addStudents(1, instruction: "one grammar session on Wednesday")
-        let (night, _) = try UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .skip)
-            .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
+        let (night, _) = try UserPipeline(
+            reviewer: FakeReviewer(behaviour: .fail, calls: Counter()), onModelError: .skip
+        )
+        .prepare(userID: "s0", db: f.open(), now: NightlyFixture.now)
         #expect(night.status == .skipped && night.prepared == nil)
         #expect(night.error?.contains("HTTP 503") == true)
     }

@@ -28,7 +28,9 @@ struct CanonicalTextTests {
         #expect(value?.description == text)
     }
 
-    @Test(arguments: ["2025-01-06T24:00", "2025-01-06T10:60", "2025-01-06 10:00", "2025-01-06T10:00:00", "2025-01-06T10:00Z"])
+    @Test(arguments: [
+        "2025-01-06T24:00", "2025-01-06T10:60", "2025-01-06 10:00", "2025-01-06T10:00:00", "2025-01-06T10:00Z",
+    ])
     func otherShapesAreLeftToTheGeneralParser(text: String) {
         #expect(read(text, CanonicalText.dateTime) == nil)
     }

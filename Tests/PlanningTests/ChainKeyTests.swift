@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Planning
 
 /// planning.md §3.1: one key per course, whatever part of it a title names.
@@ -49,8 +50,9 @@ import Testing
     }
 
     @Test func partsOfOneCourseShareAKey() {
-        #expect(ChainKey(title: "English reading [1/5]", category: "English")
-            == ChainKey(title: "ｅｎｇｌｉｓｈ reading (2)", category: "English"))
+        #expect(
+            ChainKey(title: "English reading [1/5]", category: "English")
+                == ChainKey(title: "ｅｎｇｌｉｓｈ reading (2)", category: "English"))
     }
 
     @Test func differentCategoriesNeverShareAKey() {
@@ -58,8 +60,9 @@ import Testing
     }
 
     @Test func sameSeriesSameKey() {
-        let task = Fx.task("vocab", "Vocab 1", "2025-01-01T20:00", "2025-01-01T20:30",
-                           repeat: RepeatRule(every: .daily))
+        let task = Fx.task(
+            "vocab", "Vocab 1", "2025-01-01T20:00", "2025-01-01T20:30",
+            repeat: RepeatRule(every: .daily))
         let plan = Fx.plan([task])
         let list = plan.occurrences(from: Fx.d("2025-01-01"), through: Fx.d("2025-01-05"))
         #expect(list.count == 5)

@@ -1,21 +1,25 @@
-import Testing
 import Planning
+import Testing
 
 private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 
 @Suite("CivilDate")
 struct CivilDateTests {
-    @Test("parses YYYY-MM-DD", arguments: ["2025-01-06", "2024-02-29", "2000-02-29", "1969-12-31", "0001-01-01", "9999-12-31"])
+    @Test(
+        "parses YYYY-MM-DD",
+        arguments: ["2025-01-06", "2024-02-29", "2000-02-29", "1969-12-31", "0001-01-01", "9999-12-31"])
     func parsesRealDays(_ text: String) throws {
         let parsed = try #require(CivilDate(text))
         #expect(parsed.description == text)
     }
 
-    @Test("rejects days that do not exist and anything that is not YYYY-MM-DD", arguments: [
-        "2025-02-29", "1900-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00", "2025-01-32",
-        "0000-01-01", "2025-1-06", "2025/01/06", "25-01-06", "2025-01-06T10:00", " 2025-01-06", "2025-01-0a",
-        "+025-01-06", "-025-01-06", "",
-    ])
+    @Test(
+        "rejects days that do not exist and anything that is not YYYY-MM-DD",
+        arguments: [
+            "2025-02-29", "1900-02-29", "2025-04-31", "2025-13-01", "2025-00-10", "2025-01-00", "2025-01-32",
+            "0000-01-01", "2025-1-06", "2025/01/06", "25-01-06", "2025-01-06T10:00", " 2025-01-06", "2025-01-0a",
+            "+025-01-06", "-025-01-06", "",
+        ])
     func rejectsBadDates(_ text: String) {
         #expect(CivilDate(text) == nil)
     }
@@ -35,10 +39,12 @@ struct CivilDateTests {
         #expect(CivilDate.isLeapYear(2000))
     }
 
-    @Test("day numbers count from 1970-01-01", arguments: [
-        ("1970-01-01", 0), ("1970-01-02", 1), ("1969-12-31", -1), ("2000-01-01", 10957),
-        ("2025-01-01", 20089), ("1900-01-01", -25567), ("0001-01-01", -719162), ("2024-02-29", 19782),
-    ])
+    @Test(
+        "day numbers count from 1970-01-01",
+        arguments: [
+            ("1970-01-01", 0), ("1970-01-02", 1), ("1969-12-31", -1), ("2000-01-01", 10957),
+            ("2025-01-01", 20089), ("1900-01-01", -25567), ("0001-01-01", -719162), ("2024-02-29", 19782),
+        ])
     func dayNumbers(_ text: String, _ number: Int) {
         #expect(date(text).dayNumber == number)
         #expect(CivilDate(dayNumber: number) == date(text))
@@ -54,10 +60,12 @@ struct CivilDateTests {
                 return
             }
             // Consecutive: the next day of the month, or the first of the next month.
-            let expected = previous.day < CivilDate.daysInMonth(year: previous.year, month: previous.month)
+            let expected =
+                previous.day < CivilDate.daysInMonth(year: previous.year, month: previous.month)
                 ? CivilDate(year: previous.year, month: previous.month, day: previous.day + 1)
-                : previous.month < 12 ? CivilDate(year: previous.year, month: previous.month + 1, day: 1)
-                                      : CivilDate(year: previous.year + 1, month: 1, day: 1)
+                : previous.month < 12
+                    ? CivilDate(year: previous.year, month: previous.month + 1, day: 1)
+                    : CivilDate(year: previous.year + 1, month: 1, day: 1)
             guard d == expected else {
                 Issue.record("day after \(previous) is \(d)")
                 return
@@ -66,20 +74,24 @@ struct CivilDateTests {
         }
     }
 
-    @Test("weekdays", arguments: [
-        ("2025-01-01", Weekday.wed), ("2025-01-06", .mon), ("2025-01-05", .sun), ("1970-01-01", .thu),
-        ("1969-12-31", .wed), ("1900-01-01", .mon), ("2000-02-29", .tue), ("2024-02-29", .thu),
-    ])
+    @Test(
+        "weekdays",
+        arguments: [
+            ("2025-01-01", Weekday.wed), ("2025-01-06", .mon), ("2025-01-05", .sun), ("1970-01-01", .thu),
+            ("1969-12-31", .wed), ("1900-01-01", .mon), ("2000-02-29", .tue), ("2024-02-29", .thu),
+        ])
     func weekdays(_ text: String, _ weekday: Weekday) {
         #expect(date(text).weekday == weekday)
     }
 
-    @Test("adding days crosses month and year ends", arguments: [
-        ("2025-01-31", 1, "2025-02-01"), ("2025-02-28", 1, "2025-03-01"), ("2024-02-28", 1, "2024-02-29"),
-        ("2025-12-31", 1, "2026-01-01"), ("2025-01-01", -1, "2024-12-31"), ("2025-03-01", -1, "2025-02-28"),
-        ("2025-01-01", 365, "2026-01-01"), ("2024-01-01", 366, "2025-01-01"), ("1970-01-01", -1, "1969-12-31"),
-        ("2025-01-06", 0, "2025-01-06"),
-    ])
+    @Test(
+        "adding days crosses month and year ends",
+        arguments: [
+            ("2025-01-31", 1, "2025-02-01"), ("2025-02-28", 1, "2025-03-01"), ("2024-02-28", 1, "2024-02-29"),
+            ("2025-12-31", 1, "2026-01-01"), ("2025-01-01", -1, "2024-12-31"), ("2025-03-01", -1, "2025-02-28"),
+            ("2025-01-01", 365, "2026-01-01"), ("2024-01-01", 366, "2025-01-01"), ("1970-01-01", -1, "1969-12-31"),
+            ("2025-01-06", 0, "2025-01-06"),
+        ])
     func addingDays(_ start: String, _ days: Int, _ end: String) {
         #expect(date(start).adding(days: days) == date(end))
         #expect(date(start).days(until: date(end)) == days)

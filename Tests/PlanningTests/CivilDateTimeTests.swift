@@ -1,5 +1,5 @@
-import Testing
 import Planning
+import Testing
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 
@@ -19,24 +19,31 @@ struct CivilDateTimeTests {
         #expect(CivilDateTime("2025-01-06T23:59:00")?.description == "2025-01-06T23:59")
     }
 
-    @Test("rejects non-zero seconds, since replan plans to the minute", arguments: ["2025-01-06T10:00:01", "2025-01-06T10:00:30", "2025-01-06T10:00:0"])
+    @Test(
+        "rejects non-zero seconds, since replan plans to the minute",
+        arguments: ["2025-01-06T10:00:01", "2025-01-06T10:00:30", "2025-01-06T10:00:0"])
     func rejectsSeconds(_ text: String) {
         #expect(CivilDateTime(text) == nil)
     }
 
-    @Test("rejects garbage", arguments: [
-        "", "garbage", "2025-01-06", "2025-01-06T", "2025-01-06T24:00", "2025-01-06T10:60", "2025-01-06T9:00",
-        "2025-02-29T10:00", "2025-01-06X10:00", "2025-01-06T10:00Z", "2025-01-06T10:00+08:00", "2025-01-06T10:00:00Z",
-        "2025-01-06T10-00",
-    ])
+    @Test(
+        "rejects garbage",
+        arguments: [
+            "", "garbage", "2025-01-06", "2025-01-06T", "2025-01-06T24:00", "2025-01-06T10:60", "2025-01-06T9:00",
+            "2025-02-29T10:00", "2025-01-06X10:00", "2025-01-06T10:00Z", "2025-01-06T10:00+08:00",
+            "2025-01-06T10:00:00Z",
+            "2025-01-06T10-00",
+        ])
     func rejectsGarbage(_ text: String) {
         #expect(CivilDateTime(text) == nil)
     }
 
-    @Test("minute numbers count civil minutes from 1970-01-01T00:00", arguments: [
-        ("1970-01-01T00:00", 0), ("1970-01-01T00:01", 1), ("1969-12-31T23:59", -1), ("1969-12-31T00:00", -1440),
-        ("1970-01-02T00:00", 1440), ("2025-01-01T00:00", 20089 * 1440), ("1900-01-01T12:30", -25567 * 1440 + 750),
-    ])
+    @Test(
+        "minute numbers count civil minutes from 1970-01-01T00:00",
+        arguments: [
+            ("1970-01-01T00:00", 0), ("1970-01-01T00:01", 1), ("1969-12-31T23:59", -1), ("1969-12-31T00:00", -1440),
+            ("1970-01-02T00:00", 1440), ("2025-01-01T00:00", 20089 * 1440), ("1900-01-01T12:30", -25567 * 1440 + 750),
+        ])
     func minuteNumbers(_ text: String, _ minutes: Int) {
         #expect(at(text).minuteNumber == minutes)
         #expect(CivilDateTime(minuteNumber: minutes) == at(text))

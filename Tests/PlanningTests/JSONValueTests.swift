@@ -1,19 +1,23 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 private func parse(_ text: String) throws(DataError) -> JSONValue { try JSONValue(parsing: text) }
 
 /// The message of the error a text fails with, or nil when it parses.
 private func failure(_ text: String) -> String? {
-    do { _ = try JSONValue(parsing: text); return nil } catch { return error.message }
+    do {
+        _ = try JSONValue(parsing: text)
+        return nil
+    } catch { return error.message }
 }
 
 @Suite("JSONValue: strict parsing")
 struct JSONParsingTests {
     @Test("parses the JSON types")
     func types() throws {
-        let v = try parse(#" { "s": "x", "n": -12.5, "t": true, "f": false, "z": null, "a": [1, [], {}], "o": {"k": "v"} } "#)
+        let v = try parse(
+            #" { "s": "x", "n": -12.5, "t": true, "f": false, "z": null, "a": [1, [], {}], "o": {"k": "v"} } "#)
         #expect(v["s"] == "x")
         #expect(v["n"] == .number(-12.5))
         #expect(v["t"] == true)
@@ -24,7 +28,9 @@ struct JSONParsingTests {
         #expect(v["missing"] == nil)
     }
 
-    @Test("a document may be any value, surrounded by white space", arguments: ["1", " \"x\" ", "\n[]\n", "\t{}\r\n", "null"])
+    @Test(
+        "a document may be any value, surrounded by white space",
+        arguments: ["1", " \"x\" ", "\n[]\n", "\t{}\r\n", "null"])
     func anyValue(_ text: String) throws {
         _ = try parse(text)
     }
@@ -41,30 +47,40 @@ struct JSONParsingTests {
         #expect(failure("{\n  \"a\": 1,\n  \"a\": 2\n}") == "invalid JSON at line 3: duplicate key 'a'")
     }
 
-    @Test("text after the value is an error", arguments: [#"{"a": 1} x"#, "[1]]", "1 2", "{}{}", "null,", "\"a\"\"b\""])
+    @Test(
+        "text after the value is an error", arguments: [#"{"a": 1} x"#, "[1]]", "1 2", "{}{}", "null,", "\"a\"\"b\""])
     func trailingGarbage(_ text: String) {
         #expect(failure(text) != nil)
     }
 
-    @Test("broken structure is an error", arguments: [
-        "", "   ", "[1,]", "{\"a\": 1,}", "[1 2]", "{\"a\" 1}", "{a: 1}", "{'a': 1}", "[", "{\"a\": 1", "\"abc", "{\"a\"}",
-        "[,1]", "tru", "nul", "True", "NULL", "undefined",
-    ])
+    @Test(
+        "broken structure is an error",
+        arguments: [
+            "", "   ", "[1,]", "{\"a\": 1,}", "[1 2]", "{\"a\" 1}", "{a: 1}", "{'a': 1}", "[", "{\"a\": 1", "\"abc",
+            "{\"a\"}",
+            "[,1]", "tru", "nul", "True", "NULL", "undefined",
+        ])
     func brokenStructure(_ text: String) {
         #expect(failure(text) != nil)
     }
 
-    @Test("JSON numbers", arguments: [
-        ("0", 0.0), ("-0", 0.0), ("12", 12), ("-3.5", -3.5), ("1e3", 1000), ("1E-2", 0.01), ("2.5e+2", 250), ("0.25", 0.25),
-        ("10", 10), ("-0.0", 0),
-    ])
+    @Test(
+        "JSON numbers",
+        arguments: [
+            ("0", 0.0), ("-0", 0.0), ("12", 12), ("-3.5", -3.5), ("1e3", 1000), ("1E-2", 0.01), ("2.5e+2", 250),
+            ("0.25", 0.25),
+            ("10", 10), ("-0.0", 0),
+        ])
     func numbers(_ text: String, _ value: Double) throws {
         #expect(try parse(text) == .number(value))
     }
 
-    @Test("not JSON numbers", arguments: [
-        "01", "-01", "00", ".5", "-.5", "1.", "1.e5", "-", "+1", "1e", "1e+", "--1", "0x10", "NaN", "Infinity", "-Infinity", "1e999", "1-2",
-    ])
+    @Test(
+        "not JSON numbers",
+        arguments: [
+            "01", "-01", "00", ".5", "-.5", "1.", "1.e5", "-", "+1", "1e", "1e+", "--1", "0x10", "NaN", "Infinity",
+            "-Infinity", "1e999", "1-2",
+        ])
     func notNumbers(_ text: String) {
         #expect(failure(text) != nil)
         #expect(failure("[\(text)]") != nil)
@@ -87,9 +103,12 @@ struct JSONParsingTests {
         #expect(try parse(#""中文 😀""#) == "中文 😀")
     }
 
-    @Test("broken unicode escapes are errors", arguments: [
-        #""\ud83d""#, #""\ude00""#, #""\ud83dx""#, #""\ud83d\u0041""#, #""\ud83d\ud83d""#, #""\u12""#, #""\u12g4""#, #""\u""#,
-    ])
+    @Test(
+        "broken unicode escapes are errors",
+        arguments: [
+            #""\ud83d""#, #""\ude00""#, #""\ud83dx""#, #""\ud83d\u0041""#, #""\ud83d\ud83d""#, #""\u12""#, #""\u12g4""#,
+            #""\u""#,
+        ])
     func brokenUnicodeEscapes(_ text: String) {
         #expect(failure(text) != nil)
     }
@@ -130,10 +149,12 @@ struct JSONPrintingTests {
         #expect(a.text == #"{"v":5,"w":4,"x":1,"y":2,"z":3}"#)
     }
 
-    @Test("integers print without a fraction", arguments: [
-        (JSONValue.int(0), "0"), (.int(60), "60"), (.int(-5), "-5"), (.number(1.0), "1"), (.number(-0.0), "0"),
-        (.number(123456789012345), "123456789012345"), (.number(0.5), "0.5"), (.number(-12.25), "-12.25"),
-    ])
+    @Test(
+        "integers print without a fraction",
+        arguments: [
+            (JSONValue.int(0), "0"), (.int(60), "60"), (.int(-5), "-5"), (.number(1.0), "1"), (.number(-0.0), "0"),
+            (.number(123_456_789_012_345), "123456789012345"), (.number(0.5), "0.5"), (.number(-12.25), "-12.25"),
+        ])
     func numbers(_ value: JSONValue, _ text: String) {
         #expect(value.text == text)
     }
@@ -149,24 +170,28 @@ struct JSONPrintingTests {
     @Test("pretty text indents by two spaces, keys sorted")
     func pretty() {
         let v: JSONValue = ["b": [1, 2], "a": "x", "e": [], "o": [:]]
-        #expect(v.prettyText == """
-        {
-          "a": "x",
-          "b": [
-            1,
-            2
-          ],
-          "e": [],
-          "o": {}
-        }
-        """)
+        #expect(
+            v.prettyText == """
+                {
+                  "a": "x",
+                  "b": [
+                    1,
+                    2
+                  ],
+                  "e": [],
+                  "o": {}
+                }
+                """)
     }
 
-    @Test("printing then parsing gives the value back", arguments: [
-        JSONValue.null, true, 0, -7, .number(0.1), .number(1e15), .number(-2.5e-7), .number(1e300), .number(9_007_199_254_740_992),
-        "", "\u{0}\u{7F}\u{2028}😀\"\\/", [], [:], [1, "x", [nil, false]],
-        ["format": "replan/1", "users": [["id": "mei", "settings": ["sessionMinutes": 60, "tone": "沉著穩重的專家"]]]],
-    ])
+    @Test(
+        "printing then parsing gives the value back",
+        arguments: [
+            JSONValue.null, true, 0, -7, .number(0.1), .number(1e15), .number(-2.5e-7), .number(1e300),
+            .number(9_007_199_254_740_992),
+            "", "\u{0}\u{7F}\u{2028}😀\"\\/", [], [:], [1, "x", [nil, false]],
+            ["format": "replan/1", "users": [["id": "mei", "settings": ["sessionMinutes": 60, "tone": "沉著穩重的專家"]]]],
+        ])
     func roundTrip(_ value: JSONValue) throws {
         #expect(try parse(value.text) == value)
         #expect(try parse(value.prettyText) == value)

@@ -1,14 +1,18 @@
 import Testing
+
 @testable import Planning
 
 /// planning.md §2: current / overdue / stale in local dates, with keepCategories.
 @Suite struct OverdueClassifierTests {
     let classifier = OverdueClassifier(now: Fx.t("2025-01-08T03:00"), deleteAfterDays: 7, keepCategories: ["Exam"])
 
-    private func session(_ start: String, _ end: String, state: OccurrenceState = .open, category: String = "Study",
-                         allDay: Bool = false) -> Occurrence {
-        Occurrence(id: OccurrenceID(taskID: "x"), title: "x", category: category, start: Fx.t(start), end: Fx.t(end),
-                   allDay: allDay, state: state)
+    private func session(
+        _ start: String, _ end: String, state: OccurrenceState = .open, category: String = "Study",
+        allDay: Bool = false
+    ) -> Occurrence {
+        Occurrence(
+            id: OccurrenceID(taskID: "x"), title: "x", category: category, start: Fx.t(start), end: Fx.t(end),
+            allDay: allDay, state: state)
     }
 
     @Test func yesterdayIsOverdue() {
@@ -72,7 +76,8 @@ import Testing
     }
 
     @Test func settingsProvideTheKnobs() {
-        let c = OverdueClassifier(now: Fx.t("2025-01-08T03:00"), settings: Fx.settings(deleteAfterDays: 2, keep: ["Exam"]))
+        let c = OverdueClassifier(
+            now: Fx.t("2025-01-08T03:00"), settings: Fx.settings(deleteAfterDays: 2, keep: ["Exam"]))
         #expect(c.deleteAfterDays == 2)
         #expect(c.keepCategories == ["Exam"])
         #expect(c.today == Fx.d("2025-01-08"))

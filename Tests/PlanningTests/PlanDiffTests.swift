@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 private func date(_ text: String) -> CivilDate { CivilDate(text)! }
@@ -14,19 +14,27 @@ private let now = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:00
 /// a weekly "Club" series with a skipped 1/15 and a slide.
 private func plan() -> UserPlan {
     let mei = try! User(id: "mei", zone: try! UserZone(identifier: "Asia/Taipei"))
-    let vocab = StudyTask(id: "vocab", userID: "mei", title: "Vocab", category: "English",
-                          start: at("2025-01-06T20:00"), end: at("2025-01-06T20:30"),
-                          repeatRule: RepeatRule(every: .daily, until: date("2025-01-31")), createdAt: loaded, version: 4)
-    let essay = StudyTask(id: "essay", userID: "mei", title: "Essay", category: "Writing",
-                          start: at("2025-01-07T15:00"), end: at("2025-01-07T17:00"), createdAt: loaded, version: 2)
-    let club = StudyTask(id: "club", userID: "mei", title: "Club", category: "Clubs",
-                         start: at("2025-01-08T16:00"), end: at("2025-01-08T18:00"),
-                         repeatRule: RepeatRule(every: .weekly), createdAt: loaded, version: 1)
-    return UserPlan(user: mei, tasks: [vocab, essay, club],
-                    overrides: [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-06"), state: .completed, version: 2),
-                                OccurrenceOverride(taskID: "club", originalDate: date("2025-01-15"), state: .skipped, version: 1)],
-                    slides: [SeriesSlide(taskID: "vocab", from: date("2025-01-20"), days: 1, version: 3),
-                             SeriesSlide(taskID: "club", from: date("2025-01-22"), days: 1, version: 1)])
+    let vocab = StudyTask(
+        id: "vocab", userID: "mei", title: "Vocab", category: "English",
+        start: at("2025-01-06T20:00"), end: at("2025-01-06T20:30"),
+        repeatRule: RepeatRule(every: .daily, until: date("2025-01-31")), createdAt: loaded, version: 4)
+    let essay = StudyTask(
+        id: "essay", userID: "mei", title: "Essay", category: "Writing",
+        start: at("2025-01-07T15:00"), end: at("2025-01-07T17:00"), createdAt: loaded, version: 2)
+    let club = StudyTask(
+        id: "club", userID: "mei", title: "Club", category: "Clubs",
+        start: at("2025-01-08T16:00"), end: at("2025-01-08T18:00"),
+        repeatRule: RepeatRule(every: .weekly), createdAt: loaded, version: 1)
+    return UserPlan(
+        user: mei, tasks: [vocab, essay, club],
+        overrides: [
+            OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-06"), state: .completed, version: 2),
+            OccurrenceOverride(taskID: "club", originalDate: date("2025-01-15"), state: .skipped, version: 1),
+        ],
+        slides: [
+            SeriesSlide(taskID: "vocab", from: date("2025-01-20"), days: 1, version: 3),
+            SeriesSlide(taskID: "club", from: date("2025-01-22"), days: 1, version: 1),
+        ])
 }
 
 private func diff(_ original: UserPlan, _ working: UserPlan) -> [RowChange] {
@@ -62,8 +70,10 @@ struct PlanDiffTests {
     @Test("a created task: no before, version 1, created and updated now")
     func createTask() throws {
         var working = plan()
-        working.put(StudyTask(id: "quiz", userID: "mei", title: "Quiz", category: "Maths",
-                              start: at("2025-01-09T10:00"), end: at("2025-01-09T10:30"), version: 0))
+        working.put(
+            StudyTask(
+                id: "quiz", userID: "mei", title: "Quiz", category: "Maths",
+                start: at("2025-01-09T10:00"), end: at("2025-01-09T10:30"), version: 0))
         let changes = diff(plan(), working)
         #expect(summary(changes) == ["task quiz: - → 1"])
         let after = try RowImage.task(from: try #require(changes[0].after))
@@ -99,7 +109,8 @@ struct PlanDiffTests {
         var working = plan()
         working.deleteTask("vocab")
         let changes = diff(plan(), working)
-        #expect(Set(summary(changes.dropLast())) == ["override vocab@2025-01-06: 2 → -", "slide vocab@2025-01-20: 3 → -"])
+        #expect(
+            Set(summary(changes.dropLast())) == ["override vocab@2025-01-06: 2 → -", "slide vocab@2025-01-20: 3 → -"])
         #expect(summary([changes.last!]) == ["task vocab: 4 → -"])
         #expect(changes.allSatisfy { $0.after == nil && $0.before != nil })
         #expect(changes.last!.before == RowImage.task(plan().tasks["vocab"]!))
@@ -112,21 +123,29 @@ struct PlanDiffTests {
         working.move(id("vocab@2025-01-06"), start: at("2025-01-06T21:00"), end: at("2025-01-06T21:30"))
         working.skip(id("vocab@2025-01-09"))
         var changes = diff(plan(), working)
-        #expect(summary(changes) == [
-            "override vocab@2025-01-06: 2 → 3", "override vocab@2025-01-08: - → 1", "override vocab@2025-01-09: - → 1",
-        ])
+        #expect(
+            summary(changes) == [
+                "override vocab@2025-01-06: 2 → 3", "override vocab@2025-01-08: - → 1",
+                "override vocab@2025-01-09: - → 1",
+            ])
         let moved = try RowImage.override(from: changes[1].after!)
-        #expect(moved == OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
-                                            start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"), version: 1))
+        #expect(
+            moved
+                == OccurrenceOverride(
+                    taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
+                    start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"), version: 1))
         #expect(try RowImage.override(from: changes[0].after!).state == .completed) // moved and still completed
         #expect(changes[1].reason == "override vocab@2025-01-08")
 
         // Moving a stored move back where the series puts it needs no override row any more.
         let p = plan()
-        let stored = UserPlan(user: p.user, tasks: p.sortedTasks, overrides: p.allOverrides + [
-            OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
-                               start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"), version: 1),
-        ], slides: p.allSlides)
+        let stored = UserPlan(
+            user: p.user, tasks: p.sortedTasks,
+            overrides: p.allOverrides + [
+                OccurrenceOverride(
+                    taskID: "vocab", originalDate: date("2025-01-08"), state: .open,
+                    start: at("2025-01-08T07:00"), end: at("2025-01-08T07:30"), version: 1)
+            ], slides: p.allSlides)
         working = stored
         working.move(id("vocab@2025-01-08"), start: at("2025-01-08T20:00"), end: at("2025-01-08T20:30"))
         changes = diff(stored, working)
@@ -141,11 +160,16 @@ struct PlanDiffTests {
         working.addSlide(taskID: "vocab", from: date("2025-01-20"), days: 2)
         working.addSlide(taskID: "club", from: date("2025-01-22"), days: -1)
         let changes = diff(plan(), working)
-        #expect(summary(changes) == [
-            "slide club@2025-01-22: 1 → -", "slide vocab@2025-01-10: - → 1", "slide vocab@2025-01-20: 3 → 4",
-        ])
-        #expect(try RowImage.slide(from: changes[2].after!) == SeriesSlide(taskID: "vocab", from: date("2025-01-20"), days: 3, version: 4))
-        #expect(try RowImage.slide(from: changes[0].before!) == SeriesSlide(taskID: "club", from: date("2025-01-22"), days: 1, version: 1))
+        #expect(
+            summary(changes) == [
+                "slide club@2025-01-22: 1 → -", "slide vocab@2025-01-10: - → 1", "slide vocab@2025-01-20: 3 → 4",
+            ])
+        #expect(
+            try RowImage.slide(from: changes[2].after!)
+                == SeriesSlide(taskID: "vocab", from: date("2025-01-20"), days: 3, version: 4))
+        #expect(
+            try RowImage.slide(from: changes[0].before!)
+                == SeriesSlide(taskID: "club", from: date("2025-01-22"), days: 1, version: 1))
         #expect(changes[1].reason == "slide vocab@2025-01-10")
     }
 
@@ -153,8 +177,10 @@ struct PlanDiffTests {
     func order() {
         var working = plan()
         working.deleteTask("club")
-        working.put(StudyTask(id: "art", userID: "mei", title: "Art", category: "Art", start: at("2025-01-09T10:00"),
-                              end: at("2025-01-09T11:00"), repeatRule: RepeatRule(every: .daily)))
+        working.put(
+            StudyTask(
+                id: "art", userID: "mei", title: "Art", category: "Art", start: at("2025-01-09T10:00"),
+                end: at("2025-01-09T11:00"), repeatRule: RepeatRule(every: .daily)))
         working.move(id("art@2025-01-10"), start: at("2025-01-10T12:00"), end: at("2025-01-10T13:00"))
         working.addSlide(taskID: "art", from: date("2025-01-12"), days: 1)
         var essay = working.tasks["essay"]!
@@ -165,7 +191,10 @@ struct PlanDiffTests {
         let changes = diff(plan(), working)
         let lines = summary(changes)
         #expect(Array(lines.prefix(2)) == ["task art: - → 1", "task essay: 2 → 3"])
-        #expect(Array(lines[2..<5]) == ["override art@2025-01-10: - → 1", "override vocab@2025-01-07: - → 1", "slide art@2025-01-12: - → 1"])
+        #expect(
+            Array(lines[2..<5]) == [
+                "override art@2025-01-10: - → 1", "override vocab@2025-01-07: - → 1", "slide art@2025-01-12: - → 1",
+            ])
         #expect(Set(lines[5..<7]) == ["override club@2025-01-15: 1 → -", "slide club@2025-01-22: 1 → -"])
         #expect(lines[7] == "task club: 1 → -")
         #expect(lines.count == 8)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Planning
 
 /// The version-2 rules at their edges (planning.md §2–§7), each the case that broke version 1
@@ -10,10 +11,13 @@ import Testing
         Fx.task(id, title, start, end, category: "Math")
     }
 
-    private func move(_ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-                      _ reason: PlanEdit.Reason) -> PlanEdit {
-        PlanEdit(op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
-                 after: Fx.range(after.0, after.1), reason: reason)
+    private func move(
+        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
+        _ reason: PlanEdit.Reason
+    ) -> PlanEdit {
+        PlanEdit(
+            op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
+            after: Fx.range(after.0, after.1), reason: reason)
     }
 
     @discardableResult
@@ -49,10 +53,11 @@ import Testing
             math("p3", "2025-01-10T10:00", "2025-01-10T11:00", title: "數學 第3課"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect([r.place("p1"), r.place("p2"), r.place("p3")] == [
-            Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-08T10:00", "2025-01-08T11:00"),
-            Fx.range("2025-01-09T10:00", "2025-01-09T11:00"),
-        ])
+        #expect(
+            [r.place("p1"), r.place("p2"), r.place("p3")] == [
+                Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-08T10:00", "2025-01-08T11:00"),
+                Fx.range("2025-01-09T10:00", "2025-01-09T11:00"),
+            ])
     }
 
     @Test func aCourseLongerThanTheHorizonIsReLaidOntoItsOwnLaterPartsWithoutOverlap() {
@@ -69,11 +74,12 @@ import Testing
     @Test func allOrNothing_aChainThatCannotBeLaidOutStaysAndItsMissedPartsAreFlagged() {
         // One window a week-day hour and a horizon of one day: m3 has nowhere to go.
         let windows = Fx.windows([.tue: ["10:00-11:00"], .wed: ["10:00-11:00"]])
-        let plan = Fx.plan([
-            math("m1", "2025-01-06T10:00", "2025-01-06T11:00"),
-            math("m2", "2025-01-07T10:00", "2025-01-07T11:00"),
-            math("m3", "2025-01-08T10:00", "2025-01-08T11:00"),
-        ], settings: Fx.settings(windows: windows, horizonDays: 1))
+        let plan = Fx.plan(
+            [
+                math("m1", "2025-01-06T10:00", "2025-01-06T11:00"),
+                math("m2", "2025-01-07T10:00", "2025-01-07T11:00"),
+                math("m3", "2025-01-08T10:00", "2025-01-08T11:00"),
+            ], settings: Fx.settings(windows: windows, horizonDays: 1))
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
         #expect(r.flags == [PlanFlag(id: Fx.id("m1"), kind: .couldNotFit)])
@@ -95,17 +101,23 @@ import Testing
             Fx.task("r2", "Reading day", "2025-01-07T00:00", "2025-01-07T00:00", category: "English", allDay: true),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect(r.edits == [
-            move("r1", "Reading day", ("2025-01-06T00:00", "2025-01-06T00:00"), ("2025-01-07T00:00", "2025-01-07T00:00"), .makeUp),
-            move("r2", "Reading day", ("2025-01-07T00:00", "2025-01-07T00:00"), ("2025-01-08T00:00", "2025-01-08T00:00"), .chainShift),
-        ])
+        #expect(
+            r.edits == [
+                move(
+                    "r1", "Reading day", ("2025-01-06T00:00", "2025-01-06T00:00"),
+                    ("2025-01-07T00:00", "2025-01-07T00:00"), .makeUp),
+                move(
+                    "r2", "Reading day", ("2025-01-07T00:00", "2025-01-07T00:00"),
+                    ("2025-01-08T00:00", "2025-01-08T00:00"), .chainShift),
+            ])
     }
 
     // MARK: - Series (§4)
 
     @Test func shiftPassesOverAFixedAppointmentWeeksAway() {
-        let challenge = Fx.task("ch", "30-day challenge", "2025-01-01T18:00", "2025-01-01T18:30", category: "Health",
-                                repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-30")))
+        let challenge = Fx.task(
+            "ch", "30-day challenge", "2025-01-01T18:00", "2025-01-01T18:30", category: "Health",
+            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-30")))
         let dentist = Fx.task("dentist", "Dentist", "2025-01-31T17:45", "2025-01-31T18:45", category: "Life")
         let done = (1...5).map { Fx.completed("ch", "2025-01-0\($0)") }
         let r = night(Fx.plan([challenge, dentist], overrides: done), at: "2025-01-07T03:00")
@@ -114,10 +126,12 @@ import Testing
 
     @Test func shiftNeverPutsASessionOnADateTheStudentSkipped() {
         // Version 1's slide turned "not on 6 January" into "not on 8 January".
-        let course = Fx.task("c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-                             repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
+        let course = Fx.task(
+            "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
+            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
         // Done 1–5, missed 6; the student already skipped 8. Appended after 10 → 11.
-        let marks = (1...5).map { Fx.completed("c", "2025-01-0\($0)") }
+        let marks =
+            (1...5).map { Fx.completed("c", "2025-01-0\($0)") }
             + [OccurrenceOverride(taskID: "c", originalDate: Fx.d("2025-01-08"), state: .skipped)]
         let r = night(Fx.plan([course], overrides: marks), at: "2025-01-07T03:00")
         #expect(r.edits.map(\.after) == [Fx.range("2025-01-11T18:00", "2025-01-11T18:30")])
@@ -126,16 +140,19 @@ import Testing
     }
 
     @Test func severalMissedSessionsOfACourseAreAppendedInOrder_oneADate() {
-        let course = Fx.task("c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-                             repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
-        let r = night(Fx.plan([course], overrides: (1...3).map { Fx.completed("c", "2025-01-0\($0)") }), at: "2025-01-07T03:00")
+        let course = Fx.task(
+            "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
+            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
+        let r = night(
+            Fx.plan([course], overrides: (1...3).map { Fx.completed("c", "2025-01-0\($0)") }), at: "2025-01-07T03:00")
         #expect(r.edits.map(\.id.description) == ["c@2025-01-04", "c@2025-01-05", "c@2025-01-06"])
         #expect(r.edits.map { $0.after!.start.date.description } == ["2025-01-11", "2025-01-12", "2025-01-13"])
     }
 
     @Test func anOpenEndedSeriesSetToShiftIsMadeUpInstead() {
-        let drill = Fx.task("d", "Drill", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math",
-                            repeat: RepeatRule(every: .weekly, missed: .shift))
+        let drill = Fx.task(
+            "d", "Drill", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math",
+            repeat: RepeatRule(every: .weekly, missed: .shift))
         #expect(drill.repeatRule?.effectiveMissed == .makeUp)
         let r = night(Fx.plan([drill]), at: "2025-01-07T03:00")
         #expect(r.edits.map(\.reason) == [.rescheduled])
@@ -144,8 +161,9 @@ import Testing
 
     @Test func makeUpThatFindsNothingBeforeTheNextSessionIsFlaggedAndStays() {
         // A daily series set to make-up: the next session is today, so nothing is before it.
-        let daily = Fx.task("d", "Drill", "2025-01-05T10:00", "2025-01-05T11:00", category: "Math",
-                            repeat: RepeatRule(every: .daily, missed: .makeUp))
+        let daily = Fx.task(
+            "d", "Drill", "2025-01-05T10:00", "2025-01-05T11:00", category: "Math",
+            repeat: RepeatRule(every: .daily, missed: .makeUp))
         let r = night(Fx.plan([daily], overrides: [Fx.completed("d", "2025-01-05")]), at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
         #expect(r.flags == [PlanFlag(id: Fx.id("d@2025-01-06"), kind: .couldNotFit)])
@@ -153,8 +171,9 @@ import Testing
 
     @Test func slideRowsOfVersionOneAreReadAsBefore_andTheRulesWriteNoNewOnes() {
         // A course slid by one day from 1/3 by a version-1 night: 1/3 sits on 1/4, and so on.
-        let course = Fx.task("c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-                             repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-20")))
+        let course = Fx.task(
+            "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
+            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-20")))
         let slide = SeriesSlide(taskID: "c", from: Fx.d("2025-01-03"), days: 1)
         let done = ["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-04"].map { Fx.completed("c", $0) }
         let plan = Fx.plan([course], overrides: done, slides: [slide])
@@ -169,9 +188,12 @@ import Testing
     // MARK: - Stale sessions (§2)
 
     @Test func everyStaleSessionIsDroppedHoweverOld_whereTheHistoryIsKnown() {
-        let drill = Fx.task("drill", "Drill", "2024-12-20T10:00", "2024-12-20T11:00", category: "Math",
-                            repeat: RepeatRule(every: .daily))
-        let done = (0...6).map { OccurrenceOverride(taskID: "drill", originalDate: Fx.d("2024-12-31").adding(days: $0), state: .completed) }
+        let drill = Fx.task(
+            "drill", "Drill", "2024-12-20T10:00", "2024-12-20T11:00", category: "Math",
+            repeat: RepeatRule(every: .daily))
+        let done = (0...6).map {
+            OccurrenceOverride(taskID: "drill", originalDate: Fx.d("2024-12-31").adding(days: $0), state: .completed)
+        }
         let whole = Fx.plan([drill], overrides: done)
         let r = night(whole, at: "2025-01-07T03:00")
         // 12-20 … 12-30 are stale (eleven), none of them left; a window read (history known from
@@ -183,10 +205,12 @@ import Testing
     }
 
     @Test func keptCategoriesAreFlaggedOncePerTaskWithTheirCount() {
-        let exam = Fx.task("exam", "Exam drill", "2024-12-01T10:00", "2024-12-01T11:00", category: "Exam",
-                           repeat: RepeatRule(every: .weekly))
-        let plan = Fx.plan([exam, Fx.task("old", "Old reading", "2024-12-20T10:00", "2024-12-20T11:00", category: "Reading")],
-                           settings: Fx.settings(keep: ["Exam"]))
+        let exam = Fx.task(
+            "exam", "Exam drill", "2024-12-01T10:00", "2024-12-01T11:00", category: "Exam",
+            repeat: RepeatRule(every: .weekly))
+        let plan = Fx.plan(
+            [exam, Fx.task("old", "Old reading", "2024-12-20T10:00", "2024-12-20T11:00", category: "Reading")],
+            settings: Fx.settings(keep: ["Exam"]))
         let r = night(plan, at: "2025-01-07T03:00")
         // 12-01, 12-08, 12-15, 12-22 and 12-29 are more than seven days back.
         #expect(r.flags.contains(PlanFlag(id: Fx.id("exam"), kind: .needsDecision, count: 5)))
@@ -203,21 +227,24 @@ import Testing
     @Test func aReLaidSessionNeverEndsInASkippedHour() {
         // New York springs forward on 2025-03-09 at 02:00. The chain's slot 01:30–02:30 lands
         // on that night: its end moves forward by the gap, to 03:30.
-        let plan = Fx.plan([
-            Fx.task("a", "Night class", "2025-03-07T01:30", "2025-03-07T02:30", category: "Math"),
-            Fx.task("b", "Night class", "2025-03-08T01:30", "2025-03-08T02:30", category: "Math"),
-        ], settings: Fx.settings(enabled: false), zone: Fx.newYork)
+        let plan = Fx.plan(
+            [
+                Fx.task("a", "Night class", "2025-03-07T01:30", "2025-03-07T02:30", category: "Math"),
+                Fx.task("b", "Night class", "2025-03-08T01:30", "2025-03-08T02:30", category: "Math"),
+            ], settings: Fx.settings(enabled: false), zone: Fx.newYork)
         let r = night(plan, at: "2025-03-08T03:00")
         #expect(r.place("a") == Fx.range("2025-03-09T01:30", "2025-03-09T03:30"))
     }
 
     @Test func theSearchNeverEndsASessionAtTheFirstSkippedMinute() {
-        let finder = SlotFinder(windows: WeeklyWindows.windowsOff, horizonDays: 0, now: Fx.t("2025-03-09T00:00"), zone: Fx.newYork)
+        let finder = SlotFinder(
+            windows: WeeklyWindows.windowsOff, horizonDays: 0, now: Fx.t("2025-03-09T00:00"), zone: Fx.newYork)
         let gaps = finder.gaps(on: Fx.d("2025-03-09"), notBefore: 0, busy: BusyIndex())
-        #expect(gaps.allSatisfy { gap in
-            let skipped = Fx.newYork.skippedMinutes(on: Fx.d("2025-03-09"))!
-            return !skipped.contains(gap.upperBound) && !skipped.contains(gap.lowerBound)
-        })
+        #expect(
+            gaps.allSatisfy { gap in
+                let skipped = Fx.newYork.skippedMinutes(on: Fx.d("2025-03-09"))!
+                return !skipped.contains(gap.upperBound) && !skipped.contains(gap.lowerBound)
+            })
     }
 
     // MARK: - Long sessions and the order of work (§6, §7)
@@ -231,7 +258,8 @@ import Testing
 
     @Test func withSplitSessionsALongSessionBecomesNumberedParts() {
         let project = Fx.task("project", "Project", "2025-01-06T09:00", "2025-01-06T18:00", category: "作業")
-        let r = night(Fx.plan([project], settings: Fx.settings(split: true, sessionMinutes: 120)), at: "2025-01-07T03:00")
+        let r = night(
+            Fx.plan([project], settings: Fx.settings(split: true, sessionMinutes: 120)), at: "2025-01-07T03:00")
         #expect(r.plan.tasks["project"] == nil)
         #expect(r.edits.first?.detail == "split into 5 sessions")
         #expect(r.edits.dropFirst().map(\.title) == (1...5).map { "Project [\($0)/5]" })
@@ -247,7 +275,9 @@ import Testing
             math("c", "2025-01-10T10:00", "2025-01-10T11:00", title: "Essay part 5"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        let a = r.place("a")!.start, b = r.place("b")!.start, c = r.place("c")!.start
+        let a = r.place("a")!.start
+        let b = r.place("b")!.start
+        let c = r.place("c")!.start
         #expect(a < b && b < c && a.date != b.date)
     }
 
@@ -257,7 +287,10 @@ import Testing
             Fx.task("b", "Lab", "2025-01-06T10:00", "2025-01-06T11:00", category: "Chemistry"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect(r.edits.map(\.after) == [Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-07T09:00", "2025-01-07T10:00")])
+        #expect(
+            r.edits.map(\.after) == [
+                Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-07T09:00", "2025-01-07T10:00"),
+            ])
     }
 
     @Test func aSecondsFractionOfNowRoundsUp() {

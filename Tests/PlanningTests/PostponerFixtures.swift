@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Planning
 
 // Small literal-plan builders shared by the planning-engine tests (classifier, chains, slot
@@ -21,24 +22,35 @@ enum Fx {
 
     static func windows(_ text: [Weekday: [String]]) -> WeeklyWindows { try! WeeklyWindows(text: text) }
 
-    static func settings(windows: WeeklyWindows = .standard, enabled: Bool = true, deleteAfterDays: Int = 7,
-                         horizonDays: Int = 14, keep: [String] = [], split: Bool = false,
-                         sessionMinutes: Int = 60) -> UserSettings {
+    static func settings(
+        windows: WeeklyWindows = .standard, enabled: Bool = true, deleteAfterDays: Int = 7,
+        horizonDays: Int = 14, keep: [String] = [], split: Bool = false,
+        sessionMinutes: Int = 60
+    ) -> UserSettings {
         var s = UserSettings()
-        s.windows = windows; s.windowsEnabled = enabled; s.deleteAfterDays = deleteAfterDays
-        s.horizonDays = horizonDays; s.keepCategories = keep; s.splitSessions = split
+        s.windows = windows
+        s.windowsEnabled = enabled
+        s.deleteAfterDays = deleteAfterDays
+        s.horizonDays = horizonDays
+        s.keepCategories = keep
+        s.splitSessions = split
         s.sessionMinutes = sessionMinutes
         return s
     }
 
-    static func task(_ id: String, _ title: String, _ start: String, _ end: String, category: String = "Study",
-                     allDay: Bool = false, completed: Bool = false, repeat rule: RepeatRule? = nil) -> StudyTask {
-        StudyTask(id: id, userID: "mei", title: title, category: category, start: t(start), end: t(end),
-                  allDay: allDay, completed: completed, repeatRule: rule)
+    static func task(
+        _ id: String, _ title: String, _ start: String, _ end: String, category: String = "Study",
+        allDay: Bool = false, completed: Bool = false, repeat rule: RepeatRule? = nil
+    ) -> StudyTask {
+        StudyTask(
+            id: id, userID: "mei", title: title, category: category, start: t(start), end: t(end),
+            allDay: allDay, completed: completed, repeatRule: rule)
     }
 
-    static func plan(_ tasks: [StudyTask], settings: UserSettings = Fx.settings(), zone: UserZone = Fx.taipei,
-                     overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []) -> UserPlan {
+    static func plan(
+        _ tasks: [StudyTask], settings: UserSettings = Fx.settings(), zone: UserZone = Fx.taipei,
+        overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []
+    ) -> UserPlan {
         let user = try! User(id: "mei", zone: zone, settings: settings)
         return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
     }

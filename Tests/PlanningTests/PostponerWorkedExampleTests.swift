@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Planning
 
 /// planning.md §9, one test per worked example. 2025-01-01 is a Wednesday; runs are at 03:00
@@ -9,10 +10,13 @@ import Testing
 @Suite struct PostponerWorkedExampleTests {
     typealias E = PlanEdit
 
-    private func move(_ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-                      _ reason: PlanEdit.Reason) -> PlanEdit {
-        PlanEdit(op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
-                 after: Fx.range(after.0, after.1), reason: reason)
+    private func move(
+        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
+        _ reason: PlanEdit.Reason
+    ) -> PlanEdit {
+        PlanEdit(
+            op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
+            after: Fx.range(after.0, after.1), reason: reason)
     }
 
     private func expectGuarantees(_ before: UserPlan, _ result: PostponementResult, at now: String) {
@@ -23,53 +27,87 @@ import Testing
 
     @Test func example1_noWindows_missedDailyMathShiftsByOneDay() {
         let settings = Fx.settings(enabled: false)
-        let plan = Fx.plan([
-            Fx.task("A", "Math [1/4]", "2025-01-01T09:00", "2025-01-01T10:00"),
-            Fx.task("B", "Math [2/4]", "2025-01-02T09:00", "2025-01-02T10:00"),
-            Fx.task("C", "Math [3/4]", "2025-01-03T09:00", "2025-01-03T10:00"),
-            Fx.task("D", "Math [4/4]", "2025-01-04T09:00", "2025-01-04T10:00"),
-        ], settings: settings)
+        let plan = Fx.plan(
+            [
+                Fx.task("A", "Math [1/4]", "2025-01-01T09:00", "2025-01-01T10:00"),
+                Fx.task("B", "Math [2/4]", "2025-01-02T09:00", "2025-01-02T10:00"),
+                Fx.task("C", "Math [3/4]", "2025-01-03T09:00", "2025-01-03T10:00"),
+                Fx.task("D", "Math [4/4]", "2025-01-04T09:00", "2025-01-04T10:00"),
+            ], settings: settings)
         let result = Fx.postpone(plan, at: "2025-01-02T03:00")
-        #expect(result.edits == [
-            move("A", "Math [1/4]", ("2025-01-01T09:00", "2025-01-01T10:00"), ("2025-01-02T09:00", "2025-01-02T10:00"), .makeUp),
-            move("B", "Math [2/4]", ("2025-01-02T09:00", "2025-01-02T10:00"), ("2025-01-03T09:00", "2025-01-03T10:00"), .chainShift),
-            move("C", "Math [3/4]", ("2025-01-03T09:00", "2025-01-03T10:00"), ("2025-01-04T09:00", "2025-01-04T10:00"), .chainShift),
-            move("D", "Math [4/4]", ("2025-01-04T09:00", "2025-01-04T10:00"), ("2025-01-05T09:00", "2025-01-05T10:00"), .chainShift),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "A", "Math [1/4]", ("2025-01-01T09:00", "2025-01-01T10:00"),
+                    ("2025-01-02T09:00", "2025-01-02T10:00"), .makeUp),
+                move(
+                    "B", "Math [2/4]", ("2025-01-02T09:00", "2025-01-02T10:00"),
+                    ("2025-01-03T09:00", "2025-01-03T10:00"), .chainShift),
+                move(
+                    "C", "Math [3/4]", ("2025-01-03T09:00", "2025-01-03T10:00"),
+                    ("2025-01-04T09:00", "2025-01-04T10:00"), .chainShift),
+                move(
+                    "D", "Math [4/4]", ("2025-01-04T09:00", "2025-01-04T10:00"),
+                    ("2025-01-05T09:00", "2025-01-05T10:00"), .chainShift),
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 4, chained: 4))
         #expect(result.flags.isEmpty)
         expectGuarantees(plan, result, at: "2025-01-02T03:00")
     }
 
     private func englishWeek() -> UserPlan {
-        Fx.plan((6...10).map { day in
-            Fx.task("E\(day)", "English reading", "2025-01-\(day < 10 ? "0" : "")\(day)T10:00",
+        Fx.plan(
+            (6...10).map { day in
+                Fx.task(
+                    "E\(day)", "English reading", "2025-01-\(day < 10 ? "0" : "")\(day)T10:00",
                     "2025-01-\(day < 10 ? "0" : "")\(day)T11:00", category: "English")
-        })
+            })
     }
 
     @Test func example2_weekdayWindows_fridayMemberSkipsTheWeekend() {
         let result = Fx.postpone(englishWeek(), at: "2025-01-07T03:00")
-        #expect(result.edits == [
-            move("E6", "English reading", ("2025-01-06T10:00", "2025-01-06T11:00"), ("2025-01-07T10:00", "2025-01-07T11:00"), .makeUp),
-            move("E7", "English reading", ("2025-01-07T10:00", "2025-01-07T11:00"), ("2025-01-08T10:00", "2025-01-08T11:00"), .chainShift),
-            move("E8", "English reading", ("2025-01-08T10:00", "2025-01-08T11:00"), ("2025-01-09T10:00", "2025-01-09T11:00"), .chainShift),
-            move("E9", "English reading", ("2025-01-09T10:00", "2025-01-09T11:00"), ("2025-01-10T10:00", "2025-01-10T11:00"), .chainShift),
-            move("E10", "English reading", ("2025-01-10T10:00", "2025-01-10T11:00"), ("2025-01-13T10:00", "2025-01-13T11:00"), .chainShift),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "E6", "English reading", ("2025-01-06T10:00", "2025-01-06T11:00"),
+                    ("2025-01-07T10:00", "2025-01-07T11:00"), .makeUp),
+                move(
+                    "E7", "English reading", ("2025-01-07T10:00", "2025-01-07T11:00"),
+                    ("2025-01-08T10:00", "2025-01-08T11:00"), .chainShift),
+                move(
+                    "E8", "English reading", ("2025-01-08T10:00", "2025-01-08T11:00"),
+                    ("2025-01-09T10:00", "2025-01-09T11:00"), .chainShift),
+                move(
+                    "E9", "English reading", ("2025-01-09T10:00", "2025-01-09T11:00"),
+                    ("2025-01-10T10:00", "2025-01-10T11:00"), .chainShift),
+                move(
+                    "E10", "English reading", ("2025-01-10T10:00", "2025-01-10T11:00"),
+                    ("2025-01-13T10:00", "2025-01-13T11:00"), .chainShift),
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
         expectGuarantees(englishWeek(), result, at: "2025-01-07T03:00")
     }
 
     @Test func example3_twoMissedDays_shiftByTwoAndContinueAfterTheWeekend() {
         let result = Fx.postpone(englishWeek(), at: "2025-01-08T03:00")
-        #expect(result.edits == [
-            move("E6", "English reading", ("2025-01-06T10:00", "2025-01-06T11:00"), ("2025-01-08T10:00", "2025-01-08T11:00"), .makeUp),
-            move("E7", "English reading", ("2025-01-07T10:00", "2025-01-07T11:00"), ("2025-01-09T10:00", "2025-01-09T11:00"), .chainShift),
-            move("E8", "English reading", ("2025-01-08T10:00", "2025-01-08T11:00"), ("2025-01-10T10:00", "2025-01-10T11:00"), .chainShift),
-            move("E9", "English reading", ("2025-01-09T10:00", "2025-01-09T11:00"), ("2025-01-13T10:00", "2025-01-13T11:00"), .chainShift),
-            move("E10", "English reading", ("2025-01-10T10:00", "2025-01-10T11:00"), ("2025-01-14T10:00", "2025-01-14T11:00"), .chainShift),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "E6", "English reading", ("2025-01-06T10:00", "2025-01-06T11:00"),
+                    ("2025-01-08T10:00", "2025-01-08T11:00"), .makeUp),
+                move(
+                    "E7", "English reading", ("2025-01-07T10:00", "2025-01-07T11:00"),
+                    ("2025-01-09T10:00", "2025-01-09T11:00"), .chainShift),
+                move(
+                    "E8", "English reading", ("2025-01-08T10:00", "2025-01-08T11:00"),
+                    ("2025-01-10T10:00", "2025-01-10T11:00"), .chainShift),
+                move(
+                    "E9", "English reading", ("2025-01-09T10:00", "2025-01-09T11:00"),
+                    ("2025-01-13T10:00", "2025-01-13T11:00"), .chainShift),
+                move(
+                    "E10", "English reading", ("2025-01-10T10:00", "2025-01-10T11:00"),
+                    ("2025-01-14T10:00", "2025-01-14T11:00"), .chainShift),
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
         expectGuarantees(englishWeek(), result, at: "2025-01-08T03:00")
     }
@@ -85,13 +123,21 @@ import Testing
             Fx.task("old", "Old reading", "2024-12-28T10:00", "2024-12-28T11:00", category: "Reading"),
         ])
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
-        #expect(result.edits == [
-            PlanEdit(op: .delete, id: Fx.id("old"), title: "Old reading",
-                     before: Fx.range("2024-12-28T10:00", "2024-12-28T11:00"), after: nil, reason: .droppedStale),
-            move("report", "Write report", ("2025-01-04T15:00", "2025-01-04T17:00"), ("2025-01-07T15:00", "2025-01-07T17:00"), .rescheduled),
-            move("phy-mon", "Physics", ("2025-01-06T14:00", "2025-01-06T15:00"), ("2025-01-07T14:00", "2025-01-07T15:00"), .makeUp),
-            move("phy-tue", "Physics", ("2025-01-07T14:00", "2025-01-07T15:00"), ("2025-01-08T13:00", "2025-01-08T14:00"), .chainShift),
-        ])
+        #expect(
+            result.edits == [
+                PlanEdit(
+                    op: .delete, id: Fx.id("old"), title: "Old reading",
+                    before: Fx.range("2024-12-28T10:00", "2024-12-28T11:00"), after: nil, reason: .droppedStale),
+                move(
+                    "report", "Write report", ("2025-01-04T15:00", "2025-01-04T17:00"),
+                    ("2025-01-07T15:00", "2025-01-07T17:00"), .rescheduled),
+                move(
+                    "phy-mon", "Physics", ("2025-01-06T14:00", "2025-01-06T15:00"),
+                    ("2025-01-07T14:00", "2025-01-07T15:00"), .makeUp),
+                move(
+                    "phy-tue", "Physics", ("2025-01-07T14:00", "2025-01-07T15:00"),
+                    ("2025-01-08T13:00", "2025-01-08T14:00"), .chainShift),
+            ])
         #expect(result.summary == PlanSummary(dropped: 1, rescheduled: 3, chained: 2))
         #expect(result.plan.tasks["old"] == nil)
         #expect(result.place("phy-thu") == Fx.range("2025-01-09T14:00", "2025-01-09T15:00"))
@@ -101,16 +147,20 @@ import Testing
     }
 
     @Test func example5_courseSeries_theMissedSessionIsAppendedAfterTheEnd() {
-        let vocab = Fx.task("vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
-                            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-31")))
+        let vocab = Fx.task(
+            "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
+            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-31")))
         #expect(vocab.repeatRule?.effectiveMissed == .shift)
         let history = (1...5).map { Fx.completed("vocab", "2025-01-0\($0)") }
         let plan = Fx.plan([vocab], overrides: history)
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
-        #expect(result.edits == [
-            move("vocab@2025-01-06", "Vocab", ("2025-01-06T20:00", "2025-01-06T20:30"), ("2025-02-01T20:00", "2025-02-01T20:30"),
-                 .seriesShift),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "vocab@2025-01-06", "Vocab", ("2025-01-06T20:00", "2025-01-06T20:30"),
+                    ("2025-02-01T20:00", "2025-02-01T20:30"),
+                    .seriesShift)
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 1, chained: 1))
         #expect(result.plan.allSlides.isEmpty)
         #expect(result.plan.tasks["vocab"] == vocab)
@@ -125,60 +175,84 @@ import Testing
     }
 
     @Test func example6_lateRun_todaysSlotHasPassedSoTheCourseStartsTomorrow() {
-        let plan = Fx.plan((1...5).map { part in
-            let day = "2025-01-\(String(format: "%02d", 4 + part))"
-            return Fx.task("LA\(part)", "Linear algebra [\(part)/5]", "\(day)T10:00", "\(day)T11:00", category: "Math")
-        }, settings: Fx.settings(enabled: false))
+        let plan = Fx.plan(
+            (1...5).map { part in
+                let day = "2025-01-\(String(format: "%02d", 4 + part))"
+                return Fx.task(
+                    "LA\(part)", "Linear algebra [\(part)/5]", "\(day)T10:00", "\(day)T11:00", category: "Math")
+            }, settings: Fx.settings(enabled: false))
         let result = Fx.postpone(plan, at: "2025-01-07T23:30")
-        #expect(result.edits == (1...5).map { part in
-            let from = Fx.d("2025-01-05").adding(days: part - 1), to = Fx.d("2025-01-08").adding(days: part - 1)
-            return move("LA\(part)", "Linear algebra [\(part)/5]", ("\(from)T10:00", "\(from)T11:00"), ("\(to)T10:00", "\(to)T11:00"),
+        #expect(
+            result.edits
+                == (1...5).map { part in
+                    let from = Fx.d("2025-01-05").adding(days: part - 1)
+                    let to = Fx.d("2025-01-08").adding(days: part - 1)
+                    return move(
+                        "LA\(part)", "Linear algebra [\(part)/5]", ("\(from)T10:00", "\(from)T11:00"),
+                        ("\(to)T10:00", "\(to)T11:00"),
                         part == 1 ? .makeUp : .chainShift)
-        })
+                })
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
         expectGuarantees(plan, result, at: "2025-01-07T23:30")
     }
 
     @Test func example7_cascade_theNextRunAfterAFreeDayIsPushedAlong() {
         let days = ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-10"]
-        let plan = Fx.plan(days.map { Fx.task("R\($0.suffix(2))", "Reading", "\($0)T18:00", "\($0)T19:00", category: "English") },
-                           settings: Fx.settings(enabled: false))
+        let plan = Fx.plan(
+            days.map { Fx.task("R\($0.suffix(2))", "Reading", "\($0)T18:00", "\($0)T19:00", category: "English") },
+            settings: Fx.settings(enabled: false))
         let result = Fx.postpone(plan, at: "2025-01-08T03:00")
-        #expect(result.edits == [
-            move("R06", "Reading", ("2025-01-06T18:00", "2025-01-06T19:00"), ("2025-01-08T18:00", "2025-01-08T19:00"), .makeUp),
-            move("R07", "Reading", ("2025-01-07T18:00", "2025-01-07T19:00"), ("2025-01-09T18:00", "2025-01-09T19:00"), .chainShift),
-            move("R08", "Reading", ("2025-01-08T18:00", "2025-01-08T19:00"), ("2025-01-10T18:00", "2025-01-10T19:00"), .chainShift),
-            move("R10", "Reading", ("2025-01-10T18:00", "2025-01-10T19:00"), ("2025-01-11T18:00", "2025-01-11T19:00"), .chainShift),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "R06", "Reading", ("2025-01-06T18:00", "2025-01-06T19:00"),
+                    ("2025-01-08T18:00", "2025-01-08T19:00"), .makeUp),
+                move(
+                    "R07", "Reading", ("2025-01-07T18:00", "2025-01-07T19:00"),
+                    ("2025-01-09T18:00", "2025-01-09T19:00"), .chainShift),
+                move(
+                    "R08", "Reading", ("2025-01-08T18:00", "2025-01-08T19:00"),
+                    ("2025-01-10T18:00", "2025-01-10T19:00"), .chainShift),
+                move(
+                    "R10", "Reading", ("2025-01-10T18:00", "2025-01-10T19:00"),
+                    ("2025-01-11T18:00", "2025-01-11T19:00"), .chainShift),
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 4, chained: 4))
         expectGuarantees(plan, result, at: "2025-01-08T03:00")
     }
 
     @Test func example8_habit_aMissedDayIsSkipped() {
-        let stretch = Fx.task("stretch", "Stretch", "2025-01-01T07:00", "2025-01-01T07:15", category: "Health",
-                              repeat: RepeatRule(every: .daily))
+        let stretch = Fx.task(
+            "stretch", "Stretch", "2025-01-01T07:00", "2025-01-01T07:15", category: "Health",
+            repeat: RepeatRule(every: .daily))
         #expect(stretch.repeatRule?.effectiveMissed == .skip)
         let plan = Fx.plan([stretch], overrides: (1...5).map { Fx.completed("stretch", "2025-01-0\($0)") })
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
-        #expect(result.edits == [
-            PlanEdit(op: .skip, id: Fx.id("stretch@2025-01-06"), title: "Stretch",
-                     before: Fx.range("2025-01-06T07:00", "2025-01-06T07:15"), after: nil, reason: .missed),
-        ])
+        #expect(
+            result.edits == [
+                PlanEdit(
+                    op: .skip, id: Fx.id("stretch@2025-01-06"), title: "Stretch",
+                    before: Fx.range("2025-01-06T07:00", "2025-01-06T07:15"), after: nil, reason: .missed)
+            ])
         #expect(result.summary == PlanSummary(skipped: 1))
         #expect(result.plan.occurrence(Fx.id("stretch@2025-01-06"))?.state == .skipped)
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
     @Test func example9_weeklyLesson_madeUpBeforeTheNextOne() {
-        let piano = Fx.task("piano", "Piano lesson", "2025-01-07T18:00", "2025-01-07T19:00", category: "Music",
-                            repeat: RepeatRule(every: .weekly, until: Fx.d("2025-03-25")))
+        let piano = Fx.task(
+            "piano", "Piano lesson", "2025-01-07T18:00", "2025-01-07T19:00", category: "Music",
+            repeat: RepeatRule(every: .weekly, until: Fx.d("2025-03-25")))
         #expect(piano.repeatRule?.effectiveMissed == .makeUp)
         let plan = Fx.plan([piano], settings: Fx.settings(enabled: false))
         let result = Fx.postpone(plan, at: "2025-01-08T03:00")
-        #expect(result.edits == [
-            move("piano@2025-01-07", "Piano lesson", ("2025-01-07T18:00", "2025-01-07T19:00"), ("2025-01-08T18:00", "2025-01-08T19:00"),
-                 .rescheduled),
-        ])
+        #expect(
+            result.edits == [
+                move(
+                    "piano@2025-01-07", "Piano lesson", ("2025-01-07T18:00", "2025-01-07T19:00"),
+                    ("2025-01-08T18:00", "2025-01-08T19:00"),
+                    .rescheduled)
+            ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 1, chained: 0))
         expectGuarantees(plan, result, at: "2025-01-08T03:00")
     }

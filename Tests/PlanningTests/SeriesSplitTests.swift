@@ -1,28 +1,36 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 /// "This and following" (issue 13, item 3): a series split at a date keeps every session
 /// where it was; the past stays with the old series, the rest continues as a new one.
 @Suite struct SeriesSplitTests {
     static let mei = try! User(id: "mei", zone: try! UserZone(identifier: "Asia/Taipei"))
 
-    static func series(_ every: RepeatRule.Frequency, _ start: String, _ end: String, until: String? = nil) -> StudyTask {
-        StudyTask(id: "s", userID: "mei", title: "Old", category: "English", start: CivilDateTime(start)!, end: CivilDateTime(end)!,
-                  repeatRule: RepeatRule(every: every, until: until.map { CivilDate($0)! }))
+    static func series(_ every: RepeatRule.Frequency, _ start: String, _ end: String, until: String? = nil) -> StudyTask
+    {
+        StudyTask(
+            id: "s", userID: "mei", title: "Old", category: "English", start: CivilDateTime(start)!,
+            end: CivilDateTime(end)!,
+            repeatRule: RepeatRule(every: every, until: until.map { CivilDate($0)! }))
     }
 
     static func places(_ plan: UserPlan, _ from: String, _ through: String) -> [String] {
-        plan.occurrences(from: CivilDate(from)!, through: CivilDate(through)!).map { "\($0.start)–\($0.end) \($0.state) \($0.title)" }
+        plan.occurrences(from: CivilDate(from)!, through: CivilDate(through)!).map {
+            "\($0.start)–\($0.end) \($0.state) \($0.title)"
+        }
     }
 
     @Test func aDailySeriesWithOverridesAndSlidesKeepsEverySessionInPlace() {
         let task = Self.series(.daily, "2025-01-01T20:00", "2025-01-01T20:30", until: "2025-01-20")
-        let plan = UserPlan(user: Self.mei, tasks: [task], overrides: [
-            OccurrenceOverride(taskID: "s", originalDate: CivilDate("2025-01-03")!, state: .completed),
-            OccurrenceOverride(taskID: "s", originalDate: CivilDate("2025-01-09")!, state: .open,
-                               start: CivilDateTime("2025-01-09T08:00")!, end: CivilDateTime("2025-01-09T08:30")!),
-        ], slides: [SeriesSlide(taskID: "s", from: CivilDate("2025-01-02")!, days: 1)])
+        let plan = UserPlan(
+            user: Self.mei, tasks: [task],
+            overrides: [
+                OccurrenceOverride(taskID: "s", originalDate: CivilDate("2025-01-03")!, state: .completed),
+                OccurrenceOverride(
+                    taskID: "s", originalDate: CivilDate("2025-01-09")!, state: .open,
+                    start: CivilDateTime("2025-01-09T08:00")!, end: CivilDateTime("2025-01-09T08:30")!),
+            ], slides: [SeriesSlide(taskID: "s", from: CivilDate("2025-01-02")!, days: 1)])
         var split = plan
         #expect(split.splitDate(ofSeries: "s", from: CivilDate("2025-01-07")!) == CivilDate("2025-01-07"))
         let new = split.splitSeries("s", at: CivilDate("2025-01-07")!, newID: "n", now: Date(timeIntervalSince1970: 0))
@@ -59,7 +67,9 @@ import Planning
     @Test func nothingIsSplitAtTheFirstSessionOrOffTheSeries() {
         var plan = UserPlan(user: Self.mei, tasks: [Self.series(.weekly, "2025-01-06T10:00", "2025-01-06T11:00")])
         #expect(plan.splitSeries("s", at: CivilDate("2025-01-06")!, newID: "n", now: Date()) == nil)
-        #expect(plan.splitSeries("s", at: CivilDate("2025-01-08")!, newID: "n", now: Date()) == nil, "not a recurrence date")
+        #expect(
+            plan.splitSeries("s", at: CivilDate("2025-01-08")!, newID: "n", now: Date()) == nil, "not a recurrence date"
+        )
         #expect(plan.tasks.count == 1)
     }
 }

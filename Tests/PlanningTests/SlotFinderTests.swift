@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Planning
 
 /// planning.md §4: the general search.
@@ -6,15 +7,20 @@ import Testing
     // Tuesday 2025-01-07, 03:00.
     let now = Fx.t("2025-01-07T03:00")
 
-    private func finder(_ windows: WeeklyWindows = .standard, horizon: Int = 14, now: CivilDateTime? = nil,
-                        zone: UserZone? = nil) -> SlotFinder {
+    private func finder(
+        _ windows: WeeklyWindows = .standard, horizon: Int = 14, now: CivilDateTime? = nil,
+        zone: UserZone? = nil
+    ) -> SlotFinder {
         SlotFinder(windows: windows, horizonDays: horizon, now: now ?? self.now, zone: zone)
     }
 
     private func busy(_ ranges: [(String, String)], title: String = "Physics") -> BusyIndex {
-        BusyIndex(ranges.enumerated().map { i, r in
-            Occurrence(id: OccurrenceID(taskID: "b\(i)"), title: title, category: "Physics", start: Fx.t(r.0), end: Fx.t(r.1))
-        })
+        BusyIndex(
+            ranges.enumerated().map { i, r in
+                Occurrence(
+                    id: OccurrenceID(taskID: "b\(i)"), title: title, category: "Physics", start: Fx.t(r.0),
+                    end: Fx.t(r.1))
+            })
     }
 
     @Test func keepsTheOriginalTimeOfDayWhenItIsFree() {
@@ -58,33 +64,41 @@ import Testing
     }
 
     @Test func nothingStartsBeforeNow() {
-        let r = finder(now: Fx.t("2025-01-07T15:20")).slot(length: 60, preferredTime: Fx.tod("10:00"),
-                                                          from: Fx.d("2025-01-07"), busy: BusyIndex())
+        let r = finder(now: Fx.t("2025-01-07T15:20")).slot(
+            length: 60, preferredTime: Fx.tod("10:00"),
+            from: Fx.d("2025-01-07"), busy: BusyIndex())
         #expect(r == Fx.range("2025-01-07T15:20", "2025-01-07T16:20"))
     }
 
     @Test func nothingStartsBeforeNotBefore() {
-        let r = finder().slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"),
-                              notBefore: Fx.t("2025-01-07T12:00"), busy: BusyIndex())
+        let r = finder().slot(
+            length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"),
+            notBefore: Fx.t("2025-01-07T12:00"), busy: BusyIndex())
         #expect(r == Fx.range("2025-01-07T12:00", "2025-01-07T13:00"))
     }
 
     @Test func theSessionBeingPlacedDoesNotBlockItself() {
         let b = busy([("2025-01-07T10:00", "2025-01-07T11:00")])
-        let r = finder().slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b,
-                              ignoring: [OccurrenceID(taskID: "b0")])
+        let r = finder().slot(
+            length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b,
+            ignoring: [OccurrenceID(taskID: "b0")])
         #expect(r == Fx.range("2025-01-07T10:00", "2025-01-07T11:00"))
     }
 
     @Test func aSessionLongerThanEveryGapFitsNowhere() {
-        #expect(finder().slot(length: 9 * 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: BusyIndex()) == nil)
+        #expect(
+            finder().slot(length: 9 * 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: BusyIndex())
+                == nil)
     }
 
     @Test func theHorizonBoundsTheSearch() {
         let b = busy((7...9).map { ("2025-01-0\($0)T09:00", "2025-01-0\($0)T17:00") })
-        #expect(finder(horizon: 2).slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b) == nil)
-        #expect(finder(horizon: 3).slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b)
-            == Fx.range("2025-01-10T10:00", "2025-01-10T11:00"))
+        #expect(
+            finder(horizon: 2).slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b)
+                == nil)
+        #expect(
+            finder(horizon: 3).slot(length: 60, preferredTime: Fx.tod("10:00"), from: Fx.d("2025-01-07"), busy: b)
+                == Fx.range("2025-01-10T10:00", "2025-01-10T11:00"))
     }
 
     @Test func aLunchGapSplitsTheDay() {
@@ -100,26 +114,38 @@ import Testing
         let f = finder(w, now: Fx.t("2025-03-09T00:00"), zone: Fx.newYork)
         let r = f.slot(length: 30, preferredTime: Fx.tod("02:45"), from: Fx.d("2025-03-09"), busy: BusyIndex())
         #expect(r == Fx.range("2025-03-09T03:00", "2025-03-09T03:30"))
-        #expect(Fx.newYork.skippedMinutes(on: Fx.d("2025-03-09")) == Fx.t("2025-03-09T02:00").minuteNumber..<Fx.t("2025-03-09T03:00").minuteNumber)
+        #expect(
+            Fx.newYork.skippedMinutes(on: Fx.d("2025-03-09")) == Fx.t("2025-03-09T02:00")
+                .minuteNumber..<Fx.t("2025-03-09T03:00").minuteNumber)
         #expect(Fx.newYork.skippedMinutes(on: Fx.d("2025-11-02")) == nil) // falling back skips nothing
-        #expect(Fx.berlin.skippedMinutes(on: Fx.d("2025-03-30")) == Fx.t("2025-03-30T02:00").minuteNumber..<Fx.t("2025-03-30T03:00").minuteNumber)
+        #expect(
+            Fx.berlin.skippedMinutes(on: Fx.d("2025-03-30")) == Fx.t("2025-03-30T02:00")
+                .minuteNumber..<Fx.t("2025-03-30T03:00").minuteNumber)
         #expect(Fx.taipei.skippedMinutes(on: Fx.d("2025-03-09")) == nil)
     }
 
     @Test func allDaySessionsGoToTheFirstDayWithoutAnotherOfTheirKey() {
         let exam = { (id: String, day: String, title: String) in
-            Occurrence(id: OccurrenceID(taskID: id), title: title, category: "Exam", start: Fx.t("\(day)T00:00"),
-                       end: Fx.t("\(day)T00:00"), allDay: true)
+            Occurrence(
+                id: OccurrenceID(taskID: id), title: title, category: "Exam", start: Fx.t("\(day)T00:00"),
+                end: Fx.t("\(day)T00:00"), allDay: true)
         }
-        var b = BusyIndex([exam("a", "2025-01-07", "Revision"), exam("b", "2025-01-08", "Revision"),
-                           exam("c", "2025-01-09", "Holiday")])
-        b.insert(Occurrence(id: OccurrenceID(taskID: "t"), title: "Revision", category: "Exam",
-                            start: Fx.t("2025-01-09T10:00"), end: Fx.t("2025-01-09T11:00")))
+        var b = BusyIndex([
+            exam("a", "2025-01-07", "Revision"), exam("b", "2025-01-08", "Revision"),
+            exam("c", "2025-01-09", "Holiday"),
+        ])
+        b.insert(
+            Occurrence(
+                id: OccurrenceID(taskID: "t"), title: "Revision", category: "Exam",
+                start: Fx.t("2025-01-09T10:00"), end: Fx.t("2025-01-09T11:00")))
         let key = ChainKey(title: "Revision", category: "Exam")
         // Another key's all-day session and a timed session of the same key do not block.
         #expect(finder().allDaySlot(days: 1, key: key, from: Fx.d("2025-01-07"), busy: b) == Fx.d("2025-01-09"))
-        #expect(finder().allDaySlot(days: 1, key: key, from: Fx.d("2025-01-06"), busy: b) == Fx.d("2025-01-09")) // never before today
-        #expect(finder().allDaySlot(days: 1, key: key, from: Fx.d("2025-01-07"), busy: b, ignoring: [OccurrenceID(taskID: "a")])
-            == Fx.d("2025-01-07"))
+        // never before today
+        #expect(finder().allDaySlot(days: 1, key: key, from: Fx.d("2025-01-06"), busy: b) == Fx.d("2025-01-09"))
+        #expect(
+            finder().allDaySlot(
+                days: 1, key: key, from: Fx.d("2025-01-07"), busy: b, ignoring: [OccurrenceID(taskID: "a")])
+                == Fx.d("2025-01-07"))
     }
 }

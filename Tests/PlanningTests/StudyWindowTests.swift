@@ -1,11 +1,13 @@
-import Testing
 import Planning
+import Testing
 
 private func time(_ text: String) -> TimeOfDay { TimeOfDay(text, allowingEndOfDay: true)! }
 
 @Suite("StudyWindow")
 struct StudyWindowTests {
-    @Test("parses HH:MM-HH:MM", arguments: [("09:00-17:00", 540, 1020), ("00:00-00:15", 0, 15), ("14:30-15:45", 870, 945)])
+    @Test(
+        "parses HH:MM-HH:MM",
+        arguments: [("09:00-17:00", 540, 1020), ("00:00-00:15", 0, 15), ("14:30-15:45", 870, 945)])
     func parses(_ text: String, _ start: Int, _ end: Int) throws {
         let w = try StudyWindow(text)
         #expect(w.start.minutes == start)
@@ -33,7 +35,12 @@ struct StudyWindowTests {
         #expect(throws: DataError.self) { try StudyWindow(text) }
     }
 
-    @Test("garbage is not a window", arguments: ["", "09:00", "9:00-17:00", "09:00-17", "09:00–17:00", "09:00-17:00-18:00", "09:60-10:00", "ab:cd-ef:gh", "09:00-24:30", "25:00-26:00", "09:00_17:00"])
+    @Test(
+        "garbage is not a window",
+        arguments: [
+            "", "09:00", "9:00-17:00", "09:00-17", "09:00–17:00", "09:00-17:00-18:00", "09:60-10:00", "ab:cd-ef:gh",
+            "09:00-24:30", "25:00-26:00", "09:00_17:00",
+        ])
     func garbage(_ text: String) {
         #expect(throws: DataError(path: "", message: "window '\(text)' is not HH:MM-HH:MM")) { try StudyWindow(text) }
     }
@@ -73,8 +80,10 @@ struct StudyWindowTests {
     func firstBadDayIsReported() {
         for _ in 0..<20 {
             #expect(throws: DataError(path: "mon", message: "windows 09:00-12:00 and 10:00-11:00 overlap")) {
-                try WeeklyWindows(text: [.sun: ["09:00-12:00", "10:00-11:00"], .mon: ["09:00-12:00", "10:00-11:00"],
-                                         .thu: ["09:00-12:00", "10:00-11:00"]])
+                try WeeklyWindows(text: [
+                    .sun: ["09:00-12:00", "10:00-11:00"], .mon: ["09:00-12:00", "10:00-11:00"],
+                    .thu: ["09:00-12:00", "10:00-11:00"],
+                ])
             }
         }
     }
@@ -91,6 +100,7 @@ struct StudyWindowTests {
 
     @Test("with windows off every day has 08:00–22:00", arguments: Weekday.allCases)
     func windowsOff(_ day: Weekday) {
-        #expect(WeeklyWindows.windowsOff.windows(on: day) == [try! StudyWindow(start: time("08:00"), end: time("22:00"))])
+        #expect(
+            WeeklyWindows.windowsOff.windows(on: day) == [try! StudyWindow(start: time("08:00"), end: time("22:00"))])
     }
 }

@@ -1,20 +1,28 @@
-import Testing
 import Planning
+import Testing
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 
-private func task(start: String = "2025-01-06T10:00", end: String = "2025-01-06T11:00", allDay: Bool = false,
-                  repeatRule: RepeatRule? = nil, change: (inout StudyTask) -> Void = { _ in }) -> StudyTask {
-    var t = StudyTask(id: "eng-1", userID: "mei", title: "English reading", category: "English",
-                      start: at(start), end: at(end), allDay: allDay, repeatRule: repeatRule)
+private func task(
+    start: String = "2025-01-06T10:00", end: String = "2025-01-06T11:00", allDay: Bool = false,
+    repeatRule: RepeatRule? = nil, change: (inout StudyTask) -> Void = { _ in }
+) -> StudyTask {
+    var t = StudyTask(
+        id: "eng-1", userID: "mei", title: "English reading", category: "English",
+        start: at(start), end: at(end), allDay: allDay, repeatRule: repeatRule)
     change(&t)
     return t
 }
 
 @Suite("TaskRules")
 struct TaskRulesTests {
-    @Test("a title is 1–200 characters after trimming", arguments: ["x", "  English reading  ", String(repeating: "字", count: 200), " " + String(repeating: "a", count: 200) + "\n"])
+    @Test(
+        "a title is 1–200 characters after trimming",
+        arguments: [
+            "x", "  English reading  ", String(repeating: "字", count: 200),
+            " " + String(repeating: "a", count: 200) + "\n",
+        ])
     func titleLength(_ title: String) throws {
         try TaskRules.validateTitle(title)
     }
@@ -47,8 +55,12 @@ struct TaskRulesTests {
 
     @Test("a category is never empty")
     func emptyCategory() {
-        #expect(throws: DataError(path: "category", message: "must not be empty")) { try TaskRules.validateCategory("") }
-        #expect(throws: DataError(path: "category", message: "must not be empty")) { try TaskRules.validateCategory("  ") }
+        #expect(throws: DataError(path: "category", message: "must not be empty")) {
+            try TaskRules.validateCategory("")
+        }
+        #expect(throws: DataError(path: "category", message: "must not be empty")) {
+            try TaskRules.validateCategory("  ")
+        }
     }
 
     @Test("a category is never a placeholder for no category", arguments: ["未分類", "Uncategorized", " Uncategorized "])
@@ -110,7 +122,9 @@ struct StudyTaskValidateTests {
 
     @Test("each field rule applies, named by its field")
     func fieldRules() {
-        #expect(throws: DataError(path: "title", message: "must not be empty")) { try task { $0.title = " " }.validate() }
+        #expect(throws: DataError(path: "title", message: "must not be empty")) {
+            try task { $0.title = " " }.validate()
+        }
         #expect(throws: DataError(path: "category", message: "'Uncategorized' is not a specific category")) {
             try task { $0.category = "Uncategorized" }.validate()
         }
@@ -124,7 +138,10 @@ struct StudyTaskValidateTests {
         #expect(throws: DataError(path: "subtasks[1].title", message: "must not be empty")) {
             try task { $0.subtasks = [Subtask(title: "vocabulary list"), Subtask(title: "")] }.validate()
         }
-        #expect(throws: DataError(path: "subtasks[0].title", message: "must be at most 200 characters after trimming, got 201")) {
+        #expect(
+            throws: DataError(
+                path: "subtasks[0].title", message: "must be at most 200 characters after trimming, got 201")
+        ) {
             try task { $0.subtasks = [Subtask(title: String(repeating: "s", count: 201))] }.validate()
         }
     }
@@ -132,7 +149,10 @@ struct StudyTaskValidateTests {
     @Test("until may be the first day but not before it")
     func untilBeforeStart() throws {
         try task(repeatRule: RepeatRule(every: .weekly, until: date("2025-01-06"))).validate()
-        #expect(throws: DataError(path: "repeat.until", message: "until 2025-01-05 is before the first session on 2025-01-06")) {
+        #expect(
+            throws: DataError(
+                path: "repeat.until", message: "until 2025-01-05 is before the first session on 2025-01-06")
+        ) {
             try task(repeatRule: RepeatRule(every: .weekly, until: date("2025-01-05"))).validate()
         }
     }

@@ -1,5 +1,5 @@
-import Testing
 import Planning
+import Testing
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 private func date(_ text: String) -> CivilDate { CivilDate(text)! }
@@ -9,11 +9,13 @@ private func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
 /// essay on Tue 1/7 15:00–17:00.
 private func plan() -> UserPlan {
     let mei = try! User(id: "mei", zone: try! UserZone(identifier: "Asia/Taipei"), language: "zh-TW")
-    let vocab = StudyTask(id: "vocab", userID: "mei", title: "Vocab", category: "English",
-                          start: at("2025-01-06T20:00"), end: at("2025-01-06T20:30"),
-                          repeatRule: RepeatRule(every: .daily, until: date("2025-01-31")))
-    let essay = StudyTask(id: "essay", userID: "mei", title: "Essay", category: "作業",
-                          start: at("2025-01-07T15:00"), end: at("2025-01-07T17:00"))
+    let vocab = StudyTask(
+        id: "vocab", userID: "mei", title: "Vocab", category: "English",
+        start: at("2025-01-06T20:00"), end: at("2025-01-06T20:30"),
+        repeatRule: RepeatRule(every: .daily, until: date("2025-01-31")))
+    let essay = StudyTask(
+        id: "essay", userID: "mei", title: "Essay", category: "作業",
+        start: at("2025-01-07T15:00"), end: at("2025-01-07T17:00"))
     return UserPlan(user: mei, tasks: [vocab, essay])
 }
 
@@ -26,9 +28,10 @@ struct UserPlanTests {
     @Test("occurrences of the plan in a range, sorted by start")
     func occurrencesInRange() {
         let p = plan()
-        #expect(p.occurrences(from: date("2025-01-07"), through: date("2025-01-08")).map(\.id.description) == [
-            "essay", "vocab@2025-01-07", "vocab@2025-01-08",
-        ])
+        #expect(
+            p.occurrences(from: date("2025-01-07"), through: date("2025-01-08")).map(\.id.description) == [
+                "essay", "vocab@2025-01-07", "vocab@2025-01-08",
+            ])
     }
 
     @Test("an occurrence is found by id; ids that name no occurrence give nil")
@@ -65,9 +68,10 @@ struct UserPlanTests {
         #expect(o.end == at("2025-01-09T07:30"))
         #expect(p.tasks["vocab"]?.start == at("2025-01-06T20:00"))
         #expect(place(p, "vocab@2025-01-08") == "2025-01-09T07:00–2025-01-09T07:30 open")
-        #expect(p.occurrences(from: date("2025-01-08"), through: date("2025-01-09")).map(\.id.description) == [
-            "vocab@2025-01-08", "vocab@2025-01-09",
-        ])
+        #expect(
+            p.occurrences(from: date("2025-01-08"), through: date("2025-01-09")).map(\.id.description) == [
+                "vocab@2025-01-08", "vocab@2025-01-09",
+            ])
         #expect(p.occurrences(from: date("2025-01-08"), through: date("2025-01-08")).isEmpty)
     }
 
@@ -136,9 +140,11 @@ struct UserPlanTests {
         #expect(p.allOverrides.count == 1)
     }
 
-    @Test("edits of ids that name no occurrence change nothing", arguments: [
-        "vocab", "vocab@2025-02-01", "vocab@2025-01-05", "essay@2025-01-07", "ghost", "ghost@2025-01-07",
-    ])
+    @Test(
+        "edits of ids that name no occurrence change nothing",
+        arguments: [
+            "vocab", "vocab@2025-02-01", "vocab@2025-01-05", "essay@2025-01-07", "ghost", "ghost@2025-01-07",
+        ])
     func editsOfNoOccurrence(_ text: String) {
         var p = plan()
         p.move(id(text), start: at("2025-01-20T07:00"), end: at("2025-01-20T08:00"))
@@ -149,9 +155,10 @@ struct UserPlanTests {
 
     @Test("deleting a task removes its overrides and slides, and only its own")
     func deleteTask() {
-        let other = StudyTask(id: "math", userID: "mei", title: "Math", category: "Math",
-                              start: at("2025-01-06T08:00"), end: at("2025-01-06T09:00"),
-                              repeatRule: RepeatRule(every: .weekly))
+        let other = StudyTask(
+            id: "math", userID: "mei", title: "Math", category: "Math",
+            start: at("2025-01-06T08:00"), end: at("2025-01-06T09:00"),
+            repeatRule: RepeatRule(every: .weekly))
         var p = plan()
         p.put(other)
         p.complete(id("vocab@2025-01-06"))
@@ -164,7 +171,8 @@ struct UserPlanTests {
         #expect(p.tasks["vocab"] == nil)
         #expect(p.allOverrides.map(\.occurrenceID.description) == ["math@2025-01-06"])
         #expect(p.allSlides.map(\.taskID) == ["math"])
-        #expect(p.occurrences(from: date("2025-01-06"), through: date("2025-01-12")).map(\.taskID) == ["math", "essay"])
+        #expect(
+            p.occurrences(from: date("2025-01-06"), through: date("2025-01-12")).map(\.taskID) == ["math", "essay"])
     }
 
     @Test("slides from the same date merge; a slide back to zero disappears")

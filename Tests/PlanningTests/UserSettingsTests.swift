@@ -1,5 +1,5 @@
-import Testing
 import Planning
+import Testing
 
 private func settings(_ change: (inout UserSettings) -> Void) -> UserSettings {
     var s = UserSettings()
@@ -53,7 +53,9 @@ struct UserSettingsTests {
 
     @Test("any other reminder is an error naming the setting", arguments: [1, 20, 45, 90, -5])
     func reminderMinutesRejected(_ minutes: Int) {
-        #expect(throws: DataError(path: "reminderMinutes", message: "must be one of 0, 5, 10, 15, 30, 60, got \(minutes)")) {
+        #expect(
+            throws: DataError(path: "reminderMinutes", message: "must be one of 0, 5, 10, 15, 30, 60, got \(minutes)")
+        ) {
             try settings { $0.reminderMinutes = minutes }.validate()
         }
     }
@@ -75,7 +77,10 @@ struct UserSettingsTests {
 
     @Test("tone and instruction are free text, may be empty")
     func freeText() throws {
-        try settings { $0.tone = "沉著穩重的專家"; $0.instruction = "" }.validate()
+        try settings {
+            $0.tone = "沉著穩重的專家"
+            $0.instruction = ""
+        }.validate()
         try settings { $0.instruction = "每天安排兩小時英文" }.validate()
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Planning
+import Testing
 
 private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 /// An instant written as its UTC wall-clock time.
@@ -9,31 +9,40 @@ private func zone(_ id: String) -> UserZone { try! UserZone(identifier: id) }
 
 @Suite("UserZone")
 struct UserZoneTests {
-    @Test("an unknown zone is an error, never a silent UTC", arguments: [
-        "Mars/Base", "EST", "PST", "GMT+8", "UTC+8", "", "asia/taipei", "Asia/Taipei ", "America/Foo", "Z",
-    ])
+    @Test(
+        "an unknown zone is an error, never a silent UTC",
+        arguments: [
+            "Mars/Base", "EST", "PST", "GMT+8", "UTC+8", "", "asia/taipei", "Asia/Taipei ", "America/Foo", "Z",
+        ])
     func unknownZoneIsAnError(_ id: String) {
         #expect(throws: DataError.self) { try UserZone(identifier: id) }
     }
 
     @Test("the error names the field and the zone and says what to use")
     func unknownZoneMessage() {
-        #expect(throws: DataError(path: "timeZone", message: "unknown time zone 'Mars/Base' (use an IANA name such as 'Asia/Taipei')")) {
+        #expect(
+            throws: DataError(
+                path: "timeZone", message: "unknown time zone 'Mars/Base' (use an IANA name such as 'Asia/Taipei')")
+        ) {
             try UserZone(identifier: "Mars/Base")
         }
     }
 
-    @Test("IANA zones are accepted, canonical names and their links alike", arguments: [
-        "UTC", "Asia/Taipei", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Asia/Calcutta", "Etc/UTC",
-        "America/Argentina/Buenos_Aires",
-    ])
+    @Test(
+        "IANA zones are accepted, canonical names and their links alike",
+        arguments: [
+            "UTC", "Asia/Taipei", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Asia/Calcutta", "Etc/UTC",
+            "America/Argentina/Buenos_Aires",
+        ])
     func ianaZonesAreAccepted(_ id: String) throws {
         let z = try UserZone(identifier: id)
         #expect(z.identifier == id)
         #expect(z.description == id)
     }
 
-    @Test("Asia/Taipei is UTC+8 all year (no DST)", arguments: ["2025-01-06T10:00", "2025-07-01T10:00", "2025-03-09T02:30", "2025-11-02T01:30"])
+    @Test(
+        "Asia/Taipei is UTC+8 all year (no DST)",
+        arguments: ["2025-01-06T10:00", "2025-07-01T10:00", "2025-03-09T02:30", "2025-11-02T01:30"])
     func taipeiHasNoDST(_ local: String) {
         let z = zone("Asia/Taipei")
         let instant = z.instant(at(local))
@@ -123,16 +132,19 @@ struct UserZoneTests {
             // In the repeated hour the civil time means the first instant, an hour earlier.
             let repeated = instant >= utc("2025-11-02T06:00") && instant < utc("2025-11-02T07:00")
             #expect(back == (repeated ? instant.addingTimeInterval(-3600) : instant), "\(civil)")
-            instant = instant.addingTimeInterval(instant < utc("2025-03-11T00:00") || instant > utc("2025-11-01T00:00") ? 900 : 86_400)
+            instant = instant.addingTimeInterval(
+                instant < utc("2025-03-11T00:00") || instant > utc("2025-11-01T00:00") ? 900 : 86_400)
         }
     }
 
-    @Test("offset text", arguments: [
-        ("UTC", "2025-01-06T10:00", "+00:00"), ("Asia/Taipei", "2025-01-06T10:00", "+08:00"),
-        ("America/New_York", "2025-01-06T10:00", "-05:00"), ("America/New_York", "2025-07-01T10:00", "-04:00"),
-        ("Europe/Berlin", "2025-01-06T10:00", "+01:00"), ("Europe/Berlin", "2025-07-01T10:00", "+02:00"),
-        ("Asia/Kolkata", "2025-01-06T10:00", "+05:30"),
-    ])
+    @Test(
+        "offset text",
+        arguments: [
+            ("UTC", "2025-01-06T10:00", "+00:00"), ("Asia/Taipei", "2025-01-06T10:00", "+08:00"),
+            ("America/New_York", "2025-01-06T10:00", "-05:00"), ("America/New_York", "2025-07-01T10:00", "-04:00"),
+            ("Europe/Berlin", "2025-01-06T10:00", "+01:00"), ("Europe/Berlin", "2025-07-01T10:00", "+02:00"),
+            ("Asia/Kolkata", "2025-01-06T10:00", "+05:30"),
+        ])
     func offsetText(_ id: String, _ local: String, _ text: String) {
         #expect(zone(id).offsetText(at: at(local)) == text)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `replan` binary (`scripts/test` runs `swift build --build-tests` first, so it is
@@ -46,21 +47,27 @@ struct Outcome: CustomStringConvertible {
 
 extension Outcome {
     /// Runs a program other than replan (a shell, python3) to its end and collects its output.
-    static func of(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                   directory: String? = nil) throws -> Outcome {
+    static func of(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil
+    ) throws -> Outcome {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         if let environment { p.environment = environment }
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
         try p.run()
         // Read before waiting so a large output cannot fill the pipe and stall the program.
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return Outcome(code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
-                       stderr: String(decoding: e, as: UTF8.self))
+        return Outcome(
+            code: p.terminationStatus, signaled: false, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
     }
 }
 
@@ -80,8 +87,10 @@ final class RunningProcess: @unchecked Sendable {
     private var startedAt = Date()
     private var endedAt: Date?
 
-    init(arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
-         stdin: String? = nil, executable: String = Binary.path) throws {
+    init(
+        arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
+        stdin: String? = nil, executable: String = Binary.path
+    ) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw TestFailure("\(executable) is missing: build it first (scripts/test runs swift build --build-tests)")
         }
@@ -171,9 +180,10 @@ final class RunningProcess: @unchecked Sendable {
             Issue.record("replan \(process.arguments ?? []) did not finish within \(timeout) s and was killed")
         }
         let signaled = process.terminationReason == .uncaughtSignal
-        return Outcome(code: process.terminationStatus, signaled: signaled,
-                       stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
-                       stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+        return Outcome(
+            code: process.terminationStatus, signaled: signaled,
+            stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
     }
 }
 
@@ -193,7 +203,8 @@ final class Sandbox: @unchecked Sendable {
     private let lock = NSLock()
 
     init(now: String? = Sandbox.tuesdayNight) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-e2e-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("replan-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory + "/home", withIntermediateDirectories: true)
         db = directory + "/replan.db"
@@ -214,35 +225,46 @@ final class Sandbox: @unchecked Sendable {
     func path(_ name: String) -> String { directory + "/" + name }
 
     private func nextOutputPrefix() -> String {
-        lock.withLock { counter += 1; return path(".out-\(counter)") }
+        lock.withLock {
+            counter += 1
+            return path(".out-\(counter)")
+        }
     }
 
     /// Starts `replan ARGS…` without waiting.
     /// - Parameters:
     ///   - environment: changes to the sandbox's environment (nil removes a variable).
     ///   - stdin: a file to read standard input from (default: /dev/null, never a terminal).
-    func start(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
-               stdin: String? = nil) throws -> RunningProcess {
+    func start(
+        _ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
+        stdin: String? = nil
+    ) throws -> RunningProcess {
         var env = environment
         for (k, v) in extra { env[k] = v }
-        return try RunningProcess(arguments: arguments, environment: env, directory: directory ?? self.directory,
-                                  outputPrefix: nextOutputPrefix(), stdin: stdin)
+        return try RunningProcess(
+            arguments: arguments, environment: env, directory: directory ?? self.directory,
+            outputPrefix: nextOutputPrefix(), stdin: stdin)
     }
 
     /// Runs `replan ARGS…` to its end.
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
-             stdin: String? = nil, timeout: Double = 60) async throws -> Outcome {
+    func run(
+        _ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
+        stdin: String? = nil, timeout: Double = 60
+    ) async throws -> Outcome {
         try await start(arguments, environment: extra, directory: directory, stdin: stdin).wait(timeout: timeout)
     }
 
     /// Runs a command that must succeed, and returns its stdout.
     @discardableResult
-    func ok(_ arguments: [String], environment extra: [String: String?] = [:],
-            sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+    func ok(
+        _ arguments: [String], environment extra: [String: String?] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> String {
         let outcome = try await run(arguments, environment: extra)
-        #expect(outcome.code == 0 && !outcome.signaled, "replan \(arguments.joined(separator: " ")): \(outcome)",
-                sourceLocation: sourceLocation)
+        #expect(
+            outcome.code == 0 && !outcome.signaled, "replan \(arguments.joined(separator: " ")): \(outcome)",
+            sourceLocation: sourceLocation)
         return outcome.stdout
     }
 
@@ -293,8 +315,10 @@ enum SQL {
     /// with its `statistics_base`, which are derived from the plan (recounted by the nightly
     /// job and after undo/redo, so after an undo they hold the true counts, not the stale ones
     /// from before the run).
-    static let bookkeeping: Set<String> = ["runs", "user_runs", "transcripts", "changesets", "changeset_edits",
-                                           "notification_outbox", "schema_migrations", "statistics", "statistics_base", "version_clock"]
+    static let bookkeeping: Set<String> = [
+        "runs", "user_runs", "transcripts", "changesets", "changeset_edits",
+        "notification_outbox", "schema_migrations", "statistics", "statistics_base", "version_clock",
+    ]
 
     /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
     static func rows(_ db: String, _ sql: String) throws -> [String] {
@@ -324,10 +348,14 @@ enum SQL {
     /// - Parameter ignoringVersions: leave out the `version` columns: their values come from
     ///   one database-wide counter, so two databases that committed the same students in a
     ///   different order hold the same rows with different versions.
-    static func planDump(_ db: String, excluding: Set<String> = bookkeeping, ignoringVersions: Bool = false) throws -> [String: [String]] {
-        let tables = try rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
-            .filter { !excluding.contains($0) }
+    static func planDump(_ db: String, excluding: Set<String> = bookkeeping, ignoringVersions: Bool = false) throws
+        -> [String: [String]]
+    {
+        let tables = try rows(
+            db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+        .filter { !excluding.contains($0) }
         var dump: [String: [String]] = [:]
         for table in tables {
             let names = try rows(db, "SELECT name FROM pragma_table_info('\(table)') ORDER BY cid")
@@ -342,12 +370,14 @@ enum SQL {
 
     private static func shell(_ db: String, _ arguments: [String]) throws -> String {
         guard FileManager.default.isExecutableFile(atPath: Binary.sqlite3) else {
-            throw TestFailure("the end-to-end tests read databases with the sqlite3 shell; install it (apt-get install sqlite3)")
+            throw TestFailure(
+                "the end-to-end tests read databases with the sqlite3 shell; install it (apt-get install sqlite3)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binary.sqlite3)
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -357,20 +387,25 @@ enum SQL {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TestFailure("sqlite3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+            throw TestFailure(
+                "sqlite3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
         }
         return String(decoding: data, as: UTF8.self)
     }
 }
 
 /// Compares two plan dumps and records one issue per differing table.
-func expectSamePlan(_ a: [String: [String]], _ b: [String: [String]], _ what: String,
-                    sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSamePlan(
+    _ a: [String: [String]], _ b: [String: [String]], _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(a.keys.sorted() == b.keys.sorted(), "\(what): different tables", sourceLocation: sourceLocation)
     for table in a.keys.sorted() where a[table] != b[table] {
-        let left = Set(a[table] ?? []), right = Set(b[table] ?? [])
-        Issue.record("\(what): table \(table) differs\n only before: \(left.subtracting(right).sorted().prefix(10))\n only after: \(right.subtracting(left).sorted().prefix(10))",
-                     sourceLocation: sourceLocation)
+        let left = Set(a[table] ?? [])
+        let right = Set(b[table] ?? [])
+        Issue.record(
+            "\(what): table \(table) differs\n only before: \(left.subtracting(right).sorted().prefix(10))\n only after: \(right.subtracting(left).sorted().prefix(10))",
+            sourceLocation: sourceLocation)
     }
 }
 

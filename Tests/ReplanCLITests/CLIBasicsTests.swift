@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
 
 /// The command line's basics (issue 17): --version, "did you mean", JSON errors, --color with
@@ -18,8 +19,10 @@ import Testing
 
     @Test func aMistypedCommandSubcommandOrOptionGetsADidYouMean() async throws {
         let s = try Sandbox()
-        for (args, hint) in [(["rnu"], "did you mean 'run'?"), (["user", "ad", "x"], "did you mean 'user add'?"),
-                             (["run", "--no-modle"], "did you mean --no-model?"), (["lgo", "--json"], "did you mean 'log'?")] {
+        for (args, hint) in [
+            (["rnu"], "did you mean 'run'?"), (["user", "ad", "x"], "did you mean 'user add'?"),
+            (["run", "--no-modle"], "did you mean --no-model?"), (["lgo", "--json"], "did you mean 'log'?"),
+        ] {
             let r = try await s.run(args)
             #expect(r.code == 64 && r.stderr.contains(hint), "\(args): \(r)")
         }
@@ -31,15 +34,18 @@ import Testing
     @Test func underJSONAFailureIsAJSONDocumentOnStdoutToo() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "UTC"])
-        for (args, code, kind) in [(["frob", "--json"], 64, "usage"), (["stats", "--user", "nobody", "--json"], 65, "bad-input"),
-                                   (["log", "--json", "--limit", "0"], 65, "bad-input")] {
+        for (args, code, kind) in [
+            (["frob", "--json"], 64, "usage"), (["stats", "--user", "nobody", "--json"], 65, "bad-input"),
+            (["log", "--json", "--limit", "0"], 65, "bad-input"),
+        ] {
             let r = try await s.run(args)
             #expect(r.code == Int32(code), "\(args): \(r)")
             let json = try r.json()
             #expect(json["schema"] as? String == "replan.error/1", "\(args): \(r)")
             let error = try #require(json["error"] as? [String: Any])
             #expect(error["exitCode"] as? Int == code && error["kind"] as? String == kind, "\(args): \(error)")
-            #expect((error["message"] as? String).map { r.stderr.contains($0) } == true, "the same message on stderr: \(r)")
+            #expect(
+                (error["message"] as? String).map { r.stderr.contains($0) } == true, "the same message on stderr: \(r)")
         }
         let plain = try await s.run(["frob"])
         #expect(plain.stdout.isEmpty, "without --json stdout stays empty: \(plain)")
@@ -55,10 +61,13 @@ import Testing
     }
 
     /// `log` on a console with the given traits; whether its heading came out coloured.
-    func coloured(_ args: [String], tty: Bool, noColor: Bool = false, dumb: Bool = false, db: String) -> (ExitCode, Bool) {
+    func coloured(_ args: [String], tty: Bool, noColor: Bool = false, dumb: Bool = false, db: String) -> (
+        ExitCode, Bool
+    ) {
         let captured = Captured()
-        let console = Console(stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: noColor, journal: false, dumbTerminal: dumb,
-                              writeOut: { captured.append($0) }, writeErr: { _ in })
+        let console = Console(
+            stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: noColor, journal: false, dumbTerminal: dumb,
+            writeOut: { captured.append($0) }, writeErr: { _ in })
         let code = ReplanCommandLine.run(["log", "--db", db] + args, environment: [:], console: console)
         return (code, captured.stdout.contains("\u{1B}["))
     }
@@ -73,7 +82,9 @@ import Testing
         #expect(coloured([], tty: true, dumb: true, db: db) == (.success, false))
         #expect(coloured(["--color=never"], tty: true, db: db) == (.success, false))
         #expect(coloured(["--color", "always"], tty: false, db: db) == (.success, true))
-        #expect(coloured(["--color=always"], tty: true, noColor: true, db: db) == (.success, true), "the flag beats NO_COLOR")
+        #expect(
+            coloured(["--color=always"], tty: true, noColor: true, db: db) == (.success, true),
+            "the flag beats NO_COLOR")
         #expect(coloured(["--color=auto"], tty: true, dumb: true, db: db) == (.success, false))
         #expect(coloured(["--color=sometimes"], tty: true, db: db).0 == .usage)
     }
@@ -102,8 +113,10 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
         for (category, day) in [("英文", "06"), ("Math", "05"), ("物理實驗課程", "04")] {
-            try await s.ok(["task", "add", "--user", "mei", "--title", "t \(category)", "--category", category,
-                            "--start", "2025-01-\(day)T10:00", "--end", "2025-01-\(day)T11:00"])
+            try await s.ok([
+                "task", "add", "--user", "mei", "--title", "t \(category)", "--category", category,
+                "--start", "2025-01-\(day)T10:00", "--end", "2025-01-\(day)T11:00",
+            ])
         }
         let lines = try await s.ok(["stats", "--user", "mei"]).split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(lines)")
@@ -117,7 +130,9 @@ import Testing
     // MARK: completion and man page, from the command table
 
     static func shell(_ program: String, _ script: String) throws -> Outcome? {
-        let path = ["/usr/bin/", "/bin/"].map { $0 + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        let path = ["/usr/bin/", "/bin/"].map { $0 + program }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         guard let path else { return nil }
         return try Outcome.of(path, ["-c", script])
     }
@@ -137,11 +152,15 @@ import Testing
             """
         let r = try #require(try Self.shell("bash", probe))
         #expect(r.code == 0 && r.stderr.isEmpty, "\(r)")
-        #expect(r.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init)
+        #expect(
+            r.stdout.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init)
                 == ["run redo", "add list rm", "--title", "json ics", "--no-model --now", "auto always"], "\(r.stdout)")
         // Every command of the table is offered at the top level.
-        let top = try #require(try Self.shell("bash", "source \(script); COMP_WORDS=(replan ''); COMP_CWORD=1; _replan; echo \"${COMPREPLY[*]}\""))
-        #expect(Set(top.stdout.split(whereSeparator: \.isWhitespace).map(String.init)) == Set(CommandTable.topLevelWords))
+        let top = try #require(
+            try Self.shell(
+                "bash", "source \(script); COMP_WORDS=(replan ''); COMP_CWORD=1; _replan; echo \"${COMPREPLY[*]}\""))
+        #expect(
+            Set(top.stdout.split(whereSeparator: \.isWhitespace).map(String.init)) == Set(CommandTable.topLevelWords))
     }
 
     @Test func zshAndFishScriptsParse() async throws {
@@ -168,7 +187,9 @@ import Testing
         }
         for setting in SettingSpec.all { #expect(page.contains(ManPageCommand.escape(setting.key))) }
         let file = try s.write("replan.1", page)
-        if let r = try Self.shell("sh", "command -v groff >/dev/null || exit 77; groff -man -Tutf8 -ww -z \(file)"), r.code != 77 {
+        if let r = try Self.shell("sh", "command -v groff >/dev/null || exit 77; groff -man -Tutf8 -ww -z \(file)"),
+            r.code != 77
+        {
             #expect(r.code == 0 && r.stderr.isEmpty, "groff warnings: \(r.stderr)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
 
 /// One configuration for the service and the operator (issue 17): `/etc/replan/replan.conf`
@@ -8,7 +9,8 @@ import Testing
     // MARK: the file's syntax
 
     @Test func keyValueLinesCommentsBlanksAndQuotes() throws {
-        let entries = try ConfigurationFile.parse("""
+        let entries = try ConfigurationFile.parse(
+            """
             # the service's database
             database = /var/lib/replan/replan.db
 
@@ -23,18 +25,28 @@ import Testing
     }
 
     @Test func anUnknownKeyIsAnErrorWithTheLineAndTheNearestKey() {
-        #expect(throws: ConfigurationFile.ParseError.self) { try ConfigurationFile.parse("model = x\ndatabse = /x.db\n") }
+        #expect(throws: ConfigurationFile.ParseError.self) {
+            try ConfigurationFile.parse("model = x\ndatabse = /x.db\n")
+        }
         do { _ = try ConfigurationFile.parse("model = x\ndatabse = /x.db\n") } catch {
             #expect(error.line == 2)
-            #expect(error.message.contains("unknown key 'databse'") && error.message.contains("did you mean 'database'"), "\(error.message)")
+            #expect(
+                error.message.contains("unknown key 'databse'") && error.message.contains("did you mean 'database'"),
+                "\(error.message)")
         }
     }
 
     @Test func aRepeatedKeyOrALineWithoutEqualsIsAnError() {
-        do { _ = try ConfigurationFile.parse("model = a\nmodel = b\n"); Issue.record("accepted a repeated key") } catch {
+        do {
+            _ = try ConfigurationFile.parse("model = a\nmodel = b\n")
+            Issue.record("accepted a repeated key")
+        } catch {
             #expect(error == .init(line: 2, message: "'model' is already set on line 1"))
         }
-        do { _ = try ConfigurationFile.parse("\n\ndatabase /x.db\n"); Issue.record("accepted a line without '='") } catch {
+        do {
+            _ = try ConfigurationFile.parse("\n\ndatabase /x.db\n")
+            Issue.record("accepted a line without '='")
+        } catch {
             #expect(error.line == 3 && error.message.contains("key = value"), "\(error)")
         }
     }
@@ -43,7 +55,10 @@ import Testing
 
     @Test func theFileSetsTheDatabaseAboveStateDirectoryAndBelowEnvironmentAndFlag() async throws {
         let s = try Sandbox()
-        let conf = s.path("replan.conf"), fromFile = s.path("file.db"), env = s.path("env.db"), flag = s.path("flag.db")
+        let conf = s.path("replan.conf")
+        let fromFile = s.path("file.db")
+        let env = s.path("env.db")
+        let flag = s.path("flag.db")
         let state = s.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try s.write("replan.conf", "# test\ndatabase = \(fromFile)\n")
@@ -51,12 +66,15 @@ import Testing
 
         // What the service does (STATE_DIRECTORY set) and what the operator does (no
         // STATE_DIRECTORY, another HOME): both reach the file's database.
-        try await s.ok(["user", "add", "a", "--time-zone", "UTC"],
-                       environment: ["REPLAN_DB": nil, "REPLAN_CONFIG": conf, "STATE_DIRECTORY": state])
-        try await s.ok(["user", "add", "b", "--time-zone", "UTC"],
-                       environment: ["REPLAN_DB": nil, "REPLAN_CONFIG": conf, "HOME": s.path("elsewhere")])
+        try await s.ok(
+            ["user", "add", "a", "--time-zone", "UTC"],
+            environment: ["REPLAN_DB": nil, "REPLAN_CONFIG": conf, "STATE_DIRECTORY": state])
+        try await s.ok(
+            ["user", "add", "b", "--time-zone", "UTC"],
+            environment: ["REPLAN_DB": nil, "REPLAN_CONFIG": conf, "HOME": s.path("elsewhere")])
         try await s.ok(["user", "add", "c", "--time-zone", "UTC", "--config", conf], environment: ["REPLAN_DB": env])
-        try await s.ok(["user", "add", "d", "--time-zone", "UTC", "--config", conf, "--db", flag], environment: ["REPLAN_DB": env])
+        try await s.ok(
+            ["user", "add", "d", "--time-zone", "UTC", "--config", conf, "--db", flag], environment: ["REPLAN_DB": env])
         #expect(try users(fromFile) == ["'a'", "'b'"])
         #expect(try users(env) == ["'c'"])
         #expect(try users(flag) == ["'d'"])
@@ -65,8 +83,11 @@ import Testing
 
     @Test func configShowNamesTheFileTheDatabaseAndEachSource() async throws {
         let s = try Sandbox()
-        let conf = try s.write("replan.conf", "database = \(s.path("file.db"))\nmodel = local-model\nconcurrency = 4\nprice_input = 1.25\n")
-        let text = try await s.ok(["config", "show", "--config", conf], environment: ["REPLAN_DB": nil, "REPLAN_MODEL": "env-model"])
+        let conf = try s.write(
+            "replan.conf", "database = \(s.path("file.db"))\nmodel = local-model\nconcurrency = 4\nprice_input = 1.25\n"
+        )
+        let text = try await s.ok(
+            ["config", "show", "--config", conf], environment: ["REPLAN_DB": nil, "REPLAN_MODEL": "env-model"])
         #expect(text.contains("configuration file: \(conf)"), "\(text)")
         #expect(text.contains("database") && text.contains("\(s.path("file.db"))  (\(conf):1)"), "\(text)")
         #expect(text.contains("env-model  ($REPLAN_MODEL)"), "the environment beats the file: \(text)")
@@ -85,16 +106,21 @@ import Testing
         // Without --config or $REPLAN_CONFIG: the installed file, or says there is none.
         let none = try await s.ok(["config", "show"], environment: ["REPLAN_CONFIG": nil])
         let installed = FileManager.default.fileExists(atPath: "/etc/replan/replan.conf")
-        #expect(none.contains(installed ? "configuration file: /etc/replan/replan.conf"
-                                        : "configuration file: none (/etc/replan/replan.conf does not exist)"), "\(none)")
+        #expect(
+            none.contains(
+                installed
+                    ? "configuration file: /etc/replan/replan.conf"
+                    : "configuration file: none (/etc/replan/replan.conf does not exist)"), "\(none)")
     }
 
     @Test func aBadValueInTheFileExits65NamingFileAndLine() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "UTC"])
-        for (line, wrong) in [("concurrency = 0", "concurrency"), ("run_after = 25:00", "run_after"),
-                              ("base_url = localhost:8080", "base URL"), ("on_model_error = retry", "on_model_error"),
-                              ("price_output = cheap", "price_output")] {
+        for (line, wrong) in [
+            ("concurrency = 0", "concurrency"), ("run_after = 25:00", "run_after"),
+            ("base_url = localhost:8080", "base URL"), ("on_model_error = retry", "on_model_error"),
+            ("price_output = cheap", "price_output"),
+        ] {
             let conf = try s.write("bad.conf", "# bad\n\(line)\n")
             for args in [["run", "--no-model"], ["config", "show"]] {
                 let r = try await s.run(args + ["--config", conf])
@@ -111,7 +137,9 @@ import Testing
     @Test func aMissingOrBrokenFileStopsEveryCommand() async throws {
         let s = try Sandbox()
         let missing = try await s.run(["user", "list", "--config", s.path("nope.conf")])
-        #expect(missing.code == 64 && missing.stderr.contains("nope.conf") && missing.stderr.contains("does not exist"), "\(missing)")
+        #expect(
+            missing.code == 64 && missing.stderr.contains("nope.conf") && missing.stderr.contains("does not exist"),
+            "\(missing)")
         let viaEnv = try await s.run(["user", "list"], environment: ["REPLAN_CONFIG": s.path("nope.conf")])
         #expect(viaEnv.code == 64 && viaEnv.stderr.contains("REPLAN_CONFIG"), "\(viaEnv)")
         let typo = try s.write("typo.conf", "modle = x\n")

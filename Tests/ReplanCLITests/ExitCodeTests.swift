@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// cli.md's global options, environment, database location and exit codes.
@@ -31,12 +33,12 @@ import Glibc
         let s = try Sandbox()
         let cases: [[String]] = [
             ["frobnicate"], ["user", "frob"], ["user"], ["user", "list", "--frob"], ["run", "--no-modle"],
-            ["user", "add", "mei", "--time-zone"],                     // option without its value
-            ["log", "--limit", "3", "--limit", "4"],                     // given twice
-            ["user", "list", "extra"],                                   // stray argument
-            ["show"],                                                    // missing positional
-            ["settings", "show"],                                        // missing --user
-            ["run", "--no-model=yes"],                                   // flag with a value
+            ["user", "add", "mei", "--time-zone"], // option without its value
+            ["log", "--limit", "3", "--limit", "4"], // given twice
+            ["user", "list", "extra"], // stray argument
+            ["show"], // missing positional
+            ["settings", "show"], // missing --user
+            ["run", "--no-model=yes"], // flag with a value
         ]
         for args in cases {
             let r = try await s.run(args)
@@ -49,9 +51,11 @@ import Glibc
     @Test func badValuesOfFlagsExit65() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "UTC"])
-        for args in [["run", "--concurrency", "0"], ["run", "--run-after", "25:00"], ["log", "--limit", "many"],
-                     ["task", "list", "--user", "mei", "--from", "2025-13-01"],
-                     ["task", "list", "--user", "mei", "--from", "2025-01-09", "--to", "2025-01-08"]] {
+        for args in [
+            ["run", "--concurrency", "0"], ["run", "--run-after", "25:00"], ["log", "--limit", "many"],
+            ["task", "list", "--user", "mei", "--from", "2025-13-01"],
+            ["task", "list", "--user", "mei", "--from", "2025-01-09", "--to", "2025-01-08"],
+        ] {
             let r = try await s.run(args)
             #expect(r.code == 65, "\(args): \(r)")
         }
@@ -64,16 +68,20 @@ import Glibc
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
         let flag = try await s.json(["task", "list", "--user", "mei", "--json", "--now", "2025-03-01T12:00:00+08:00"])
         #expect(flag.string("from") == "2025-02-22" && flag.string("to") == "2025-03-15")
-        let env = try await s.run(["task", "list", "--user", "mei", "--json"], environment: ["REPLAN_NOW": "2025-03-01T20:00:00Z"])
+        let env = try await s.run(
+            ["task", "list", "--user", "mei", "--json"], environment: ["REPLAN_NOW": "2025-03-01T20:00:00Z"])
         #expect(try env.json().string("from") == "2025-02-23", "20:00Z is already 3/2 in Taipei")
         // The flag beats the environment; global options may stand before the command.
-        let both = try await s.run(["--now", "2025-03-01T12:00:00+08:00", "task", "list", "--user", "mei", "--json"],
-                                   environment: ["REPLAN_NOW": "2024-01-01T00:00:00Z"])
+        let both = try await s.run(
+            ["--now", "2025-03-01T12:00:00+08:00", "task", "list", "--user", "mei", "--json"],
+            environment: ["REPLAN_NOW": "2024-01-01T00:00:00Z"])
         #expect(try both.json().string("from") == "2025-02-22", "\(both)")
 
-        for (args, env) in [(["user", "list", "--now", "yesterday"], [String: String?]()),
-                            (["user", "list", "--now", "2025-01-07T03:00"], [:]),     // no offset
-                            (["user", "list"], ["REPLAN_NOW": "soon"])] {
+        for (args, env) in [
+            (["user", "list", "--now", "yesterday"], [String: String?]()),
+            (["user", "list", "--now", "2025-01-07T03:00"], [:]), // no offset
+            (["user", "list"], ["REPLAN_NOW": "soon"]),
+        ] {
             let r = try await s.run(args, environment: env)
             #expect(r.code == 64, "\(args) \(env): \(r)")
             #expect(r.stderr.contains("ISO-8601"), "\(r.stderr)")
@@ -84,16 +92,23 @@ import Glibc
 
     @Test func databaseLocationDbFlagThenREPLAN_DBThenStateDirectoryThenXDG() async throws {
         let s = try Sandbox()
-        let flag = s.path("flag.db"), env = s.path("env.db"), xdg = s.path("xdg"), state = s.path("state")
+        let flag = s.path("flag.db")
+        let env = s.path("env.db")
+        let xdg = s.path("xdg")
+        let state = s.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         func users(_ db: String) throws -> [String] { try SQL.rows(db, "SELECT id FROM users ORDER BY id") }
 
         try await s.ok(["user", "add", "a", "--time-zone", "UTC", "--db", flag], environment: ["REPLAN_DB": env])
         try await s.ok(["--db", flag, "user", "add", "b", "--time-zone", "UTC"], environment: ["REPLAN_DB": env])
-        try await s.ok(["user", "add", "c", "--time-zone", "UTC"],
-                       environment: ["REPLAN_DB": env, "XDG_DATA_HOME": xdg, "STATE_DIRECTORY": state])
-        try await s.ok(["user", "add", "d", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil, "XDG_DATA_HOME": xdg, "STATE_DIRECTORY": state])
-        try await s.ok(["user", "add", "e", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil, "XDG_DATA_HOME": xdg])
+        try await s.ok(
+            ["user", "add", "c", "--time-zone", "UTC"],
+            environment: ["REPLAN_DB": env, "XDG_DATA_HOME": xdg, "STATE_DIRECTORY": state])
+        try await s.ok(
+            ["user", "add", "d", "--time-zone", "UTC"],
+            environment: ["REPLAN_DB": nil, "XDG_DATA_HOME": xdg, "STATE_DIRECTORY": state])
+        try await s.ok(
+            ["user", "add", "e", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil, "XDG_DATA_HOME": xdg])
         try await s.ok(["user", "add", "f", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil])
 
         #expect(try users(flag) == ["'a'", "'b'"])
@@ -129,14 +144,23 @@ import Glibc
         try FileManager.default.createDirectory(atPath: s.path("a-directory.db"), withIntermediateDirectories: true)
         let paths = [file + "/replan.db", file + "/nested/dir/replan.db", notADatabase, s.path("a-directory.db")]
         for path in paths {
-            for args in [["user", "list"], ["user", "add", "mei", "--time-zone", "UTC"], ["run", "--no-model"], ["import", "-"]] {
-                let r = try await s.run(args + ["--db", path], stdin: s.write("doc.json", #"{"format": "replan/1", "users": []}"#))
+            for args in [
+                ["user", "list"], ["user", "add", "mei", "--time-zone", "UTC"], ["run", "--no-model"], ["import", "-"],
+            ] {
+                let r = try await s.run(
+                    args + ["--db", path], stdin: s.write("doc.json", #"{"format": "replan/1", "users": []}"#))
                 #expect(r.code == 73, "\(args) on \(path): \(r)")
-                #expect(r.stderr.contains(path) || r.stderr.contains(s.directory), "the message names the path: \(r.stderr)")
-                if path.hasPrefix(file + "/") { #expect(r.stderr.contains("Not a directory"), "and says why: \(r.stderr)") }
+                #expect(
+                    r.stderr.contains(path) || r.stderr.contains(s.directory), "the message names the path: \(r.stderr)"
+                )
+                if path.hasPrefix(file + "/") {
+                    #expect(r.stderr.contains("Not a directory"), "and says why: \(r.stderr)")
+                }
             }
         }
-        #expect(try String(contentsOfFile: notADatabase, encoding: .utf8).hasPrefix("this is not SQLite"), "the file was left alone")
+        #expect(
+            try String(contentsOfFile: notADatabase, encoding: .utf8).hasPrefix("this is not SQLite"),
+            "the file was left alone")
         let preview = try await s.run(["preview", "--user", "mei", "--no-model", "--db", s.path("missing.db")])
         #expect(preview.code == 73 && !FileManager.default.fileExists(atPath: s.path("missing.db")), "\(preview)")
     }
@@ -148,7 +172,9 @@ import Glibc
         #expect(r.code == 0)
         _ = try r.json() // stdout is exactly one JSON document
         #expect(r.stderr.contains("run 1:"), "the summary is a log line on stderr: \(r.stderr)")
-        #expect(!r.stdout.contains("\u{1B}[") && !r.stderr.contains("\u{1B}["), "no colour or progress bar without a terminal")
+        #expect(
+            !r.stdout.contains("\u{1B}[") && !r.stderr.contains("\u{1B}["),
+            "no colour or progress bar without a terminal")
     }
 }
 

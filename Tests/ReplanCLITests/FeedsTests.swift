@@ -8,14 +8,20 @@ import Testing
     static func validate(_ files: [String]) throws -> [[String: Any]] {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Binary.packageRoot.appendingPathComponent("Tests/Support/validate_ics.py").path] + files
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out; p.standardError = err
+        p.arguments =
+            ["python3", Binary.packageRoot.appendingPathComponent("Tests/Support/validate_ics.py").path] + files
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw TestFailure("the iCalendar parsers reject the feed: \(String(decoding: e, as: UTF8.self)) (scripts/test installs icalendar and vobject)")
+            throw TestFailure(
+                "the iCalendar parsers reject the feed: \(String(decoding: e, as: UTF8.self)) (scripts/test installs icalendar and vobject)"
+            )
         }
         return try JSONSerialization.jsonObject(with: o) as? [[String: Any]] ?? []
     }
@@ -26,26 +32,49 @@ import Testing
     /// PlanningTests case); bob with one session.
     static func students() async throws -> Sandbox {
         let s = try Sandbox()
-        let document: [String: Any] = ["format": "replan/1", "users": [
-            ["id": "mei", "timeZone": "Asia/Taipei", "displayName": "Mei",
-             "settings": ["notificationsEnabled": true, "reminderMinutes": 15],
-             "tasks": [
-                ["id": "vocab", "title": "Vocabulary", "category": "English", "start": "2025-01-06T20:00", "end": "2025-01-06T20:30",
-                 "repeat": ["every": "daily", "until": "2025-01-10"],
-                 "occurrences": [["date": "2025-01-06", "state": "completed"], ["date": "2025-01-07", "state": "skipped"]]],
-                ["id": "bell", "title": "Bell and\ttab", "note": "line 1\nline 2\r\nline 3", "category": "英文",
-                 "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"],
-             ]],
-            ["id": "bob", "timeZone": "Europe/Berlin",
-             "tasks": [["id": "b1", "title": "Math, again; really", "category": "Math", "start": "2025-01-08T09:00", "end": "2025-01-08T10:00"]]],
-        ]]
+        let document: [String: Any] = [
+            "format": "replan/1",
+            "users": [
+                [
+                    "id": "mei", "timeZone": "Asia/Taipei", "displayName": "Mei",
+                    "settings": ["notificationsEnabled": true, "reminderMinutes": 15],
+                    "tasks": [
+                        [
+                            "id": "vocab", "title": "Vocabulary", "category": "English", "start": "2025-01-06T20:00",
+                            "end": "2025-01-06T20:30",
+                            "repeat": ["every": "daily", "until": "2025-01-10"],
+                            "occurrences": [
+                                ["date": "2025-01-06", "state": "completed"],
+                                ["date": "2025-01-07", "state": "skipped"],
+                            ],
+                        ],
+                        [
+                            "id": "bell", "title": "Bell and\ttab", "note": "line 1\nline 2\r\nline 3",
+                            "category": "英文",
+                            "start": "2025-01-08T10:00", "end": "2025-01-08T11:00",
+                        ],
+                    ],
+                ],
+                [
+                    "id": "bob", "timeZone": "Europe/Berlin",
+                    "tasks": [
+                        [
+                            "id": "b1", "title": "Math, again; really", "category": "Math", "start": "2025-01-08T09:00",
+                            "end": "2025-01-08T10:00",
+                        ]
+                    ],
+                ],
+            ],
+        ]
         try await s.ok(["import", try s.writeJSON("students.json", document)])
         return s
     }
 
     @Test func theExportParsesInTwoParsersWithWhatASubscribedCalendarNeeds() async throws {
         let s = try await Self.students()
-        let ics = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10"])
+        let ics = try await s.ok([
+            "export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10",
+        ])
         #expect(ics.hasSuffix("END:VCALENDAR\r\n"), "no stray LF after the last CRLF")
         let file = try s.write("mei.ics", ics)
         let calendar = try #require(try Self.validate([file]).first)
@@ -90,16 +119,23 @@ import Testing
     @Test func aDeletedSessionStaysInTheFeedAsCancelled() async throws {
         let s = try await Self.students()
         try await s.ok(["task", "rm", "bell"])
-        let ics = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10"])
+        let ics = try await s.ok([
+            "export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10",
+        ])
         let events = try #require(try Self.validate([try s.write("mei.ics", ics)]).first?["events"] as? [[String: Any]])
         let bell = try #require(events.first { $0["uid"] as? String == "bell@mei.replan" }, "\(events)")
         #expect(bell["status"] as? String == "CANCELLED" && bell["summary"] as? String == "Bell and\ttab", "\(bell)")
         // Undone, it is an ordinary session again.
-        let cs = try SQL.value(s.db, "SELECT id FROM changesets WHERE origin = 'manual' ORDER BY created_at DESC, rowid DESC LIMIT 1")
-            .replacingOccurrences(of: "'", with: "")
+        let cs = try SQL.value(
+            s.db, "SELECT id FROM changesets WHERE origin = 'manual' ORDER BY created_at DESC, rowid DESC LIMIT 1"
+        )
+        .replacingOccurrences(of: "'", with: "")
         try await s.ok(["undo", cs, "--yes"])
-        let again = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10"])
-        let restored = try #require(try Self.validate([try s.write("again.ics", again)]).first?["events"] as? [[String: Any]])
+        let again = try await s.ok([
+            "export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-10",
+        ])
+        let restored = try #require(
+            try Self.validate([try s.write("again.ics", again)]).first?["events"] as? [[String: Any]])
         let back = try #require(restored.first { $0["uid"] as? String == "bell@mei.replan" })
         #expect(back["status"] is NSNull || back["status"] == nil, "\(back)")
     }

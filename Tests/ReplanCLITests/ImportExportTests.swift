@@ -5,8 +5,12 @@ import Testing
 /// idempotent re-import, and a byte-identical round trip.
 @Suite struct ImportExportTests {
     /// A valid user whose first task is `task` (JSON text).
-    static func user(_ id: String, task: String = #"{"id": "ID-1", "title": "Reading", "category": "English", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#,
-                     extra: String = "") -> String {
+    static func user(
+        _ id: String,
+        task: String =
+            #"{"id": "ID-1", "title": "Reading", "category": "English", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#,
+        extra: String = ""
+    ) -> String {
         #"{"id": "\#(id)", "timeZone": "Asia/Taipei", \#(extra) "tasks": [\#(task.replacingOccurrences(of: "ID-1", with: "\(id)-1"))]}"#
     }
 
@@ -22,14 +26,21 @@ import Testing
         let before = try SQL.planDump(s.db, excluding: [])
         let users = try await s.ok(["user", "list"])
 
-        let bad = try s.write("bad.json", Self.document(
-            Self.user("mei"),
-            Self.user("bob", task: #"{"id": "ID-1", "title": "Math", "category": "Math", "start": "2025-01-08T10:00", "end": "2025-01-08T09:00"}"#)))
+        let bad = try s.write(
+            "bad.json",
+            Self.document(
+                Self.user("mei"),
+                Self.user(
+                    "bob",
+                    task:
+                        #"{"id": "ID-1", "title": "Math", "category": "Math", "start": "2025-01-08T10:00", "end": "2025-01-08T09:00"}"#
+                )))
         let r = try await s.run(["import", bad])
         #expect(r.code == 65, "\(r)")
         #expect(r.stderr.contains("users[1].tasks[0].end"), "the error names the JSON path: \(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: s.db)) == bytes, "the database file is byte for byte the same")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: s.db)) == bytes, "the database file is byte for byte the same")
         expectSamePlan(before, try SQL.planDump(s.db, excluding: []), "after a rejected import")
         #expect(try await s.ok(["user", "list"]) == users)
     }
@@ -39,14 +50,25 @@ import Testing
         // id belongs to someone else. The first user, already written in the transaction, must
         // not survive.
         let s = try Sandbox()
-        try await s.ok(["import", s.writeJSON("bob.json", Documents.document([Documents.englishWeek(user: "bob", prefix: "shared")]))])
+        try await s.ok([
+            "import",
+            s.writeJSON("bob.json", Documents.document([Documents.englishWeek(user: "bob", prefix: "shared")])),
+        ])
         let before = try SQL.planDump(s.db, excluding: [])
-        let doc = try s.write("steal.json", Self.document(
-            Self.user("mei"),
-            Self.user("carl", task: #"{"id": "shared-1", "title": "Not mine", "category": "Math", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#)))
+        let doc = try s.write(
+            "steal.json",
+            Self.document(
+                Self.user("mei"),
+                Self.user(
+                    "carl",
+                    task:
+                        #"{"id": "shared-1", "title": "Not mine", "category": "Math", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#
+                )))
         let r = try await s.run(["import", doc])
         #expect(r.code == 65, "\(r)")
-        #expect(r.stderr.contains("shared-1") && r.stderr.contains("users[1].tasks[0]") && r.stderr.contains("another user"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("shared-1") && r.stderr.contains("users[1].tasks[0]")
+                && r.stderr.contains("another user"), "\(r.stderr)")
         expectSamePlan(before, try SQL.planDump(s.db, excluding: []), "after a rolled-back import")
         #expect(try await s.json(["user", "list", "--json"]).array("users").map { $0.string("id") } == ["bob"])
     }
@@ -56,13 +78,51 @@ import Testing
         let cases: [(String, String)] = [
             (#"{"format": "replan/2", "users": []}"#, "format"),
             (Self.document(Self.user("mei", extra: #""timeZone2": "UTC","#)), "timeZone2"),
-            (#"{"format": "replan/1", "users": [{"id": "mei", "timeZone": "Asia/Taipeh", "tasks": []}]}"#, "users[0].timeZone"),
-            (Self.document(Self.user("mei"), Self.user("ann", task: #"{"id": "ID-1", "titel": "Typo", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#)), "users[1].tasks[0]"),
-            (Self.document(Self.user("mei", task: #"{"id": "ID-1", "title": "x", "category": "E", "color": "purple", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#)), "users[0].tasks[0].color"),
-            (Self.document(Self.user("mei", extra: #""settings": {"windows": {"mon": ["12:00-09:00"]}},"#)), "users[0].settings.windows"),
-            (Self.document(Self.user("mei", extra: #""settings": {"reminderMinutes": 7},"#)), "users[0].settings.reminderMinutes"),
-            (Self.document(Self.user("mei", task: #"{"id": "ID-1", "title": "x", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00", "occurrences": [{"date": "2025-01-08", "state": "completed"}]}"#)), "users[0].tasks[0]"),
-            (Self.document(Self.user("mei", task: #"{"id": "ID-1", "title": "x", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00", "repeat": {"every": "daily"}, "occurrences": [{"date": "2025-01-09", "state": "lost"}]}"#)), "users[0].tasks[0].occurrences[0].state"),
+            (
+                #"{"format": "replan/1", "users": [{"id": "mei", "timeZone": "Asia/Taipeh", "tasks": []}]}"#,
+                "users[0].timeZone"
+            ),
+            (
+                Self.document(
+                    Self.user("mei"),
+                    Self.user(
+                        "ann",
+                        task:
+                            #"{"id": "ID-1", "titel": "Typo", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#
+                    )), "users[1].tasks[0]"
+            ),
+            (
+                Self.document(
+                    Self.user(
+                        "mei",
+                        task:
+                            #"{"id": "ID-1", "title": "x", "category": "E", "color": "purple", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"}"#
+                    )), "users[0].tasks[0].color"
+            ),
+            (
+                Self.document(Self.user("mei", extra: #""settings": {"windows": {"mon": ["12:00-09:00"]}},"#)),
+                "users[0].settings.windows"
+            ),
+            (
+                Self.document(Self.user("mei", extra: #""settings": {"reminderMinutes": 7},"#)),
+                "users[0].settings.reminderMinutes"
+            ),
+            (
+                Self.document(
+                    Self.user(
+                        "mei",
+                        task:
+                            #"{"id": "ID-1", "title": "x", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00", "occurrences": [{"date": "2025-01-08", "state": "completed"}]}"#
+                    )), "users[0].tasks[0]"
+            ),
+            (
+                Self.document(
+                    Self.user(
+                        "mei",
+                        task:
+                            #"{"id": "ID-1", "title": "x", "category": "E", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00", "repeat": {"every": "daily"}, "occurrences": [{"date": "2025-01-09", "state": "lost"}]}"#
+                    )), "users[0].tasks[0].occurrences[0].state"
+            ),
             (Self.document(Self.user("mei"), Self.user("mei")), "users[1].id"),
         ]
         for (i, (text, path)) in cases.enumerated() {
@@ -101,17 +161,23 @@ import Testing
         let s = try Sandbox()
         var user = Documents.englishWeek()
         try await s.ok(["import", s.writeJSON("v1.json", Documents.document([user]))])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "mine", "--title", "Added by hand", "--category", "Math",
-                        "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "mine", "--title", "Added by hand", "--category", "Math",
+            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
+        ])
         var tasks = user["tasks"] as! [[String: Any]]
         tasks[2]["title"] = "English reading, unit 4"
         user["tasks"] = tasks
         user["settings"] = ["sessionMinutes": 45]
         let second = try await s.json(["import", s.writeJSON("v2.json", Documents.document([user])), "--json"])
         let cs = try #require(second.array("users").first?.string("changesetId"))
-        #expect(try SQL.rows(s.db, "SELECT entity, entity_key FROM changeset_edits WHERE changeset_id = '\(cs)'") == ["'task'|'mei-eng-3'"])
+        #expect(
+            try SQL.rows(s.db, "SELECT entity, entity_key FROM changeset_edits WHERE changeset_id = '\(cs)'") == [
+                "'task'|'mei-eng-3'"
+            ])
         #expect(try SQL.value(s.db, "SELECT title FROM tasks WHERE id = 'mei-eng-3'") == "English reading, unit 4")
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE id = 'mine'") == 1, "tasks not in the document stay")
+        #expect(
+            try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE id = 'mine'") == 1, "tasks not in the document stay")
         #expect(try SQL.value(s.db, "SELECT session_minutes FROM settings WHERE user_id = 'mei'") == "45")
     }
 
@@ -140,34 +206,69 @@ import Testing
             #expect(Data(first.utf8) == Data(second.utf8), "\(user): export → import → export must be byte-identical")
             #expect(first.contains("\"format\": \"replan/1\""))
         }
-        let mei = try JSONSerialization.jsonObject(with: Data(try await s.ok(["export", "--user", "mei"]).utf8)) as? [String: Any]
+        let mei =
+            try JSONSerialization.jsonObject(with: Data(try await s.ok(["export", "--user", "mei"]).utf8))
+            as? [String: Any]
         let tasks = try #require(mei?.array("users").first?.array("tasks"))
-        #expect(tasks.first { $0.string("id") == "essay" }?.string("color") == "red", "the RGBA colour became its meaning")
+        #expect(
+            tasks.first { $0.string("id") == "essay" }?.string("color") == "red", "the RGBA colour became its meaning")
         let series = try #require(tasks.first { $0.string("id") == "eng-1" })
-        #expect(series.array("occurrences").map { $0.string("date") } == ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09"])
+        #expect(
+            series.array("occurrences").map { $0.string("date") } == [
+                "2025-01-06", "2025-01-07", "2025-01-08", "2025-01-09",
+            ])
         #expect(series.array("slides").count == 1)
     }
 
     @Test func rgbaColoursOfTheOriginalAppAreAccepted() async throws {
         let s = try Sandbox()
-        let colours = ["0.7,0.16,0.13,0.4": "red", "0.85,0.65,0.13,0.4": "yellow", "0.2,0.6,0.3,1": "green", "0.2,0.4,0.75,0.5": "blue",
-                       "0.69, 0.17, 0.12, 0.4": "red"]
+        let colours = [
+            "0.7,0.16,0.13,0.4": "red", "0.85,0.65,0.13,0.4": "yellow", "0.2,0.6,0.3,1": "green",
+            "0.2,0.4,0.75,0.5": "blue",
+            "0.69, 0.17, 0.12, 0.4": "red",
+        ]
         let tasks = colours.keys.sorted().enumerated().map { i, c in
-            ["id": "t\(i)", "title": "Task \(i)", "category": "C", "color": c, "start": "2025-01-08T1\(i):00", "end": "2025-01-08T1\(i):30"]
+            [
+                "id": "t\(i)", "title": "Task \(i)", "category": "C", "color": c, "start": "2025-01-08T1\(i):00",
+                "end": "2025-01-08T1\(i):30",
+            ]
         }
-        try await s.ok(["import", s.writeJSON("rgba.json", Documents.document([["id": "mei", "timeZone": "Asia/Taipei", "tasks": tasks]]))])
+        try await s.ok([
+            "import",
+            s.writeJSON("rgba.json", Documents.document([["id": "mei", "timeZone": "Asia/Taipei", "tasks": tasks]])),
+        ])
         for (i, c) in colours.keys.sorted().enumerated() {
             #expect(try SQL.value(s.db, "SELECT color FROM tasks WHERE id = 't\(i)'") == colours[c], "\(c)")
         }
-        let bad = try await s.run(["import", s.writeJSON("bad.json", Documents.document([["id": "ann", "timeZone": "UTC", "tasks": [
-            ["id": "x", "title": "x", "category": "C", "color": "1.5,0,0,1", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]]))])
+        let bad = try await s.run([
+            "import",
+            s.writeJSON(
+                "bad.json",
+                Documents.document([
+                    [
+                        "id": "ann", "timeZone": "UTC",
+                        "tasks": [
+                            [
+                                "id": "x", "title": "x", "category": "C", "color": "1.5,0,0,1",
+                                "start": "2025-01-08T10:00", "end": "2025-01-08T11:00",
+                            ]
+                        ],
+                    ]
+                ])),
+        ])
         #expect(bad.code == 65 && bad.stderr.contains("users[0].tasks[0].color"), "\(bad)")
     }
 
     @Test func importReadsStandardInputAndConvertsOffsetsIntoTheUsersZone() async throws {
         let s = try Sandbox()
-        let doc = try s.write("doc.json", Self.document(Self.user("mei", task:
-            #"{"id": "ID-1", "title": "Call", "category": "Life", "start": "2025-01-08T02:00:00Z", "end": "2025-01-08T03:00+00:00"}"#)))
+        let doc = try s.write(
+            "doc.json",
+            Self.document(
+                Self.user(
+                    "mei",
+                    task:
+                        #"{"id": "ID-1", "title": "Call", "category": "Life", "start": "2025-01-08T02:00:00Z", "end": "2025-01-08T03:00+00:00"}"#
+                )))
         #expect(FileManager.default.createFile(atPath: s.db, contents: nil)) // an existing, empty database
         let r = try await s.run(["import", "-"], stdin: doc)
         #expect(r.code == 0, "\(r)")
@@ -177,7 +278,9 @@ import Testing
     @Test func exportICalendarListsOccurrencesInTheRange() async throws {
         let s = try Sandbox()
         try await s.ok(["import", s.writeJSON("rich.json", Documents.rich)])
-        let ics = try await s.ok(["export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-12"])
+        let ics = try await s.ok([
+            "export", "--user", "mei", "--format", "ics", "--from", "2025-01-06", "--to", "2025-01-12",
+        ])
         #expect(ics.hasPrefix("BEGIN:VCALENDAR") && ics.contains("END:VCALENDAR"))
         #expect(ics.contains("SUMMARY:Essay draft") && ics.contains("SUMMARY:Field trip"))
         let events = ics.components(separatedBy: "BEGIN:VEVENT").count - 1
@@ -186,7 +289,9 @@ import Testing
         // the range); then the essay and the trip.
         #expect(events == 8, "\(ics)")
         #expect(ics.components(separatedBy: "STATUS:CANCELLED").count - 1 == 1, "\(ics)")
-        #expect(ics.contains("DTSTART;TZID=Asia/Taipei:20250108T150000") || ics.contains("20250108T070000Z"), "the moved occurrence: \(ics)")
+        #expect(
+            ics.contains("DTSTART;TZID=Asia/Taipei:20250108T150000") || ics.contains("20250108T070000Z"),
+            "the moved occurrence: \(ics)")
         let bad = try await s.run(["export", "--user", "mei", "--format", "xml"])
         #expect(bad.code == 64, "\(bad)")
     }

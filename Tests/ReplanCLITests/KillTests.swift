@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Crash-only (DESIGN.md): a run killed at any moment leaves each user either fully planned
@@ -20,7 +21,9 @@ import Glibc
     /// planned (one `changed` user run for the plan date, one nightly changeset, its tasks
     /// moved) or untouched (none of that).
     static func halfWritten(_ db: String) throws -> [String] {
-        try SQL.rows(db, """
+        try SQL.rows(
+            db,
+            """
             WITH u AS (
               SELECT id,
                 (SELECT count(*) FROM user_runs r WHERE r.user_id = users.id AND r.plan_date = '\(planDate)' AND r.status = 'changed') AS runs,
@@ -34,12 +37,15 @@ import Glibc
     }
 
     static func done(_ db: String) throws -> Int {
-        try SQL.int(db, "SELECT count(DISTINCT user_id) FROM user_runs WHERE plan_date = '\(planDate)' AND status = 'changed'")
+        try SQL.int(
+            db, "SELECT count(DISTINCT user_id) FROM user_runs WHERE plan_date = '\(planDate)' AND status = 'changed'")
     }
 
     /// The nightly changesets' contents per user, without their ids and timestamps.
     static func nightlyEdits(_ db: String) throws -> [String] {
-        try SQL.rows(db, """
+        try SQL.rows(
+            db,
+            """
             SELECT c.user_id, c.plan_date, c.state, c.summary, e.seq, e.entity, e.entity_key, e.before,
                    CASE WHEN e.after IS NULL OR e.entity = 'statistic' THEN e.after ELSE json_remove(e.after, '$.version') END, e.reason
             FROM changesets c JOIN changeset_edits e ON e.changeset_id = c.id WHERE c.origin = 'nightly'
@@ -60,7 +66,8 @@ import Glibc
         // How much of that is starting up (process, database open), and how much per user.
         let idle = try s.start(["log", "--limit", "1", "--db", reference])
         _ = await idle.wait()
-        let duration = measured.elapsed ?? 1, startup = min(idle.elapsed ?? 0, duration)
+        let duration = measured.elapsed ?? 1
+        let startup = min(idle.elapsed ?? 0, duration)
         let perUser = (duration - startup) / Double(users)
 
         var kills: [String] = []
@@ -76,10 +83,13 @@ import Glibc
                 await process.signal(SIGKILL, atSeconds: delay)
             }
             let outcome = await process.wait()
-            #expect((outcome.signaled && outcome.code == SIGKILL) || (!outcome.signaled && outcome.code == 0), "\(outcome)")
+            #expect(
+                (outcome.signaled && outcome.code == SIGKILL) || (!outcome.signaled && outcome.code == 0), "\(outcome)")
             let done = try Self.done(s.db)
             kills.append(String(format: "%.3fs→%@%d", delay, outcome.signaled ? "killed@" : "finished@", done))
-            if attempt == 0 { #expect(done > 0 && done < users, "the first kill came mid-run: \(done) of \(users) done") }
+            if attempt == 0 {
+                #expect(done > 0 && done < users, "the first kill came mid-run: \(done) of \(users) done")
+            }
             let broken = try Self.halfWritten(s.db)
             #expect(broken.isEmpty, "after a kill at \(delay) s, users half written: \(broken.prefix(5))")
         }
@@ -90,11 +100,18 @@ import Glibc
         #expect(try SQL.value(s.db, "PRAGMA foreign_key_check") == "")
         #expect(try Self.halfWritten(s.db).isEmpty)
         #expect(try Self.done(s.db) == users, "kills: \(kills)")
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE status <> 'changed'") == 0, "no user failed or was planned twice")
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM (SELECT user_id FROM changesets WHERE origin = 'nightly' GROUP BY user_id HAVING count(*) <> 1)") == 0)
+        #expect(
+            try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE status <> 'changed'") == 0,
+            "no user failed or was planned twice")
+        #expect(
+            try SQL.int(
+                s.db,
+                "SELECT count(*) FROM (SELECT user_id FROM changesets WHERE origin = 'nightly' GROUP BY user_id HAVING count(*) <> 1)"
+            ) == 0)
         // Versions come from one counter, so they follow the order the students committed in.
-        expectSamePlan(try SQL.planDump(reference, ignoringVersions: true), try SQL.planDump(s.db, ignoringVersions: true),
-                       "killed 20 times vs. uninterrupted (kills: \(kills))")
+        expectSamePlan(
+            try SQL.planDump(reference, ignoringVersions: true), try SQL.planDump(s.db, ignoringVersions: true),
+            "killed 20 times vs. uninterrupted (kills: \(kills))")
         #expect(try Self.nightlyEdits(s.db) == (try Self.nightlyEdits(reference)), "the changesets' contents match too")
     }
 
@@ -159,7 +176,9 @@ import Glibc
         #expect(done > 0 && done < users, "the signal came mid-run: \(done) of \(users) done")
         #expect(try Self.halfWritten(s.db).isEmpty, "nothing half-written")
         #expect(try SQL.value(s.db, "PRAGMA integrity_check") == "ok")
-        #expect(try SQL.value(s.db, "SELECT finished_at IS NOT NULL FROM runs") == "1", "the interrupted run still closed its record")
+        #expect(
+            try SQL.value(s.db, "SELECT finished_at IS NOT NULL FROM runs") == "1",
+            "the interrupted run still closed its record")
 
         let next = try await s.run(["run", "--no-model", "--json"])
         #expect(next.code == 0, "\(next)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
 
 /// `replan log` scales with runs, not students (issue 17): one line per run by default, the
@@ -9,8 +10,15 @@ import Testing
     static func night(students count: Int) async throws -> Sandbox {
         let s = try Sandbox()
         let users = (0..<count).map { i -> [String: Any] in
-            ["id": "s\(i)", "timeZone": "Asia/Taipei",
-             "tasks": [["id": "s\(i)-m", "title": "Math", "category": "Math", "start": "2025-01-06T10:00", "end": "2025-01-06T11:00"]]]
+            [
+                "id": "s\(i)", "timeZone": "Asia/Taipei",
+                "tasks": [
+                    [
+                        "id": "s\(i)-m", "title": "Math", "category": "Math", "start": "2025-01-06T10:00",
+                        "end": "2025-01-06T11:00",
+                    ]
+                ],
+            ]
         }
         try await s.ok(["import", try s.writeJSON("users.json", ["format": "replan/1", "users": users])])
         try await s.ok(["run", "--no-model"])
@@ -23,9 +31,11 @@ import Testing
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "header, the run, the changesets heading and one changeset: \(text)")
         let columns = lines[0].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        #expect(columns == "run started due changed unchanged skipped failed model err tokens cost duration", "\(lines[0])")
+        #expect(
+            columns == "run started due changed unchanged skipped failed model err tokens cost duration", "\(lines[0])")
         let run = lines[1].split(separator: " ").map(String.init)
-        #expect(Array(run.prefix(9)) == ["1", "2025-01-06T19:00:00Z", "30", "30", "0", "0", "0", "0", "0"], "\(lines[1])")
+        #expect(
+            Array(run.prefix(9)) == ["1", "2025-01-06T19:00:00Z", "30", "30", "0", "0", "0", "0", "0"], "\(lines[1])")
         #expect(run[9] == "$0.0000", "no model tokens, no cost (gpt-5.1's prices unless configured): \(lines[1])")
     }
 
@@ -37,7 +47,9 @@ import Testing
         let all = try await s.json(["log", "--json", "--all"])
         #expect((all["runs"] as? [[String: Any]])?.map { $0["id"] as? Int } == [2, 1])
         let totals = try #require((all["runs"] as? [[String: Any]])?.last?["totals"] as? [String: Any])
-        #expect(totals["due"] as? Int == 2 && totals["changed"] as? Int == 2 && totals["modelErrors"] as? Int == 0, "\(totals)")
+        #expect(
+            totals["due"] as? Int == 2 && totals["changed"] as? Int == 2 && totals["modelErrors"] as? Int == 0,
+            "\(totals)")
         #expect(try await s.ok(["log", "--all"]).split(separator: "\n").filter { $0.hasPrefix("    2  ") }.count == 1)
     }
 
@@ -66,8 +78,9 @@ import Testing
         let paged = s.path("paged.txt")
         func log(_ extra: [String], tty: Bool) -> String {
             let captured = CLIBasicsTests.Captured()
-            let console = Console(stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: true, journal: false,
-                                  writeOut: { captured.append($0) }, writeErr: { _ in })
+            let console = Console(
+                stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: true, journal: false,
+                writeOut: { captured.append($0) }, writeErr: { _ in })
             var env = s.environment
             env["PAGER"] = "cat > \(paged)"
             #expect(ReplanCommandLine.run(["log"] + extra, environment: env, console: console) == .success)
@@ -85,8 +98,10 @@ import Testing
 
     @Test func badFiltersExit65NamingTheValue() async throws {
         let s = try await Self.night(students: 1)
-        for (args, mention) in [(["log", "--status", "great"], "great"), (["log", "--run", "99"], "no run 99"),
-                                (["log", "--since", "last week"], "last week"), (["log", "--user", "nobody"], "nobody")] {
+        for (args, mention) in [
+            (["log", "--status", "great"], "great"), (["log", "--run", "99"], "no run 99"),
+            (["log", "--since", "last week"], "last week"), (["log", "--user", "nobody"], "nobody"),
+        ] {
             let r = try await s.run(args)
             #expect(r.code == 65 && r.stderr.contains(mention), "\(args): \(r)")
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `replan run` and `preview` through the binary: planning.md §7's worked examples, who is
@@ -26,12 +27,14 @@ import Glibc
         for key in ["user", "planDate", "now", "status", "changesetId", "edits", "flags", "summary", "model"] {
             #expect(e[key] != nil, "run --json entries carry \(key)")
         }
-        #expect(e.string("user") == "mei" && e.string("planDate") == "2025-01-07" && e.string("now") == "2025-01-07T03:00")
+        #expect(
+            e.string("user") == "mei" && e.string("planDate") == "2025-01-07" && e.string("now") == "2025-01-07T03:00")
         #expect(e.string("status") == "changed")
         let cs = try #require(e.string("changesetId"))
         #expect(e.array("flags").isEmpty)
         let summary = try #require(e.object("summary"))
-        #expect(summary.int("dropped") == 0 && summary.int("rescheduled") == 5 && summary.int("chained") == 5, "Y=5, Z=5")
+        #expect(
+            summary.int("dropped") == 0 && summary.int("rescheduled") == 5 && summary.int("chained") == 5, "Y=5, Z=5")
         let model = try #require(e.object("model"))
         #expect(model.bool("called") == false)
 
@@ -46,24 +49,36 @@ import Glibc
         let edits = e.array("edits")
         #expect(edits.count == expected.count)
         for (id, before, after, reason) in expected {
-            guard let edit = edits.first(where: { $0.string("id") == id }) else { Issue.record("no edit for \(id)"); continue }
+            guard let edit = edits.first(where: { $0.string("id") == id }) else {
+                Issue.record("no edit for \(id)")
+                continue
+            }
             #expect(edit.string("op") == "move" && edit.string("title") == "English reading", "\(id)")
-            #expect(edit.object("before")?.string("start") == before && edit.object("after")?.string("start") == after, "\(id)")
-            #expect(edit.object("after")?.string("end") == after.replacingOccurrences(of: "T10:00", with: "T11:00"), "\(id)")
+            #expect(
+                edit.object("before")?.string("start") == before && edit.object("after")?.string("start") == after,
+                "\(id)")
+            #expect(
+                edit.object("after")?.string("end") == after.replacingOccurrences(of: "T10:00", with: "T11:00"), "\(id)"
+            )
             #expect(edit.string("reason") == reason, "\(id)")
         }
         // The database agrees, and the changeset is on record.
-        #expect(try SQL.rows(s.db, "SELECT id, start FROM tasks ORDER BY id").map { $0.replacingOccurrences(of: "'", with: "") }
-            == expected.map { "\($0.0)|\($0.2)" })
-        #expect(try SQL.value(s.db, "SELECT origin || ' ' || state || ' ' || plan_date FROM changesets WHERE id = '\(cs)'")
-            == "nightly applied 2025-01-07")
+        #expect(
+            try SQL.rows(s.db, "SELECT id, start FROM tasks ORDER BY id").map {
+                $0.replacingOccurrences(of: "'", with: "")
+            }
+                == expected.map { "\($0.0)|\($0.2)" })
+        #expect(
+            try SQL.value(s.db, "SELECT origin || ' ' || state || ' ' || plan_date FROM changesets WHERE id = '\(cs)'")
+                == "nightly applied 2025-01-07")
         #expect(try SQL.value(s.db, "SELECT status || ' ' || changeset_id FROM user_runs") == "changed \(cs)")
         #expect(run.object("counts")?.int("due") == 1 && run.object("counts")?.int("changed") == 1)
     }
 
     @Test func workedExample5ACourseSeriesAppendsTheMissedSessionAfterItsEnd() async throws {
         let vocab: [String: Any] = [
-            "id": "vocab", "title": "Vocab", "category": "English", "start": "2025-01-01T20:00", "end": "2025-01-01T20:30",
+            "id": "vocab", "title": "Vocab", "category": "English", "start": "2025-01-01T20:00",
+            "end": "2025-01-01T20:30",
             "repeat": ["every": "daily", "until": "2025-01-31"],
             "occurrences": (1...5).map { ["date": String(format: "2025-01-%02d", $0), "state": "completed"] },
         ]
@@ -71,14 +86,22 @@ import Glibc
         let overrides = try SQL.int(s.db, "SELECT count(*) FROM occurrence_overrides")
         let e = try #require(try await s.json(["run", "--no-model", "--json"]).array("users").first)
         #expect(e.string("status") == "changed")
-        #expect(e.array("edits").map { "\($0.string("id") ?? "") \($0.string("reason") ?? "")" } == ["vocab@2025-01-06 series-shift"])
+        #expect(
+            e.array("edits").map { "\($0.string("id") ?? "") \($0.string("reason") ?? "")" } == [
+                "vocab@2025-01-06 series-shift"
+            ])
         #expect(e.object("summary")?.int("rescheduled") == 1 && e.object("summary")?.int("chained") == 1)
         // No slide: one override row for the one session that moved; the history stays.
         #expect(try SQL.int(s.db, "SELECT count(*) FROM series_slides") == 0)
         #expect(try SQL.int(s.db, "SELECT count(*) FROM occurrence_overrides") == overrides + 1)
-        let list = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-30", "--to", "2025-02-02", "--json"])
-        #expect(list.array("occurrences").map { $0.string("start") } == ["2025-01-30T20:00", "2025-01-31T20:00", "2025-02-01T20:00"],
-                "the missed 1/6 now follows the series' last day, 1/31")
+        let list = try await s.json([
+            "task", "list", "--user", "mei", "--from", "2025-01-30", "--to", "2025-02-02", "--json",
+        ])
+        #expect(
+            list.array("occurrences").map { $0.string("start") } == [
+                "2025-01-30T20:00", "2025-01-31T20:00", "2025-02-01T20:00",
+            ],
+            "the missed 1/6 now follows the series' last day, 1/31")
         #expect(list.array("occurrences").first?.object("repeat")?.string("missed") == "shift")
     }
 
@@ -97,19 +120,24 @@ import Glibc
         #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs") == 1)
 
         // A session added for yesterday after the run waits for tomorrow night, unless forced.
-        try await s.ok(["task", "add", "--user", "mei", "--id", "lab", "--title", "Physics lab", "--category", "Physics",
-                        "--start", "2025-01-06T14:00", "--end", "2025-01-06T15:00"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "lab", "--title", "Physics lab", "--category", "Physics",
+            "--start", "2025-01-06T14:00", "--end", "2025-01-06T15:00",
+        ])
         #expect(try await s.json(["run", "--no-model", "--json"]).object("counts")?.int("due") == 0)
         let forced = try await s.json(["run", "--no-model", "--force", "--json"])
         let e = try #require(forced.array("users").first)
         #expect(e.string("status") == "changed" && e.array("edits").map { $0.string("id") } == ["lab"], "\(e)")
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE plan_date = '2025-01-07' AND status = 'changed'") == 2)
+        #expect(
+            try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE plan_date = '2025-01-07' AND status = 'changed'")
+                == 2)
         // Forcing again finds nothing left to do: the rules are idempotent.
         let idle = try #require(try await s.json(["run", "--no-model", "--force", "--json"]).array("users").first)
         #expect(idle.string("status") == "unchanged" && idle.isNull("changesetId"))
 
         // The next night is a new plan date.
-        let wednesday = try await s.run(["run", "--no-model", "--json"], environment: ["REPLAN_NOW": "2025-01-08T03:00:00+08:00"])
+        let wednesday = try await s.run(
+            ["run", "--no-model", "--json"], environment: ["REPLAN_NOW": "2025-01-08T03:00:00+08:00"])
         #expect(try wednesday.json().object("counts")?.int("due") == 1, "\(wednesday)")
     }
 
@@ -123,7 +151,8 @@ import Glibc
         let preview = try await s.json(["preview", "--user", "mei", "--no-model", "--json"])
         let text = try await s.ok(["preview", "--user", "mei", "--no-model"])
 
-        #expect(try Data(contentsOf: URL(fileURLWithPath: s.db)) == bytes, "the database file is byte for byte the same")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: s.db)) == bytes, "the database file is byte for byte the same")
         let now = try fm.attributesOfItem(atPath: s.db)
         #expect(now[.size] as? Int == attributes[.size] as? Int)
         #expect(now[.modificationDate] as? Date == attributes[.modificationDate] as? Date)
@@ -131,7 +160,11 @@ import Glibc
         for table in ["runs", "user_runs", "changesets WHERE origin = 'nightly'", "transcripts"] {
             #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table)") == 0, "\(table)")
         }
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM notification_outbox WHERE changeset_id NOT IN (SELECT id FROM changesets WHERE origin = 'import')") == 0)
+        #expect(
+            try SQL.int(
+                s.db,
+                "SELECT count(*) FROM notification_outbox WHERE changeset_id NOT IN (SELECT id FROM changesets WHERE origin = 'import')"
+            ) == 0)
         #expect(text.contains("nothing is written"))
 
         #expect(preview.string("schema") == "replan.preview/1" && preview.string("user") == "mei")
@@ -143,7 +176,9 @@ import Glibc
         // What the run commits is what the preview showed.
         let run = try #require(try await s.json(["run", "--no-model", "--json", "--user", "mei"]).array("users").first)
         #expect(NSArray(array: run.array("edits")) == NSArray(array: preview.array("edits")))
-        #expect(NSDictionary(dictionary: run.object("summary") ?? [:]) == NSDictionary(dictionary: preview.object("summary") ?? [:]))
+        #expect(
+            NSDictionary(dictionary: run.object("summary") ?? [:])
+                == NSDictionary(dictionary: preview.object("summary") ?? [:]))
 
         let unknown = try await s.run(["preview", "--user", "nobody", "--no-model"])
         #expect(unknown.code == 65, "\(unknown)")
@@ -152,25 +187,29 @@ import Glibc
     @Test func aUserBeforeRunAfterIsNotDue() async throws {
         // 2025-01-06T19:30Z is 03:30 on Tuesday in Taipei, 19:30 on Monday in London and
         // 01:00 on Tuesday in Kolkata: Kolkata's night has not reached 03:00 yet.
-        let s = try await Self.seeded(Documents.document([
-            Documents.englishWeek(user: "taipei", zone: "Asia/Taipei"),
-            Documents.englishWeek(user: "london", zone: "Europe/London"),
-            Documents.englishWeek(user: "kolkata", zone: "Asia/Kolkata"),
-        ]), now: "2025-01-06T19:30:00Z")
+        let s = try await Self.seeded(
+            Documents.document([
+                Documents.englishWeek(user: "taipei", zone: "Asia/Taipei"),
+                Documents.englishWeek(user: "london", zone: "Europe/London"),
+                Documents.englishWeek(user: "kolkata", zone: "Asia/Kolkata"),
+            ]), now: "2025-01-06T19:30:00Z")
         let run = try await s.json(["run", "--no-model", "--json"])
         #expect(Self.users(run) == ["london", "taipei"])
-        let planDates = Dictionary(uniqueKeysWithValues: run.array("users").map { ($0.string("user") ?? "", $0.string("planDate") ?? "") })
+        let planDates = Dictionary(
+            uniqueKeysWithValues: run.array("users").map { ($0.string("user") ?? "", $0.string("planDate") ?? "") })
         #expect(planDates == ["london": "2025-01-06", "taipei": "2025-01-07"])
 
         #expect(Self.users(try await s.json(["run", "--no-model", "--json", "--user", "kolkata"])).isEmpty)
         #expect(Self.users(try await s.json(["run", "--no-model", "--json", "--run-after", "01:00"])) == ["kolkata"])
         // At 03:00 Kolkata time (21:30Z) the default run picks Kolkata up too.
-        let later = try await s.run(["run", "--no-model", "--json"], environment: ["REPLAN_NOW": "2025-01-06T21:30:00Z"])
+        let later = try await s.run(
+            ["run", "--no-model", "--json"], environment: ["REPLAN_NOW": "2025-01-06T21:30:00Z"])
         #expect(try Self.users(later.json()).isEmpty, "Kolkata is already done for 1/7")
     }
 
     @Test func aUserWithAutoUpdateOffIsNotDue() async throws {
-        let s = try await Self.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob")]))
+        let s = try await Self.seeded(
+            Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob")]))
         try await s.ok(["settings", "set", "--user", "mei", "--auto-update", "off"])
         let before = try SQL.planDump(s.db)
         let run = try await s.json(["run", "--no-model", "--json"])
@@ -178,7 +217,9 @@ import Glibc
         for args in [["--user", "mei"], ["--user", "mei", "--force"], ["--force"]] {
             #expect(!Self.users(try await s.json(["run", "--no-model", "--json"] + args)).contains("mei"), "\(args)")
         }
-        #expect(before["tasks"]?.filter { $0.contains("'mei'") } == (try SQL.planDump(s.db))["tasks"]?.filter { $0.contains("'mei'") })
+        #expect(
+            before["tasks"]?.filter { $0.contains("'mei'") }
+                == (try SQL.planDump(s.db))["tasks"]?.filter { $0.contains("'mei'") })
         #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE user_id = 'mei'") == 0)
     }
 
@@ -191,7 +232,8 @@ import Glibc
         #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
         let locked = try await s.run(["run", "--no-model"])
         #expect(locked.code == 75, "\(locked)")
-        #expect(locked.stderr.contains("lock on \(s.db)") && locked.stderr.contains("try again later"), "\(locked.stderr)")
+        #expect(
+            locked.stderr.contains("lock on \(s.db)") && locked.stderr.contains("try again later"), "\(locked.stderr)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM runs") == 0, "a locked-out run leaves no trace")
         expectSamePlan(before, try SQL.planDump(s.db), "after the locked-out run")
         // Readers and previews are not blocked by a run.
@@ -205,20 +247,27 @@ import Glibc
     }
 
     @Test func aUserWhosePlanCannotBeLoadedFailsAloneAndTheRunExits1() async throws {
-        let s = try await Self.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob", zone: "Europe/Berlin")]))
+        let s = try await Self.seeded(
+            Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "bob", zone: "Europe/Berlin")]))
         // A row no replan writes: mei's subtasks are not JSON.
         try SQL.execute(s.db, "UPDATE tasks SET subtasks = 'not json' WHERE id = 'mei-eng-2'")
         let before = try SQL.planDump(s.db)
         let r = try await s.run(["run", "--no-model", "--json"])
         #expect(r.code == 1, "\(r)")
         let run = try r.json()
-        #expect(run.object("counts")?.int("failed") == 1 && run.object("counts")?.int("unchanged") == 1, "bob is planned all the same")
+        #expect(
+            run.object("counts")?.int("failed") == 1 && run.object("counts")?.int("unchanged") == 1,
+            "bob is planned all the same")
         let mei = try #require(run.array("users").first { $0.string("user") == "mei" })
         #expect(mei.string("status") == "failed" && mei.isNull("changesetId"))
         #expect(mei.string("error")?.contains("mei-eng-2") == true, "the error names the row: \(mei)")
         #expect(mei.string("planDate") == "2025-01-07", "the failed user's own plan date: \(mei)")
-        #expect(run.array("users").first { $0.string("user") == "bob" }?.string("planDate") == "2025-01-06", "Berlin is still on Monday")
-        #expect(before["tasks"]?.filter { $0.contains("'mei'") } == (try SQL.planDump(s.db))["tasks"]?.filter { $0.contains("'mei'") })
+        #expect(
+            run.array("users").first { $0.string("user") == "bob" }?.string("planDate") == "2025-01-06",
+            "Berlin is still on Monday")
+        #expect(
+            before["tasks"]?.filter { $0.contains("'mei'") }
+                == (try SQL.planDump(s.db))["tasks"]?.filter { $0.contains("'mei'") })
         let log = try await s.json(["log", "--json", "--user", "mei"])
         #expect(log.array("runs").first?.array("users").first?.string("planDate") == "2025-01-07")
         // A failed user is not done: the next run tries again (and fails again, visibly).
@@ -268,7 +317,8 @@ import Glibc
             let start = try #require(f.date(from: local))
             return ISO8601DateFormatter().string(from: start.addingTimeInterval(-15 * 60))
         }
-        var schedule = Set<String>(), cancel = Set<String>()
+        var schedule = Set<String>()
+        var cancel = Set<String>()
         for edit in e.array("edits") {
             let id = edit.string("id")!
             // Only reminders still ahead are withdrawn: a past one has fired or never will.
@@ -282,7 +332,11 @@ import Glibc
             }
         }
         func outbox(_ action: String) throws -> Set<String> {
-            Set(try SQL.rows(s.db, "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE changeset_id = '\(cs)' AND action = '\(action)'")
+            Set(
+                try SQL.rows(
+                    s.db,
+                    "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE changeset_id = '\(cs)' AND action = '\(action)'"
+                )
                 .map { $0.replacingOccurrences(of: "'", with: "") })
         }
         #expect(schedule.contains("mei-eng-1 2025-01-07T01:45:00Z"), "Tue 10:00 Taipei is 02:00Z; 15 minutes before")
@@ -297,8 +351,14 @@ import Glibc
         // Undo reschedules the reminders of the restored times.
         let mark = try SQL.int(s.db, "SELECT max(id) FROM notification_outbox")
         try await s.ok(["undo", cs, "--yes"])
-        let restored = Set(try SQL.rows(s.db, "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE id > \(mark) AND action = 'schedule'")
+        let restored = Set(
+            try SQL.rows(
+                s.db,
+                "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE id > \(mark) AND action = 'schedule'"
+            )
             .map { $0.replacingOccurrences(of: "'", with: "") })
-        #expect(restored.contains("mei-eng-2 2025-01-07T01:45:00Z"), "Tuesday's session is back at Tuesday 10:00: \(restored)")
+        #expect(
+            restored.contains("mei-eng-2 2025-01-07T01:45:00Z"),
+            "Tuesday's session is back at Tuesday 10:00: \(restored)")
     }
 }

@@ -11,10 +11,14 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
         try await s.ok(["settings", "set", "--user", "mei", "--notifications", "on", "--reminder-minutes", "10"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-                        "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "phy", "--title", "Physics", "--category", "Physics",
-                        "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
+            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
+        ])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "phy", "--title", "Physics", "--category", "Physics",
+            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
+        ])
         return s
     }
 
@@ -29,7 +33,9 @@ import Testing
         try await s.ok(["run", "--no-model"])
         let rows = try await Self.entries(s).rows.filter { ($0["occurrenceId"] as? String) == "math" }
         #expect(rows.count >= 1, "\(rows)")
-        #expect(rows.allSatisfy { $0["action"] as? String == "schedule" }, "Monday's reminder is past: no cancel row: \(rows)")
+        #expect(
+            rows.allSatisfy { $0["action"] as? String == "schedule" },
+            "Monday's reminder is past: no cancel row: \(rows)")
         #expect(rows.allSatisfy { ($0["fireAt"] as? String ?? "") > "2025-01-06T19:00:00Z" }, "\(rows)")
         _ = before
 
@@ -66,9 +72,13 @@ import Testing
         let pending = try await Self.entries(s).rows
         let state = s.path("outbox.cursor")
         func consume() throws -> Outcome {
-            try Outcome.of("/usr/bin/env", ["python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
-                                             "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once"],
-                           environment: s.environment)
+            try Outcome.of(
+                "/usr/bin/env",
+                [
+                    "python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
+                    "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once",
+                ],
+                environment: s.environment)
         }
         let run = try consume()
         #expect(run.code == 0 && run.stderr.isEmpty, "\(run)")

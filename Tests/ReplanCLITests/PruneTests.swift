@@ -7,8 +7,10 @@ import Testing
     static func oneNight() async throws -> (Sandbox, String) {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-                        "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
+            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
+        ])
         let run = try await s.json(["run", "--no-model", "--json"])
         let cs = try #require((run["users"] as? [[String: Any]])?.first?["changesetId"] as? String)
         return (s, cs)
@@ -22,7 +24,10 @@ import Testing
         #expect(dry["changesets"] as? Int == 2 && dry["userRuns"] as? Int == 1 && dry["runs"] as? Int == 1, "\(dry)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets") == 2, "a dry run deletes nothing")
         let text = try await s.ok(["prune", "--now", Self.twoMonthsLater])
-        #expect(text.hasPrefix("pruned 2 changeset(s), 1 user run(s) with 0 transcript(s) and 1 run(s) older than 2025-02-07T19:00:00Z"), "\(text)")
+        #expect(
+            text.hasPrefix(
+                "pruned 2 changeset(s), 1 user run(s) with 0 transcript(s) and 1 run(s) older than 2025-02-07T19:00:00Z"
+            ), "\(text)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets") == 0)
         #expect(try SQL.int(s.db, "SELECT count(*) FROM runs") == 0)
         #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks") == 1, "the plan stays")
@@ -33,7 +38,8 @@ import Testing
     @Test func everyRunPrunesAfterItsStudentsAndZeroKeepsForever() async throws {
         let (s, _) = try await Self.oneNight()
         let forever = try s.write("forever.conf", "retention_days = 0\n")
-        let kept = try await s.run(["run", "--no-model", "--config", forever], environment: ["REPLAN_NOW": Self.twoMonthsLater])
+        let kept = try await s.run(
+            ["run", "--no-model", "--config", forever], environment: ["REPLAN_NOW": Self.twoMonthsLater])
         #expect(kept.code == 0 && !kept.stderr.contains("retention"), "\(kept)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets WHERE created_at < '2025-02-01'") == 2)
         let pruned = try await s.run(["run", "--no-model"], environment: ["REPLAN_NOW": "2025-03-11T03:00:00+08:00"])

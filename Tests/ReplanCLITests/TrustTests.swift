@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 13 through the binary: no edit is silently lost, another user's data and another
@@ -50,7 +51,8 @@ import Glibc
     // MARK: 4. --user must match the id
 
     @Test func undoOfAnotherUsersChangesetWithUserIsRefused() async throws {
-        let s = try await NightlyJobTests.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "ana")]))
+        let s = try await NightlyJobTests.seeded(
+            Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "ana")]))
         let cs = try await Self.changeset(s, ["task", "edit", "ana-eng-3", "--title", "ana's"])
         let refused = try await s.run(["undo", cs, "--user", "mei", "--yes"])
         #expect(refused.code == 65, "\(refused)")
@@ -81,8 +83,10 @@ import Glibc
         try #expect(SQL.value(foreign, "PRAGMA journal_mode") == "delete")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: foreign))
         chmod(foreign, 0o644)
-        for command in [["log"], ["user", "list"], ["user", "add", "mei", "--time-zone", "UTC"], ["run", "--no-model"],
-                        ["import", try s.writeJSON("d.json", Documents.document([Documents.englishWeek()]))]] {
+        for command in [
+            ["log"], ["user", "list"], ["user", "add", "mei", "--time-zone", "UTC"], ["run", "--no-model"],
+            ["import", try s.writeJSON("d.json", Documents.document([Documents.englishWeek()]))],
+        ] {
             let o = try await s.run(["--db", foreign] + command)
             #expect(o.code == 73, "\(command): \(o)")
             #expect(o.stderr.contains("another application"), "\(command): \(o.stderr)")
@@ -96,8 +100,10 @@ import Glibc
         let s = try await Self.seeded()
         let cs = try #require(try SQL.value(s.db, "SELECT id FROM changesets LIMIT 1"))
         let missing = s.path("typo/replan.db")
-        for command in [["log"], ["show", cs], ["stats", "--user", "mei"], ["user", "list"], ["task", "list", "--user", "mei"],
-                        ["export", "--user", "mei"]] {
+        for command in [
+            ["log"], ["show", cs], ["stats", "--user", "mei"], ["user", "list"], ["task", "list", "--user", "mei"],
+            ["export", "--user", "mei"],
+        ] {
             let o = try await s.run(["--db", missing] + command)
             #expect(o.code == 73, "\(command): \(o)")
             #expect(o.stderr.contains(missing) && o.stderr.contains("--db"), "\(command): \(o.stderr)")
@@ -112,16 +118,19 @@ import Glibc
 
     /// Runs the binary under `umask 000`, the worst case.
     static func underOpenUmask(_ s: Sandbox, _ arguments: [String]) async throws -> Outcome {
-        let process = try RunningProcess(arguments: ["-c", "umask 000; exec \"$0\" \"$@\"", Binary.path] + arguments,
-                                         environment: s.environment, directory: s.directory,
-                                         outputPrefix: s.path(".umask-\(UUID().uuidString)"), executable: "/bin/sh")
+        let process = try RunningProcess(
+            arguments: ["-c", "umask 000; exec \"$0\" \"$@\"", Binary.path] + arguments,
+            environment: s.environment, directory: s.directory,
+            outputPrefix: s.path(".umask-\(UUID().uuidString)"), executable: "/bin/sh")
         return await process.wait()
     }
 
     @Test func theDatabaseAndItsSidecarsAre0600UnderAnyUmaskAndSpelling() async throws {
         let s = try Sandbox()
         // Plain path.
-        #expect(try await Self.underOpenUmask(s, ["--db", s.path("plain.db"), "user", "add", "mei", "--time-zone", "UTC"]).code == 0)
+        #expect(
+            try await Self.underOpenUmask(s, ["--db", s.path("plain.db"), "user", "add", "mei", "--time-zone", "UTC"])
+                .code == 0)
         #expect(try await Self.underOpenUmask(s, ["--db", s.path("plain.db"), "run", "--no-model"]).code == 0)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: s.path("plain.db") + suffix) {
             #expect(mode(s.path("plain.db") + suffix) == 0o600, "plain.db\(suffix)")
@@ -133,7 +142,8 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: s.path("uri.db")), "SQLite did not read the name as a URI")
         // A dangling symlink: its target is created, 0600.
         try FileManager.default.createSymbolicLink(atPath: s.path("link.db"), withDestinationPath: s.path("target.db"))
-        let linked = try await Self.underOpenUmask(s, ["--db", s.path("link.db"), "user", "add", "mei", "--time-zone", "UTC"])
+        let linked = try await Self.underOpenUmask(
+            s, ["--db", s.path("link.db"), "user", "add", "mei", "--time-zone", "UTC"])
         #expect(linked.code == 0, "\(linked)")
         #expect(mode(s.path("target.db")) == 0o600)
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: s.path("target.db") + suffix) {
@@ -154,7 +164,9 @@ import Glibc
         flock(fd, LOCK_UN)
         close(fd)
         // A lock file an older replan left as another user, unreadable here, is no obstacle.
-        #expect(FileManager.default.createFile(atPath: s.db + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: s.db + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
         let run = try await s.run(["run", "--no-model"])
         #expect(run.code == 0, "\(run)")
     }
@@ -182,9 +194,12 @@ import Glibc
     }
 
     @Test func aRunWhoseOutputNobodyReadsCommitsEveryStudentAndExits0() async throws {
-        let s = try await NightlyJobTests.seeded(Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "ana")]))
+        let s = try await NightlyJobTests.seeded(
+            Documents.document([Documents.englishWeek(), Documents.englishWeek(user: "ana")]))
         let run = try Self.withClosedOutput(s, ["run", "--no-model", "--json"])
-        #expect(run.terminationReason == .exit && run.terminationStatus == 0, "\(run.terminationReason) \(run.terminationStatus)")
+        #expect(
+            run.terminationReason == .exit && run.terminationStatus == 0,
+            "\(run.terminationReason) \(run.terminationStatus)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs WHERE status = 'changed'") == 2)
         #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets WHERE origin = 'nightly'") == 2)
         // The text output too.
@@ -203,13 +218,20 @@ import Glibc
         // This and following: the completed session of 01-06 keeps its title.
         let from = try await s.run(["task", "edit", "eng-1", "--title", "English listening", "--from", "2025-01-07"])
         #expect(from.code == 0, "\(from)")
-        #expect(try SQL.rows(s.db, "SELECT title, repeat_until FROM tasks WHERE id = 'eng-1'") == ["'English reading'|'2025-01-06'"])
-        let list = try await s.json(["task", "list", "--user", "mei", "--from", "2025-01-06", "--to", "2025-01-08", "--json"])
+        #expect(
+            try SQL.rows(s.db, "SELECT title, repeat_until FROM tasks WHERE id = 'eng-1'") == [
+                "'English reading'|'2025-01-06'"
+            ])
+        let list = try await s.json([
+            "task", "list", "--user", "mei", "--from", "2025-01-06", "--to", "2025-01-08", "--json",
+        ])
         let titles = list.array("occurrences").filter { ($0.string("taskId") ?? "") != "essay" }
             .map { "\($0.string("start") ?? "") \($0.string("title") ?? "") \($0.string("state") ?? "")" }
         #expect(titles.contains("2025-01-06T10:00 English reading completed"), "\(titles)")
         #expect(titles.contains("2025-01-07T10:00 English listening open"), "\(titles)")
-        #expect(titles.contains("2025-01-08T15:00 English listening open"), "the moved session moved with the series: \(titles)")
+        #expect(
+            titles.contains("2025-01-08T15:00 English listening open"),
+            "the moved session moved with the series: \(titles)")
 
         // --all is the student's explicit choice to change every session.
         try await s.ok(["task", "edit", "quiz", "--title", "Quiz"]) // a one-off needs neither
@@ -229,8 +251,12 @@ import Glibc
         chmod(twoLines, 0o644)
         let warned = try await s.run(["preview", "--user", "mei", "--api-key-file", twoLines] + model)
         #expect(warned.code == 0, "\(warned)")
-        #expect(warned.stderr.contains("only the first line") && warned.stderr.contains("readable by group or others"), "\(warned.stderr)")
-        #expect(!warned.stderr.contains("sk-first-line") && !warned.stdout.contains("sk-first-line"), "the key is never printed")
+        #expect(
+            warned.stderr.contains("only the first line") && warned.stderr.contains("readable by group or others"),
+            "\(warned.stderr)")
+        #expect(
+            !warned.stderr.contains("sk-first-line") && !warned.stdout.contains("sk-first-line"),
+            "the key is never printed")
         let control = try s.write("key2", "sk-a\u{1B}[2Jb\n")
         chmod(control, 0o600)
         let refused = try await s.run(["preview", "--user", "mei", "--api-key-file", control] + model)
@@ -240,14 +266,34 @@ import Glibc
 
     @Test func controlCharactersAreRefusedOnImportAndEscapedOnOutput() async throws {
         let s = try await Self.seeded()
-        let bad = try await s.run(["import", s.writeJSON("bad.json", Documents.document([["id": "mei", "timeZone": "Asia/Taipei", "tasks": [
-            ["id": "x", "title": "Evil \u{1B}]0;owned\u{07} title", "category": "C", "start": "2025-01-08T10:00", "end": "2025-01-08T11:00"]]]]))])
-        #expect(bad.code == 65 && bad.stderr.contains("users[0].tasks[0].title") && bad.stderr.contains("control character"), "\(bad)")
+        let bad = try await s.run([
+            "import",
+            s.writeJSON(
+                "bad.json",
+                Documents.document([
+                    [
+                        "id": "mei", "timeZone": "Asia/Taipei",
+                        "tasks": [
+                            [
+                                "id": "x", "title": "Evil \u{1B}]0;owned\u{07} title", "category": "C",
+                                "start": "2025-01-08T10:00", "end": "2025-01-08T11:00",
+                            ]
+                        ],
+                    ]
+                ])),
+        ])
+        #expect(
+            bad.code == 65 && bad.stderr.contains("users[0].tasks[0].title")
+                && bad.stderr.contains("control character"), "\(bad)")
         // A title stored before the rule is shown escaped, on stdout and in the journal's lines.
         try SQL.execute(s.db, "UPDATE tasks SET title = 'Evil ' || char(27) || '[2J title' WHERE id = 'mei-eng-3'")
         let list = try await s.run(["task", "list", "--user", "mei"])
-        #expect(list.code == 0 && !list.stdout.contains("\u{1B}") && list.stdout.contains("Evil \\u{1B}[2J title"), "\(list)")
+        #expect(
+            list.code == 0 && !list.stdout.contains("\u{1B}") && list.stdout.contains("Evil \\u{1B}[2J title"),
+            "\(list)")
         let json = try await s.json(["task", "list", "--user", "mei", "--json"])
-        #expect(json.array("occurrences").contains { $0.string("title") == "Evil \u{1B}[2J title" }, "JSON keeps the text, escaped by JSON")
+        #expect(
+            json.array("occurrences").contains { $0.string("title") == "Evil \u{1B}[2J title" },
+            "JSON keeps the text, escaped by JSON")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
 
 /// `log`, `show`, `undo` and `redo` around a nightly changeset (cli.md, DESIGN.md "Nothing is
@@ -25,16 +26,23 @@ import Testing
         let log = try await s.json(["log", "--json"])
         #expect(log.string("schema") == "replan.log/1")
         let entry = try #require(log.array("runs").first?.array("users").first)
-        #expect(entry.string("user") == "mei" && entry.string("planDate") == "2025-01-07" && entry.string("status") == "changed")
+        #expect(
+            entry.string("user") == "mei" && entry.string("planDate") == "2025-01-07"
+                && entry.string("status") == "changed")
         #expect(entry.string("changesetId") == cs && entry.int("turns") == 0 && entry.isNull("error"))
-        for key in ["id", "startedAt", "finishedAt", "users"] { #expect(log.array("runs").first?[key] != nil, "log runs carry \(key)") }
+        for key in ["id", "startedAt", "finishedAt", "users"] {
+            #expect(log.array("runs").first?[key] != nil, "log runs carry \(key)")
+        }
         #expect(try await s.ok(["log", "--user", "mei"]).contains(cs))
 
         // show: the changeset and its edits, as the run reported them.
         let show = try await s.json(["show", cs, "--json"])
         let header = try #require(show.object("changeset"))
-        #expect(header.string("id") == cs && header.string("user") == "mei" && header.string("planDate") == "2025-01-07")
-        #expect(header.string("state") == "applied" && header.string("origin") == "nightly" && header.string("createdAt") != nil)
+        #expect(
+            header.string("id") == cs && header.string("user") == "mei" && header.string("planDate") == "2025-01-07")
+        #expect(
+            header.string("state") == "applied" && header.string("origin") == "nightly"
+                && header.string("createdAt") != nil)
         #expect(Set(show.array("edits").compactMap { $0.string("op") }) == ["move", "delete", "skip"])
         #expect(show.object("summary")?.int("dropped") == 2 && show["model"] != nil)
         let showText = try await s.ok(["show", cs])
@@ -63,7 +71,9 @@ import Testing
 
         let refused = try await s.run(["undo", cs, "--yes"])
         #expect(refused.code == 2, "\(refused)")
-        #expect(refused.stderr.contains("mei-eng-3") && refused.stderr.contains("--force"), "the conflicts are listed: \(refused.stderr)")
+        #expect(
+            refused.stderr.contains("mei-eng-3") && refused.stderr.contains("--force"),
+            "the conflicts are listed: \(refused.stderr)")
         #expect(!refused.stderr.contains("mei-eng-2"), "only the changed row is a conflict: \(refused.stderr)")
         expectSamePlan(edited, try SQL.planDump(s.db), "after the refused undo")
         #expect(try SQL.value(s.db, "SELECT state FROM changesets WHERE id = '\(cs)'") == "applied")
@@ -71,11 +81,16 @@ import Testing
         let forced = try await s.run(["undo", cs, "--yes", "--force"])
         #expect(forced.code == 0, "\(forced)")
         #expect(forced.stdout.contains("overwritten"), "\(forced.stdout)")
-        #expect(try SQL.rows(s.db, "SELECT title, start FROM tasks WHERE id = 'mei-eng-3'") == ["'English reading'|'2025-01-08T10:00'"])
+        #expect(
+            try SQL.rows(s.db, "SELECT title, start FROM tasks WHERE id = 'mei-eng-3'") == [
+                "'English reading'|'2025-01-08T10:00'"
+            ])
         // Apart from the forced row's version, everything is as before the night.
         let after = try SQL.planDump(s.db)
         for table in after.keys where table != "tasks" { #expect(after[table] == before[table], "\(table)") }
-        #expect(after["tasks"]?.filter { !$0.hasPrefix("'mei-eng-3'") } == before["tasks"]?.filter { !$0.hasPrefix("'mei-eng-3'") })
+        #expect(
+            after["tasks"]?.filter { !$0.hasPrefix("'mei-eng-3'") }
+                == before["tasks"]?.filter { !$0.hasPrefix("'mei-eng-3'") })
     }
 
     @Test func redoIsRefusedWhenARestoredRowChangedSince() async throws {
@@ -123,9 +138,14 @@ import Testing
         try await s.ok(["run", "--no-model", "--user", "bob"])
         let out = try await s.ok(["undo", "--user", "mei", "--last", "--yes"])
         #expect(out.contains(cs), "\(out)")
-        expectSamePlan(before.filter { $0.key != "tasks" }, try SQL.planDump(s.db).filter { $0.key != "tasks" }, "mei's rows")
-        #expect(try SQL.rows(s.db, "SELECT * FROM tasks WHERE user_id = 'mei' ORDER BY id") == before["tasks"]?.filter { $0.contains("'mei'") })
-        #expect(try SQL.value(s.db, "SELECT state FROM changesets WHERE user_id = 'bob' AND origin = 'nightly'") == "applied")
+        expectSamePlan(
+            before.filter { $0.key != "tasks" }, try SQL.planDump(s.db).filter { $0.key != "tasks" }, "mei's rows")
+        #expect(
+            try SQL.rows(s.db, "SELECT * FROM tasks WHERE user_id = 'mei' ORDER BY id")
+                == before["tasks"]?.filter { $0.contains("'mei'") })
+        #expect(
+            try SQL.value(s.db, "SELECT state FROM changesets WHERE user_id = 'bob' AND origin = 'nightly'")
+                == "applied")
 
         let nobody = try await s.run(["undo", "--user", "carl", "--last", "--yes"])
         #expect(nobody.code == 65, "\(nobody)")
@@ -145,8 +165,9 @@ import Testing
     }
 
     static func terminal(answer: String?, captured: Captured) -> Console {
-        Console(stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, noColor: true, journal: false,
-                writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) }, readLine: { answer })
+        Console(
+            stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true, noColor: true, journal: false,
+            writeOut: { captured.appendOut($0) }, writeErr: { captured.appendErr($0) }, readLine: { answer })
     }
 
     @Test func onATerminalUndoAsksAndOnlyYesUndoes() async throws {
@@ -155,15 +176,19 @@ import Testing
         let env = s.environment
         for answer in ["n", "", nil, "whatever"] as [String?] {
             let captured = Captured()
-            let code = ReplanCommandLine.run(["undo", cs], environment: env, console: Self.terminal(answer: answer, captured: captured))
+            let code = ReplanCommandLine.run(
+                ["undo", cs], environment: env, console: Self.terminal(answer: answer, captured: captured))
             #expect(code == .success)
-            #expect(captured.stdout.contains("nothing done") && captured.stderr.contains("[y/N]"), "\(answer ?? "EOF"): \(captured.stdout)")
+            #expect(
+                captured.stdout.contains("nothing done") && captured.stderr.contains("[y/N]"),
+                "\(answer ?? "EOF"): \(captured.stdout)")
             #expect(captured.stdout.contains("Old reading"), "the edits are shown before the question")
         }
         expectSamePlan(afterRun, try SQL.planDump(s.db), "after answering no")
 
         let captured = Captured()
-        let code = ReplanCommandLine.run(["undo", cs], environment: env, console: Self.terminal(answer: "y", captured: captured))
+        let code = ReplanCommandLine.run(
+            ["undo", cs], environment: env, console: Self.terminal(answer: "y", captured: captured))
         #expect(code == .success, "\(captured.stderr)")
         #expect(captured.stdout.contains("undid \(cs)"))
         expectSamePlan(before, try SQL.planDump(s.db), "after answering yes")

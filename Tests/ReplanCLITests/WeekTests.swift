@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ReplanCLI
 
 /// `replan week` and `show CHANGESET --week`: seven columns with a night's effect marked.
@@ -9,13 +10,19 @@ import Testing
     static func afterOneNight() async throws -> (Sandbox, String) {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-                        "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "vocab", "--title", "Vocab", "--category", "English",
-                        "--start", "2025-01-06T20:00", "--end", "2025-01-06T20:30"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
+            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
+        ])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "vocab", "--title", "Vocab", "--category", "English",
+            "--start", "2025-01-06T20:00", "--end", "2025-01-06T20:30",
+        ])
         try await s.ok(["task", "done", "vocab"])
-        try await s.ok(["task", "add", "--user", "mei", "--id", "zh", "--title", "中文閱讀", "--category", "中文",
-                        "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00"])
+        try await s.ok([
+            "task", "add", "--user", "mei", "--id", "zh", "--title", "中文閱讀", "--category", "中文",
+            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
+        ])
         let run = try await s.json(["run", "--no-model", "--json"])
         let cs = try #require((run["users"] as? [[String: Any]])?.first?["changesetId"] as? String)
         return (s, cs)
@@ -43,9 +50,14 @@ import Testing
         let (s, cs) = try await Self.afterOneNight()
         let shown = try await s.ok(["show", cs, "--week"])
         #expect(shown.contains("week of 2025-01-06") && shown.contains("⇢10:00 Math"), "\(shown)")
-        let added = try await s.ok(["task", "add", "--user", "mei", "--title", "Essay", "--category", "English",
-                                    "--start", "2025-01-10T09:00", "--end", "2025-01-10T10:00"])
-        let manual = try #require(added.split(separator: " ").first { $0.hasPrefix("cs-") }.map { String($0.trimmingCharacters(in: .punctuationCharacters)) })
+        let added = try await s.ok([
+            "task", "add", "--user", "mei", "--title", "Essay", "--category", "English",
+            "--start", "2025-01-10T09:00", "--end", "2025-01-10T10:00",
+        ])
+        let manual = try #require(
+            added.split(separator: " ").first { $0.hasPrefix("cs-") }.map {
+                String($0.trimmingCharacters(in: .punctuationCharacters))
+            })
         let week = try await s.ok(["week", "--user", "mei", "--date", "2025-01-10", "--changeset", manual])
         #expect(week.contains("+09:00 Essay"), "\(week)")
     }

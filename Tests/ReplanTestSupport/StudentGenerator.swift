@@ -42,11 +42,15 @@ package struct StudentGenerator {
     mutating func chance(_ p: Double) -> Bool { Double(next() % 10_000) < p * 10_000 }
     mutating func pick<T>(_ list: [T]) -> T { list[int(0...(list.count - 1))] }
 
-    static let zones = ["America/New_York", "Europe/Berlin", "Australia/Sydney", "America/Santiago", "America/Havana",
-                        "Pacific/Chatham", "Asia/Taipei", "UTC"].map { try! UserZone(identifier: $0) }
+    static let zones = [
+        "America/New_York", "Europe/Berlin", "Australia/Sydney", "America/Santiago", "America/Havana",
+        "Pacific/Chatham", "Asia/Taipei", "UTC",
+    ].map { try! UserZone(identifier: $0) }
     /// A day near a DST change of each of the first six zones (the change is that night).
-    static let dstDays = ["2025-03-09", "2025-03-30", "2025-10-05", "2025-09-07", "2025-03-09", "2025-09-28",
-                          "2025-11-02", "2025-10-26", "2025-04-06", "2025-04-06", "2025-11-02", "2025-04-06"]
+    static let dstDays = [
+        "2025-03-09", "2025-03-30", "2025-10-05", "2025-09-07", "2025-03-09", "2025-09-28",
+        "2025-11-02", "2025-10-26", "2025-04-06", "2025-04-06", "2025-11-02", "2025-04-06",
+    ]
     /// Every part-marker spelling of planning.md §1 (and none, the last).
     static func marker(_ style: Int, _ n: Int, _ m: Int) -> String {
         switch style {
@@ -64,8 +68,10 @@ package struct StudentGenerator {
         default: return ""
         }
     }
-    static let courses = ["Linear algebra", "English reading", "Physics", "數學", "Chemistry lab", "Vocab", "Essay",
-                          "MATH101", "Piano", "歷史"]
+    static let courses = [
+        "Linear algebra", "English reading", "Physics", "數學", "Chemistry lab", "Vocab", "Essay",
+        "MATH101", "Piano", "歷史",
+    ]
 
     static func cjk(_ n: Int) -> String {
         let digits = Array("〇一二三四五六七八九")
@@ -82,7 +88,8 @@ package struct StudentGenerator {
 
     package mutating func makeStudent() -> (StudentFamily, UserPlan, Date) {
         let family = StudentFamily.allCases[Int(next() % UInt64(StudentFamily.allCases.count))]
-        tasks = []; overrides = []
+        tasks = []
+        overrides = []
         var zone = pick(Self.zones)
         var settings = UserSettings()
         settings.windowsEnabled = chance(0.7)
@@ -131,7 +138,8 @@ package struct StudentGenerator {
             settings.horizonDays = pick([1, 2, 3, 14])
             settings.splitSessions = chance(0.6)
             settings.windowsEnabled = true
-            settings.windows = try! WeeklyWindows(text: Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, ["09:00-12:00"]) }))
+            settings.windows = try! WeeklyWindows(
+                text: Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, ["09:00-12:00"]) }))
             for day in -3...10 { for h in [9, 10, 11] where chance(0.7) { fixed(day: day, hour: h, minutes: 60) } }
             for _ in 0..<int(2...5) { oneOff(daysFromToday: -int(1...5), minutes: pick([60, 120, 240, 300])) }
             course(partsIn: 1...1, markers: true)
@@ -163,18 +171,25 @@ package struct StudentGenerator {
 
     // MARK: - Pieces
 
-    private mutating func id() -> String { taskNumber += 1; return "t\(taskNumber)" }
+    private mutating func id() -> String {
+        taskNumber += 1
+        return "t\(taskNumber)"
+    }
 
     private mutating func makeWindows() -> WeeklyWindows {
         var text: [Weekday: [String]] = [:]
         for day in Weekday.allCases where chance(0.75) {
-            text[day] = pick([["09:00-17:00"], ["08:00-12:00", "14:00-18:00"], ["18:00-22:00"], ["06:00-09:00", "19:00-23:00"],
-                              ["10:00-11:00"]])
+            text[day] = pick([
+                ["09:00-17:00"], ["08:00-12:00", "14:00-18:00"], ["18:00-22:00"], ["06:00-09:00", "19:00-23:00"],
+                ["10:00-11:00"],
+            ])
         }
         return try! WeeklyWindows(text: text)
     }
 
-    private func at(_ day: CivilDate, _ minutes: Int) -> CivilDateTime { CivilDateTime(date: day, time: TimeOfDay(minutes: minutes)) }
+    private func at(_ day: CivilDate, _ minutes: Int) -> CivilDateTime {
+        CivilDateTime(date: day, time: TimeOfDay(minutes: minutes))
+    }
 
     private mutating func startMinute(early: Bool = false) -> Int {
         early ? pick([0, 30, 60, 90, 120, 150, 180]) + int(0...3) * 5 : int(7...21) * 60 + pick([0, 15, 30, 45])
@@ -187,8 +202,10 @@ package struct StudentGenerator {
 
     /// A course of one-off sessions: `count` parts, every `partsIn` days apart, starting a few
     /// days back, some missed.
-    private mutating func course(partsIn gap: ClosedRange<Int>, markers: Bool, count: Int? = nil, early: Bool = false,
-                                 allDay: Bool = false) {
+    private mutating func course(
+        partsIn gap: ClosedRange<Int>, markers: Bool, count: Int? = nil, early: Bool = false,
+        allDay: Bool = false
+    ) {
         let n = count ?? int(2...8)
         let title = pick(Self.courses)
         let style = markers ? int(0...11) : 11
@@ -200,8 +217,10 @@ package struct StudentGenerator {
             let offset = day.days(until: today) * -1
             let start = allDay ? at(day, 0) : at(day, max(0, minute + (chance(0.2) ? pick([-30, 30, 60]) : 0)))
             let end = allDay ? start : start.adding(minutes: length)
-            tasks.append(StudyTask(id: id(), userID: "s", title: title + Self.marker(style, part, n), category: category,
-                                   start: start, end: end, allDay: allDay, completed: state(daysFromToday: offset)))
+            tasks.append(
+                StudyTask(
+                    id: id(), userID: "s", title: title + Self.marker(style, part, n), category: category,
+                    start: start, end: end, allDay: allDay, completed: state(daysFromToday: offset)))
             day = day.adding(days: int(gap))
         }
     }
@@ -213,8 +232,10 @@ package struct StudentGenerator {
         let minute = pick([10, 14, 16]) * 60
         for _ in 0..<int(2...3) {
             for _ in 0..<int(1...4) {
-                tasks.append(StudyTask(id: id(), userID: "s", title: title, category: "Study", start: at(day, minute),
-                                       end: at(day, minute + 60), completed: state(daysFromToday: today.days(until: day))))
+                tasks.append(
+                    StudyTask(
+                        id: id(), userID: "s", title: title, category: "Study", start: at(day, minute),
+                        end: at(day, minute + 60), completed: state(daysFromToday: today.days(until: day))))
                 day = day.adding(days: 1)
             }
             day = day.adding(days: int(1...3))
@@ -228,39 +249,49 @@ package struct StudentGenerator {
         let until = start.adding(days: 29)
         let minute = startMinute()
         let taskID = id()
-        tasks.append(StudyTask(id: taskID, userID: "s", title: "30-day challenge", category: "Health",
-                               start: at(start, minute), end: at(start, minute + 30),
-                               repeatRule: RepeatRule(every: .daily, until: until)))
+        tasks.append(
+            StudyTask(
+                id: taskID, userID: "s", title: "30-day challenge", category: "Health",
+                start: at(start, minute), end: at(start, minute + 30),
+                repeatRule: RepeatRule(every: .daily, until: until)))
         for d in 0..<start.days(until: today) where chance(0.5) {
             overrides.append(OccurrenceOverride(taskID: taskID, originalDate: start.adding(days: d), state: .completed))
         }
         for after in 1...3 where chance(0.7) {
             let day = until.adding(days: after)
-            tasks.append(StudyTask(id: id(), userID: "s", title: "Dentist", category: "Life", start: at(day, minute - 15),
-                                   end: at(day, minute + 45)))
+            tasks.append(
+                StudyTask(
+                    id: id(), userID: "s", title: "Dentist", category: "Life", start: at(day, minute - 15),
+                    end: at(day, minute + 45)))
         }
     }
 
     private mutating func appointment(daysAhead: Int) {
         let day = today.adding(days: daysAhead)
         let minute = int(8...20) * 60
-        tasks.append(StudyTask(id: id(), userID: "s", title: pick(["Dentist", "Meeting", "Exam"]), category: "Life",
-                               start: at(day, minute), end: at(day, minute + pick([30, 60, 120]))))
+        tasks.append(
+            StudyTask(
+                id: id(), userID: "s", title: pick(["Dentist", "Meeting", "Exam"]), category: "Life",
+                start: at(day, minute), end: at(day, minute + pick([30, 60, 120]))))
     }
 
     /// A series of any kind and policy, with some days done, some skipped, and maybe a session
     /// an earlier night appended after its end.
-    private mutating func series(startDaysAgo: Int? = nil, marked: Double = 0.6, early: Bool = false, allDay: Bool = false) {
+    private mutating func series(
+        startDaysAgo: Int? = nil, marked: Double = 0.6, early: Bool = false, allDay: Bool = false
+    ) {
         let every = pick([RepeatRule.Frequency.daily, .daily, .weekly, .monthly])
         let start = today.adding(days: -(startDaysAgo ?? int(1...40)))
         let until: CivilDate? = chance(0.6) ? today.adding(days: int(-2...30)) : nil
         let missed: RepeatRule.MissedPolicy? = chance(0.3) ? pick(RepeatRule.MissedPolicy.allCases) : nil
         let minute = startMinute(early: early)
         let taskID = id()
-        let task = StudyTask(id: taskID, userID: "s", title: pick(["Vocab", "Stretch", "Piano lesson", "Review"]),
-                             category: pick(["English", "Health", "Music"]),
-                             start: allDay ? at(start, 0) : at(start, minute), end: allDay ? at(start, 0) : at(start, minute + pick([15, 30, 60])),
-                             allDay: allDay, repeatRule: RepeatRule(every: every, until: until.map { max($0, start) }, missed: missed))
+        let task = StudyTask(
+            id: taskID, userID: "s", title: pick(["Vocab", "Stretch", "Piano lesson", "Review"]),
+            category: pick(["English", "Health", "Music"]),
+            start: allDay ? at(start, 0) : at(start, minute),
+            end: allDay ? at(start, 0) : at(start, minute + pick([15, 30, 60])),
+            allDay: allDay, repeatRule: RepeatRule(every: every, until: until.map { max($0, start) }, missed: missed))
         tasks.append(task)
         var n = 0
         while true {
@@ -269,31 +300,41 @@ package struct StudentGenerator {
             if date >= today.adding(days: 20) || (task.repeatRule?.until.map { date > $0 } ?? false) { break }
             if chance(marked) {
                 let past = date < today
-                overrides.append(OccurrenceOverride(taskID: taskID, originalDate: date,
-                                                    state: past && chance(0.8) ? .completed : .skipped))
+                overrides.append(
+                    OccurrenceOverride(
+                        taskID: taskID, originalDate: date,
+                        state: past && chance(0.8) ? .completed : .skipped))
             } else if date >= today, chance(0.1), !allDay {
                 // Moved by the student a day later.
                 let s = at(date.adding(days: 1), minute + 60)
-                overrides.append(OccurrenceOverride(taskID: taskID, originalDate: date, state: .open, start: s,
-                                                    end: s.adding(minutes: task.lengthMinutes)))
+                overrides.append(
+                    OccurrenceOverride(
+                        taskID: taskID, originalDate: date, state: .open, start: s,
+                        end: s.adding(minutes: task.lengthMinutes)))
             }
         }
     }
 
-    private mutating func oneOff(daysFromToday d: Int, minutes: Int = 60, category: String = "Study", allDay: Bool = false,
-                                 days: Int = 1) {
+    private mutating func oneOff(
+        daysFromToday d: Int, minutes: Int = 60, category: String = "Study", allDay: Bool = false,
+        days: Int = 1
+    ) {
         let day = today.adding(days: d)
         let start = allDay ? at(day, 0) : at(day, startMinute())
         let end = allDay ? at(day.adding(days: days - 1), 0) : start.adding(minutes: minutes)
-        tasks.append(StudyTask(id: id(), userID: "s", title: pick(["Essay", "Lab report", "Old reading", "Exam prep"]),
-                               category: category, start: start, end: end, allDay: allDay,
-                               completed: state(daysFromToday: d)))
+        tasks.append(
+            StudyTask(
+                id: id(), userID: "s", title: pick(["Essay", "Lab report", "Old reading", "Exam prep"]),
+                category: category, start: start, end: end, allDay: allDay,
+                completed: state(daysFromToday: d)))
     }
 
     private mutating func fixed(day: Int, hour: Int, minutes: Int) {
         let d = today.adding(days: day)
-        tasks.append(StudyTask(id: id(), userID: "s", title: "Fixed \(taskNumber)", category: "Fixed",
-                               start: at(d, hour * 60), end: at(d, hour * 60 + minutes), completed: day < 0 && chance(0.5)))
+        tasks.append(
+            StudyTask(
+                id: id(), userID: "s", title: "Fixed \(taskNumber)", category: "Fixed",
+                start: at(d, hour * 60), end: at(d, hour * 60 + minutes), completed: day < 0 && chance(0.5)))
     }
 
     /// Unrelated sessions around today: they block slots.
@@ -302,9 +343,12 @@ package struct StudentGenerator {
             let d = int(-4...10)
             let day = today.adding(days: d)
             let start = at(day, startMinute(early: early))
-            tasks.append(StudyTask(id: id(), userID: "s", title: pick(["Club", "Lab", "Seminar", "Group work"]),
-                                   category: pick(["社團", "Lab", "Seminar"]), start: start, end: start.adding(minutes: pick([30, 60, 90])),
-                                   completed: state(daysFromToday: d)))
+            tasks.append(
+                StudyTask(
+                    id: id(), userID: "s", title: pick(["Club", "Lab", "Seminar", "Group work"]),
+                    category: pick(["社團", "Lab", "Seminar"]), start: start,
+                    end: start.adding(minutes: pick([30, 60, 90])),
+                    completed: state(daysFromToday: d)))
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct ChangesetIDTests {
@@ -9,7 +10,9 @@ import Testing
         #expect(ChangesetID.generate(at: at, suffix: 0).rawValue == "cs-20250107-030012-000000")
         #expect(ChangesetID.generate(at: at, suffix: (1 << 30) - 1).rawValue == "cs-20250107-030012-zzzzzz")
         // Five bits per character, most significant first.
-        #expect(ChangesetID.generate(at: at, suffix: 0b00011_00010_00001_11110_00000_11111).rawValue == "cs-20250107-030012-321y0z")
+        #expect(
+            ChangesetID.generate(at: at, suffix: 0b00011_00010_00001_11110_00000_11111).rawValue
+                == "cs-20250107-030012-321y0z")
     }
 
     /// One night's changesets all carry the run's time: their ids must still come in order, so
@@ -28,7 +31,9 @@ import Testing
     @Test func everyCharacterOfTheAlphabetIsUsed() {
         var seen = Set<Character>()
         let suffixes = ChangesetIDSuffixes(start: UInt32.random(in: 0..<ChangesetIDSuffixes.count))
-        for _ in 0..<400 { seen.formUnion(ChangesetID.generate(at: Date(), suffix: suffixes.take()).rawValue.suffix(1)) }
+        for _ in 0..<400 {
+            seen.formUnion(ChangesetID.generate(at: Date(), suffix: suffixes.take()).rawValue.suffix(1))
+        }
         #expect(seen == Set(ChangesetID.alphabet))
     }
 }

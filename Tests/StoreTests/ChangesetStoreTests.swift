@@ -1,6 +1,7 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct ChangesetStoreTests {
@@ -9,10 +10,13 @@ import Testing
         var eng = series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-03-31")
         eng.subtasks = [Subtask(title: "vocabulary", done: true), Subtask(title: "summary")]
         eng.note = "Unit 3"
-        return UserPlan(user: user, tasks: [eng, oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")],
-                        overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed),
-                                    OccurrenceOverride(taskID: "eng", originalDate: date("2025-03-03"), state: .skipped)],
-                        slides: [SeriesSlide(taskID: "eng", from: date("2025-02-01"), days: 2)])
+        return UserPlan(
+            user: user, tasks: [eng, oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")],
+            overrides: [
+                OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed),
+                OccurrenceOverride(taskID: "eng", originalDate: date("2025-03-03"), state: .skipped),
+            ],
+            slides: [SeriesSlide(taskID: "eng", from: date("2025-02-01"), days: 2)])
     }
 
     static let window = date("2024-12-31")...date("2025-01-21")
@@ -23,7 +27,9 @@ import Testing
         try f.seed(ChangesetStoreTests.basePlan(mei))
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
-        working.move(OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")), start: time("2025-01-07T15:00"), end: time("2025-01-07T16:00"))
+        working.move(
+            OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")), start: time("2025-01-07T15:00"),
+            end: time("2025-01-07T16:00"))
         working.complete(OccurrenceID(taskID: "m1"))
         working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
         working.addSlide(taskID: "eng", from: date("2025-01-10"), days: 1)
@@ -43,13 +49,18 @@ import Testing
         #expect(loaded.overrides[OccurrenceID(taskID: "eng", originalDate: date("2025-01-06"))]?.version == fresh)
         let record = try f.changesets.changeset(id)
         let stamped = changes.map { c in
-            RowChange(entity: c.entity, key: c.key, before: c.before, after: c.after.map { image -> JSONValue in
-                guard case .object(var o) = image else { return image }
-                o["version"] = .int(fresh)
-                return .object(o)
-            }, reason: c.reason)
+            RowChange(
+                entity: c.entity, key: c.key, before: c.before,
+                after: c.after.map { image -> JSONValue in
+                    guard case .object(var o) = image else { return image }
+                    o["version"] = .int(fresh)
+                    return .object(o)
+                }, reason: c.reason)
         }
-        #expect(record.edits.compactMap(\.rowChange).map { RowChange(entity: $0.entity, key: $0.key, before: $0.before, after: $0.after, reason: "test") } == stamped)
+        #expect(
+            record.edits.compactMap(\.rowChange).map {
+                RowChange(entity: $0.entity, key: $0.key, before: $0.before, after: $0.after, reason: "test")
+            } == stamped)
         #expect(record.edits.map(\.seq) == Array(1...record.edits.count))
         #expect(record.header.state == .applied)
         #expect(record.header.origin == .manual)
@@ -72,9 +83,10 @@ import Testing
             var working = original
             working.complete(OccurrenceID(taskID: "m1"))
             working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
-            var changeset = NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"), createdAt: Fixture.later,
-                                         changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "test" },
-                                         summary: ["dropped": 0], report: ["edits": ["m1"]])
+            var changeset = NewChangeset(
+                userID: "mei", origin: .nightly, planDate: date("2025-01-07"), createdAt: Fixture.later,
+                changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "test" },
+                summary: ["dropped": 0], report: ["edits": ["m1"]])
             if renderingAhead {
                 changeset.renderText()
                 #expect(changeset.text?.report == #"{"edits":["m1"]}"#)
@@ -85,7 +97,9 @@ import Testing
                 changeset.changes.removeLast()
             }
             try f.changesets.commit(changeset)
-            return try f.db.query("SELECT entity || ' ' || entity_key || ' ' || coalesce(before, '-') || ' ' || coalesce(after, '-') FROM changeset_edits ORDER BY changeset_id, seq") { $0.text(0) }
+            return try f.db.query(
+                "SELECT entity || ' ' || entity_key || ' ' || coalesce(before, '-') || ' ' || coalesce(after, '-') FROM changeset_edits ORDER BY changeset_id, seq"
+            ) { $0.text(0) }
                 + f.db.query("SELECT summary || report FROM changesets WHERE origin = 'nightly'") { $0.text(0) }
         }
         let plain = try stored(renderingAhead: false, editAfterwards: false)
@@ -110,21 +124,26 @@ import Testing
         m1.title = "Renamed by the student"
         theirWorking.put(m1)
         theirWorking.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")))
-        try ChangesetStore(other).commit(NewChangeset(userID: "mei", origin: .manual, planDate: nil, createdAt: Fixture.now,
-                                                      changes: PlanDiff.changes(from: theirs, to: theirWorking, now: Fixture.now) { _, _ in "student" }))
+        try ChangesetStore(other).commit(
+            NewChangeset(
+                userID: "mei", origin: .manual, planDate: nil, createdAt: Fixture.now,
+                changes: PlanDiff.changes(from: theirs, to: theirWorking, now: Fixture.now) { _, _ in "student" }))
 
         var working = original
         working.complete(OccurrenceID(taskID: "m1"))
         working.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")))
         working.put(oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00", category: "Chemistry"))
-        let found = conflict { () throws(StoreError) in _ = try f.commit(from: original, to: working, at: Fixture.later) }
+        let found = conflict { () throws(StoreError) in _ = try f.commit(from: original, to: working, at: Fixture.later)
+        }
 
         #expect(found?.changesetID == nil)
         let theirVersion = try #require(try f.plans.task(id: "m1")?.version)
-        #expect(Set(found?.rows ?? []) == [
-            ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: theirVersion),
-            ChangesetConflict.Row(entity: .override, key: "eng@2025-01-08", expectedVersion: nil, foundVersion: theirVersion),
-        ])
+        #expect(
+            Set(found?.rows ?? []) == [
+                ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: theirVersion),
+                ChangesetConflict.Row(
+                    entity: .override, key: "eng@2025-01-08", expectedVersion: nil, foundVersion: theirVersion),
+            ])
         #expect(try f.plans.task(id: "new") == nil)
         #expect(try f.plans.task(id: "m1")?.completed == false)
         #expect(try f.changesets.changesets(userID: "mei").count == 2)
@@ -165,7 +184,8 @@ import Testing
         var w1 = p1
         var m1 = w1.tasks["m1"]!
         m1.title = "Moved by the nightly job"
-        m1.start = time("2025-01-08T14:00"); m1.end = time("2025-01-08T15:00")
+        m1.start = time("2025-01-08T14:00")
+        m1.end = time("2025-01-08T15:00")
         w1.put(m1)
         let nightly = try f.commit(from: p1, to: w1, at: Fixture.now, origin: .nightly)
 
@@ -176,7 +196,9 @@ import Testing
         w2.put(m1)
         try f.commit(from: p2, to: w2, at: Fixture.later)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: nightly, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in
+            _ = try f.changesets.undo(changesetID: nightly, now: Fixture.later)
+        }
         #expect(refused?.changesetID == nightly)
         #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 2, foundVersion: 3)])
         #expect(try f.plans.task(id: "m1")?.note == "the student's own note")
@@ -191,7 +213,9 @@ import Testing
         #expect(forced.overwritten == refused?.rows)
 
         // The forced row no longer matches the changeset's before image: redo must ask again.
-        let redo = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: nightly, now: Fixture.later) }
+        let redo = conflict { () throws(StoreError) in
+            _ = try f.changesets.redo(changesetID: nightly, now: Fixture.later)
+        }
         #expect(redo?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: 4)])
     }
 
@@ -199,10 +223,16 @@ import Testing
         let f = try Fixture()
         let mei = try f.addUser()
         let id = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.now) } == .notUndone(id))
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.now) }
+                == .notUndone(id))
         try f.changesets.undo(changesetID: id, now: Fixture.now)
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: id, now: Fixture.now) } == .alreadyUndone(id))
-        #expect(storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: "cs-nope", now: Fixture.now) } == .unknownChangeset("cs-nope"))
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: id, now: Fixture.now) }
+                == .alreadyUndone(id))
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.changesets.undo(changesetID: "cs-nope", now: Fixture.now) }
+                == .unknownChangeset("cs-nope"))
     }
 
     @Test func redoReappliesExactlyWhatUndoReverted() throws {
@@ -211,7 +241,9 @@ import Testing
         try f.seed(ChangesetStoreTests.basePlan(mei))
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
-        working.move(OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), start: time("2025-01-08T16:00"), end: time("2025-01-08T17:00"))
+        working.move(
+            OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), start: time("2025-01-08T16:00"),
+            end: time("2025-01-08T17:00"))
         working.deleteTask("m1")
         working.addSlide(taskID: "eng", from: date("2025-01-09"), days: 1)
         let id = try f.commit(from: original, to: working, at: Fixture.later)
@@ -235,8 +267,12 @@ import Testing
         working.put(oneOff("m1", "2025-01-09T08:00", "2025-01-09T09:00"))
         try f.commit(from: empty, to: working)
         let studentVersion = try #require(try f.plans.task(id: "m1")?.version)
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.later) }
-        #expect(refused?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: studentVersion)])
+        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: id, now: Fixture.later)
+        }
+        #expect(
+            refused?.rows == [
+                ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: studentVersion)
+            ])
         try f.changesets.redo(changesetID: id, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "m1")?.start == time("2025-01-07T14:00"))
         #expect(try f.plans.task(id: "m1")?.version ?? 0 > studentVersion, "a forced write takes a fresh version")
@@ -252,9 +288,15 @@ import Testing
         try f.commit(from: p, to: w)
 
         let overrideVersion = try f.count("SELECT version FROM occurrence_overrides")
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: created, now: Fixture.later) }
-        #expect(refused?.rows == [ChangesetConflict.Row(entity: .override, key: "eng@2025-01-06", expectedVersion: nil,
-                                                        foundVersion: overrideVersion, kind: .unrecordedChild)])
+        let refused = conflict { () throws(StoreError) in
+            _ = try f.changesets.undo(changesetID: created, now: Fixture.later)
+        }
+        #expect(
+            refused?.rows == [
+                ChangesetConflict.Row(
+                    entity: .override, key: "eng@2025-01-06", expectedVersion: nil,
+                    foundVersion: overrideVersion, kind: .unrecordedChild)
+            ])
         try f.changesets.undo(changesetID: created, force: true, now: Fixture.later)
         #expect(try f.plans.task(id: "eng") == nil)
         #expect(try f.count("SELECT count(*) FROM occurrence_overrides") == 0)
@@ -274,7 +316,9 @@ import Testing
         gone.deleteTask("eng")
         try f.commit(from: q, to: gone)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.redo(changesetID: skip, now: Fixture.later) }
+        let refused = conflict { () throws(StoreError) in
+            _ = try f.changesets.redo(changesetID: skip, now: Fixture.later)
+        }
         #expect(refused?.rows.map(\.kind) == [.parentMissing])
         let outcome = try f.changesets.redo(changesetID: skip, force: true, now: Fixture.later)
         #expect(outcome.applied.isEmpty)
@@ -284,8 +328,10 @@ import Testing
     @Test func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
-                            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)]))
+        try f.seed(
+            UserPlan(
+                user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)]))
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
         var w = p
         w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
@@ -295,9 +341,15 @@ import Testing
         gone.deleteTask("eng")
         try f.commit(from: q, to: gone)
 
-        let refused = conflict { () throws(StoreError) in _ = try f.changesets.undo(changesetID: completed, now: Fixture.later) }
-        #expect(refused?.rows == [ChangesetConflict.Row(entity: .override, key: "eng@2025-01-06", expectedVersion: 2,
-                                                        foundVersion: nil, kind: .parentMissing)])
+        let refused = conflict { () throws(StoreError) in
+            _ = try f.changesets.undo(changesetID: completed, now: Fixture.later)
+        }
+        #expect(
+            refused?.rows == [
+                ChangesetConflict.Row(
+                    entity: .override, key: "eng@2025-01-06", expectedVersion: 2,
+                    foundVersion: nil, kind: .parentMissing)
+            ])
         let outcome = try f.changesets.undo(changesetID: completed, force: true, now: Fixture.later)
         #expect(outcome.applied.isEmpty)
         #expect(outcome.overwritten == refused?.rows)
@@ -310,8 +362,12 @@ import Testing
         let seeded = try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
         #expect(try f.changesets.changeset(seeded).edits.first?.entity == .statistic)
         let stats = StatisticsRepository(f.db)
-        #expect(try stats.statistics(userID: "mei") == [CategoryStatistic(category: "English", taskCount: 0, completedCount: 0,
-                                                                             completionRate: 0, focusMinutes: 0)])
+        #expect(
+            try stats.statistics(userID: "mei") == [
+                CategoryStatistic(
+                    category: "English", taskCount: 0, completedCount: 0,
+                    completionRate: 0, focusMinutes: 0)
+            ])
 
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
         var w = p
@@ -332,15 +388,24 @@ import Testing
     @Test func outboxRowsAreWrittenWithTheChangesetAndItsUndo() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        let entries = [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Date(timeIntervalSince1970: 1_736_229_000), action: .schedule),
-                       OutboxEntry(occurrenceID: OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), fireAt: Fixture.later, action: .cancel)]
-        let id = try f.commit(from: UserPlan(user: mei, tasks: []),
-                              to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]), outbox: entries)
+        let entries = [
+            OutboxEntry(
+                occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Date(timeIntervalSince1970: 1_736_229_000),
+                action: .schedule),
+            OutboxEntry(
+                occurrenceID: OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), fireAt: Fixture.later,
+                action: .cancel),
+        ]
+        let id = try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]), outbox: entries)
         let stored = try OutboxRepository(f.db).entries(changesetID: id)
         #expect(stored.map(\.entry) == entries)
         #expect(stored.allSatisfy { $0.userID == "mei" && $0.createdAt == Fixture.now && $0.changesetID == id })
 
-        try f.changesets.undo(changesetID: id, now: Fixture.later, outbox: [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.later, action: .cancel)])
+        try f.changesets.undo(
+            changesetID: id, now: Fixture.later,
+            outbox: [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.later, action: .cancel)])
         let all = try OutboxRepository(f.db).entries(userID: "mei")
         #expect(all.count == 3)
         #expect(all.last?.entry.action == .cancel && all.last?.createdAt == Fixture.later)
@@ -352,10 +417,12 @@ import Testing
         let f = try Fixture()
         let mei = try f.addUser()
         let zoe = try f.addUser("zoe")
-        try f.seed(UserPlan(user: zoe, tasks: [oneOff("shared-id", user: "zoe", "2025-01-07T14:00", "2025-01-07T15:00")]))
+        try f.seed(
+            UserPlan(user: zoe, tasks: [oneOff("shared-id", user: "zoe", "2025-01-07T14:00", "2025-01-07T15:00")]))
         let error = storeError { () throws(StoreError) in
-            _ = try f.commit(from: UserPlan(user: mei, tasks: []),
-                             to: UserPlan(user: mei, tasks: [oneOff("shared-id", "2025-01-08T14:00", "2025-01-08T15:00")]))
+            _ = try f.commit(
+                from: UserPlan(user: mei, tasks: []),
+                to: UserPlan(user: mei, tasks: [oneOff("shared-id", "2025-01-08T14:00", "2025-01-08T15:00")]))
         }
         #expect(error == .foreignRow(entity: "task", key: "shared-id"))
         #expect(try f.plans.taskOwner(taskID: "shared-id") == "zoe")
@@ -368,21 +435,32 @@ import Testing
         let zoe = try f.addUser("zoe")
         try f.seed(UserPlan(user: zoe, tasks: [series("zoe-eng", user: "zoe", "2025-01-06T10:00", "2025-01-06T11:00")]))
         let writes: [(RowChange, StoreError)] = [
-            (RowChange(entity: .override, key: "zoe-eng@2025-01-07", before: nil,
-                       after: RowImage.override(OccurrenceOverride(taskID: "zoe-eng", originalDate: date("2025-01-07"), state: .skipped)),
-                       reason: "test"),
-             .foreignRow(entity: "override", key: "zoe-eng@2025-01-07")),
-            (RowChange(entity: .slide, key: "zoe-eng@2025-01-08", before: nil,
-                       after: RowImage.slide(SeriesSlide(taskID: "zoe-eng", from: date("2025-01-08"), days: 1)), reason: "test"),
-             .foreignRow(entity: "slide", key: "zoe-eng@2025-01-08")),
+            (
+                RowChange(
+                    entity: .override, key: "zoe-eng@2025-01-07", before: nil,
+                    after: RowImage.override(
+                        OccurrenceOverride(taskID: "zoe-eng", originalDate: date("2025-01-07"), state: .skipped)),
+                    reason: "test"),
+                .foreignRow(entity: "override", key: "zoe-eng@2025-01-07")
+            ),
+            (
+                RowChange(
+                    entity: .slide, key: "zoe-eng@2025-01-08", before: nil,
+                    after: RowImage.slide(SeriesSlide(taskID: "zoe-eng", from: date("2025-01-08"), days: 1)),
+                    reason: "test"),
+                .foreignRow(entity: "slide", key: "zoe-eng@2025-01-08")
+            ),
         ]
         for (change, expected) in writes {
             // Behind an edit of mei's own that reads fine, so the foreign row is not the first one looked at.
-            let own = RowChange(entity: .task, key: "m1", before: nil,
-                                after: RowImage.task(oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")), reason: "test")
+            let own = RowChange(
+                entity: .task, key: "m1", before: nil,
+                after: RowImage.task(oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")), reason: "test")
             let error = storeError { () throws(StoreError) in
-                _ = try f.changesets.commit(NewChangeset(userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.now,
-                                                         changes: [own, change]))
+                _ = try f.changesets.commit(
+                    NewChangeset(
+                        userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.now,
+                        changes: [own, change]))
             }
             #expect(error == expected)
         }
@@ -395,29 +473,40 @@ import Testing
     @Test func rowsUnderATaskTheSameChangesetCreatesOrDeletesAreCheckedAgainstThatWrite() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        let created = try f.commit(from: UserPlan(user: mei, tasks: []),
-                                   to: UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
-                                                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .completed)],
-                                                slides: [SeriesSlide(taskID: "eng", from: date("2025-01-09"), days: -1)]))
+        let created = try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(
+                user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .completed)],
+                slides: [SeriesSlide(taskID: "eng", from: date("2025-01-09"), days: -1)]))
         #expect(try f.plans.overrides(taskID: "eng").count == 1 && f.plans.slides(taskID: "eng").count == 1)
 
         // An override written after its task's deletion in the same changeset has no task to go under.
         let eng = try #require(try f.plans.task(id: "eng"))
         let deleteThenWrite = [
-            RowChange(entity: .override, key: "eng@2025-01-07",
-                      before: RowImage.override(try #require(try f.plans.overrides(taskID: "eng").first)), after: nil, reason: "test"),
-            RowChange(entity: .slide, key: "eng@2025-01-09",
-                      before: RowImage.slide(try #require(try f.plans.slides(taskID: "eng").first)), after: nil, reason: "test"),
+            RowChange(
+                entity: .override, key: "eng@2025-01-07",
+                before: RowImage.override(try #require(try f.plans.overrides(taskID: "eng").first)), after: nil,
+                reason: "test"),
+            RowChange(
+                entity: .slide, key: "eng@2025-01-09",
+                before: RowImage.slide(try #require(try f.plans.slides(taskID: "eng").first)), after: nil,
+                reason: "test"),
             RowChange(entity: .task, key: "eng", before: RowImage.task(eng), after: nil, reason: "test"),
-            RowChange(entity: .override, key: "eng@2025-01-08", before: nil,
-                      after: RowImage.override(OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-08"), state: .skipped)),
-                      reason: "test"),
+            RowChange(
+                entity: .override, key: "eng@2025-01-08", before: nil,
+                after: RowImage.override(
+                    OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-08"), state: .skipped)),
+                reason: "test"),
         ]
         let error = storeError { () throws(StoreError) in
-            _ = try f.changesets.commit(NewChangeset(userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.later,
-                                                     changes: deleteThenWrite))
+            _ = try f.changesets.commit(
+                NewChangeset(
+                    userID: mei.id, origin: .manual, planDate: nil, createdAt: Fixture.later,
+                    changes: deleteThenWrite))
         }
-        #expect(error == .malformedRow(entity: "override", key: "eng@2025-01-08", problem: "its task eng does not exist"))
+        #expect(
+            error == .malformedRow(entity: "override", key: "eng@2025-01-08", problem: "its task eng does not exist"))
         #expect(try f.plans.task(id: "eng") != nil)
 
         // Undoing the creation deletes the rows, then the task, each checked as the undo goes.
@@ -435,15 +524,27 @@ import Testing
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         var eng = try #require(original.tasks["eng"])
-        eng.title = "English B2"; eng.note = ""; eng.category = "Languages"; eng.color = .red
-        eng.start = time("2025-01-06T11:00"); eng.end = time("2025-01-06T12:30"); eng.allDay = false
-        eng.subtasks = [Subtask(title: "listening", done: true)]; eng.repeatRule = RepeatRule(every: .weekly, until: date("2025-06-30"))
+        eng.title = "English B2"
+        eng.note = ""
+        eng.category = "Languages"
+        eng.color = .red
+        eng.start = time("2025-01-06T11:00")
+        eng.end = time("2025-01-06T12:30")
+        eng.allDay = false
+        eng.subtasks = [Subtask(title: "listening", done: true)]
+        eng.repeatRule = RepeatRule(every: .weekly, until: date("2025-06-30"))
         working.put(eng)
         var m1 = try #require(original.tasks["m1"])
-        m1.allDay = true; m1.completed = true; m1.start = time("2025-01-08T00:00"); m1.end = time("2025-01-08T00:00")
-        m1.subtasks = []; m1.repeatRule = nil
+        m1.allDay = true
+        m1.completed = true
+        m1.start = time("2025-01-08T00:00")
+        m1.end = time("2025-01-08T00:00")
+        m1.subtasks = []
+        m1.repeatRule = nil
         working.put(m1)
-        working.move(OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: time("2025-03-04T09:00"), end: time("2025-03-04T10:00"))
+        working.move(
+            OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: time("2025-03-04T09:00"),
+            end: time("2025-03-04T10:00"))
         try f.commit(from: original, to: working, at: Fixture.later)
         #expect(content(try f.plans.loadPlan(userID: "mei", window: nil)) == content(working))
     }
@@ -472,7 +573,10 @@ import Testing
         var w = p
         w.complete(OccurrenceID(taskID: "m1"))
         let second = try f.commit(from: p, to: w, at: Fixture.later)
-        try f.seed(UserPlan(user: try f.users.get("zoe"), tasks: [oneOff("z1", user: "zoe", "2025-01-07T14:00", "2025-01-07T15:00")]))
+        try f.seed(
+            UserPlan(
+                user: try f.users.get("zoe"), tasks: [oneOff("z1", user: "zoe", "2025-01-07T14:00", "2025-01-07T15:00")]
+            ))
 
         #expect(try f.changesets.changesets(userID: "mei").map(\.id) == [second, first])
         #expect(try f.changesets.changesets(limit: 2).first?.id == second)

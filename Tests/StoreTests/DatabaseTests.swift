@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct DatabaseTests {
@@ -33,8 +34,10 @@ import Testing
     @Test func pathInMissingDirectoryIsCannotOpen() throws {
         let f = try Fixture()
         let path = f.file("missing/replan.db")
-        guard case .cannotOpen(let p, _)? = storeError({ () throws(StoreError) in _ = try Database.open(path: path) }) else {
-            Issue.record("expected cannotOpen"); return
+        guard case .cannotOpen(let p, _)? = storeError({ () throws(StoreError) in _ = try Database.open(path: path) })
+        else {
+            Issue.record("expected cannotOpen")
+            return
         }
         #expect(p == path)
     }
@@ -42,7 +45,8 @@ import Testing
     @Test func fileThatIsNotSQLiteIsRejected() throws {
         let f = try Fixture()
         let path = f.file("notes.txt")
-        try Data(String(repeating: "these are not the pages you are looking for\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(String(repeating: "these are not the pages you are looking for\n", count: 100).utf8).write(
+            to: URL(fileURLWithPath: path))
         #expect(storeError { () throws(StoreError) in _ = try Database.open(path: path) } == .notADatabase(path: path))
     }
 
@@ -85,7 +89,8 @@ import Testing
             try UserRepository(db).add(try! User(id: "kept", zone: UserZone(identifier: "UTC")), now: Fixture.now)
             _ = storeError { () throws(StoreError) in
                 try db.write { (db) throws(StoreError) in
-                    try UserRepository(db).add(try! User(id: "dropped", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+                    try UserRepository(db).add(
+                        try! User(id: "dropped", zone: UserZone(identifier: "UTC")), now: Fixture.now)
                     throw StoreError.unknownUser("inner")
                 }
             }
@@ -103,9 +108,11 @@ import Testing
         let error = storeError { () throws(StoreError) in
             try db.write { (db) throws(StoreError) in
                 try db.joiningNestedWrites { (db) throws(StoreError) in
-                    try UserRepository(db).add(try! User(id: "first", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+                    try UserRepository(db).add(
+                        try! User(id: "first", zone: UserZone(identifier: "UTC")), now: Fixture.now)
                     try db.write { (db) throws(StoreError) in
-                        try UserRepository(db).add(try! User(id: "second", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+                        try UserRepository(db).add(
+                            try! User(id: "second", zone: UserZone(identifier: "UTC")), now: Fixture.now)
                     }
                     throw StoreError.unknownUser("late")
                 }
@@ -124,10 +131,14 @@ import Testing
         try f.addUser()
         let secret = "my diary: failed chemistry again"
         let error = storeError { () throws(StoreError) in
-            try f.db.execute("INSERT INTO users (id, time_zone, language, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-                             ["mei", "UTC", "en", .text(secret), "2025-01-01T00:00:00Z", "2025-01-01T00:00:00Z"])
+            try f.db.execute(
+                "INSERT INTO users (id, time_zone, language, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                ["mei", "UTC", "en", .text(secret), "2025-01-01T00:00:00Z", "2025-01-01T00:00:00Z"])
         }
-        guard case .sqlite(let failure)? = error else { Issue.record("expected an SQLite failure"); return }
+        guard case .sqlite(let failure)? = error else {
+            Issue.record("expected an SQLite failure")
+            return
+        }
         #expect(failure.code == SQLITE_CONSTRAINT)
         #expect(failure.extendedCode == 1555) // SQLITE_CONSTRAINT_PRIMARYKEY
         #expect(failure.message.contains("users.id"))

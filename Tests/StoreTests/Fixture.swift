@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+
 @testable import Store
 
 /// A fresh database in its own temporary directory, removed when the fixture goes away.
@@ -40,12 +41,18 @@ final class Fixture {
 
     /// Commits the difference between two plans, as the nightly job does.
     @discardableResult
-    func commit(from original: UserPlan, to working: UserPlan, at now: Date = Fixture.now,
-                origin: ChangesetOrigin = .manual, outbox: [OutboxEntry] = []) throws(StoreError) -> ChangesetID {
-        let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in "\(entity.rawValue) \(key)" }
-        return try changesets.commit(NewChangeset(userID: working.user.id, origin: origin, planDate: date("2025-01-07"),
-                                                  createdAt: now, changes: changes, summary: ["rescheduled": 1],
-                                                  report: ["edits": .array([])], outbox: outbox))
+    func commit(
+        from original: UserPlan, to working: UserPlan, at now: Date = Fixture.now,
+        origin: ChangesetOrigin = .manual, outbox: [OutboxEntry] = []
+    ) throws(StoreError) -> ChangesetID {
+        let changes = PlanDiff.changes(from: original, to: working, now: now) { entity, key in
+            "\(entity.rawValue) \(key)"
+        }
+        return try changesets.commit(
+            NewChangeset(
+                userID: working.user.id, origin: origin, planDate: date("2025-01-07"),
+                createdAt: now, changes: changes, summary: ["rescheduled": 1],
+                report: ["edits": .array([])], outbox: outbox))
     }
 
     /// Stores `plan` for a user who has nothing yet.
@@ -65,7 +72,10 @@ func time(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 
 /// The thrown StoreError, or nil when `body` succeeded.
 func storeError(_ body: () throws(StoreError) -> Void) -> StoreError? {
-    do throws(StoreError) { try body(); return nil } catch { return error }
+    do throws(StoreError) {
+        try body()
+        return nil
+    } catch { return error }
 }
 
 /// The conflict thrown by `body`, or nil.
@@ -74,23 +84,45 @@ func conflict(_ body: () throws(StoreError) -> Void) -> ChangesetConflict? {
     return nil
 }
 
-func oneOff(_ id: String, user: String = "mei", _ start: String, _ end: String, category: String = "Math",
-            allDay: Bool = false, completed: Bool = false) -> StudyTask {
-    StudyTask(id: id, userID: user, title: "Task \(id)", category: category, start: time(start), end: time(end), allDay: allDay,
-              completed: completed)
+func oneOff(
+    _ id: String, user: String = "mei", _ start: String, _ end: String, category: String = "Math",
+    allDay: Bool = false, completed: Bool = false
+) -> StudyTask {
+    StudyTask(
+        id: id, userID: user, title: "Task \(id)", category: category, start: time(start), end: time(end),
+        allDay: allDay,
+        completed: completed)
 }
 
-func series(_ id: String, user: String = "mei", _ start: String, _ end: String, every: RepeatRule.Frequency = .daily,
-            until: String? = nil, category: String = "English") -> StudyTask {
-    StudyTask(id: id, userID: user, title: "Series \(id)", category: category, start: time(start), end: time(end),
-              repeatRule: RepeatRule(every: every, until: until.map(date)))
+func series(
+    _ id: String, user: String = "mei", _ start: String, _ end: String, every: RepeatRule.Frequency = .daily,
+    until: String? = nil, category: String = "English"
+) -> StudyTask {
+    StudyTask(
+        id: id, userID: user, title: "Series \(id)", category: category, start: time(start), end: time(end),
+        repeatRule: RepeatRule(every: every, until: until.map(date)))
 }
 
 /// The plan with versions and bookkeeping times blanked, to compare content only.
 func content(_ plan: UserPlan) -> UserPlan {
     let epoch = Date(timeIntervalSince1970: 0)
-    return UserPlan(user: plan.user,
-                    tasks: plan.sortedTasks.map { var t = $0; t.version = 0; t.createdAt = epoch; t.updatedAt = epoch; return t },
-                    overrides: plan.allOverrides.map { var o = $0; o.version = 0; return o },
-                    slides: plan.allSlides.map { var s = $0; s.version = 0; return s })
+    return UserPlan(
+        user: plan.user,
+        tasks: plan.sortedTasks.map {
+            var t = $0
+            t.version = 0
+            t.createdAt = epoch
+            t.updatedAt = epoch
+            return t
+        },
+        overrides: plan.allOverrides.map {
+            var o = $0
+            o.version = 0
+            return o
+        },
+        slides: plan.allSlides.map {
+            var s = $0
+            s.version = 0
+            return s
+        })
 }

@@ -1,16 +1,20 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct MigratorTests {
-    static let tables: Set<String> = ["schema_migrations", "users", "settings", "tasks", "occurrence_overrides", "series_slides",
-                                      "statistics", "focus_sessions", "changesets", "changeset_edits", "runs", "user_runs",
-                                      "transcripts", "notification_outbox", "statistics_base", "version_clock", "model_memory"]
+    static let tables: Set<String> = [
+        "schema_migrations", "users", "settings", "tasks", "occurrence_overrides", "series_slides",
+        "statistics", "focus_sessions", "changesets", "changeset_edits", "runs", "user_runs",
+        "transcripts", "notification_outbox", "statistics_base", "version_clock", "model_memory",
+    ]
 
     /// A later release's migration, only for these tests.
-    static let addNickname = Migration.sql(version: 100, name: "users.nickname",
-                                           "ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT ''")
+    static let addNickname = Migration.sql(
+        version: 100, name: "users.nickname",
+        "ALTER TABLE users ADD COLUMN nickname TEXT NOT NULL DEFAULT ''")
 
     @Test func emptyFileGetsEveryTableFromTheMigrations() throws {
         let f = try Fixture()
@@ -37,11 +41,14 @@ import Testing
         try f.addUser()
         try f.db.close()
 
-        let upgraded = try Database.open(path: f.path, migrations: Schema.migrations + [MigratorTests.addNickname], now: Fixture.later)
+        let upgraded = try Database.open(
+            path: f.path, migrations: Schema.migrations + [MigratorTests.addNickname], now: Fixture.later)
         #expect(try Migrator.appliedVersions(upgraded) == Array(1...Schema.migrations.count) + [100])
         #expect(try upgraded.queryFirst("SELECT nickname FROM users WHERE id = 'mei'") { $0.text(0) } == "")
         #expect(try UserRepository(upgraded).get("mei").zone.identifier == "Asia/Taipei")
-        #expect(try Migrator(migrations: Schema.migrations + [MigratorTests.addNickname]).migrate(upgraded, now: Fixture.later) == [])
+        #expect(
+            try Migrator(migrations: Schema.migrations + [MigratorTests.addNickname]).migrate(
+                upgraded, now: Fixture.later) == [])
     }
 
     @Test func openingAnUpToDateDatabaseNeedsNoWriteLock() throws {
@@ -63,8 +70,12 @@ import Testing
     @Test func failingMigrationLeavesTheDatabaseAtThePreviousVersion() throws {
         let f = try Fixture()
         try f.db.close()
-        let broken = Migration.sql(version: 100, name: "broken", "ALTER TABLE users ADD COLUMN x TEXT; SELECT * FROM no_such_table")
-        #expect(storeError { () throws(StoreError) in _ = try Database.open(path: f.path, migrations: Schema.migrations + [broken]) } != nil)
+        let broken = Migration.sql(
+            version: 100, name: "broken", "ALTER TABLE users ADD COLUMN x TEXT; SELECT * FROM no_such_table")
+        #expect(
+            storeError { () throws(StoreError) in
+                _ = try Database.open(path: f.path, migrations: Schema.migrations + [broken])
+            } != nil)
         let again = try f.openAgain()
         #expect(try Migrator.appliedVersions(again) == Array(1...Schema.migrations.count))
         #expect(try again.query("SELECT name FROM pragma_table_info('users') WHERE name = 'x'") { $0.text(0) }.isEmpty)
@@ -78,7 +89,8 @@ import Testing
         try f.db.executeScript(Schema.initial)
         try f.db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
         try f.addUser()
-        try f.db.execute("""
+        try f.db.execute(
+            """
             INSERT INTO tasks (id, user_id, title, category, color, start, "end", all_day, completed, repeat_every, created_at, updated_at, version)
             VALUES ('t1', 'mei', 'Vocab', 'English', 'blue', '2025-01-06T20:00', '2025-01-06T20:30', 0, 0, 'daily', 'x', 'x', 1)
             """)
@@ -86,12 +98,14 @@ import Testing
 
         let db = try Database.open(path: f.path, now: Fixture.later)
         #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))
-        let text = try db.query("SELECT sql FROM sqlite_schema WHERE type = 'table'") { $0.text(0) }.joined(separator: "\n")
+        let text = try db.query("SELECT sql FROM sqlite_schema WHERE type = 'table'") { $0.text(0) }.joined(
+            separator: "\n")
         for check in Schema.listChecks {
             #expect(!text.contains("\(check.column) IN (\(check.values[0])"), "\(check.table).\(check.column)")
             #expect(text.contains("\(check.column) = \(check.values[0]) OR"), "\(check.table).\(check.column)")
         }
-        #expect(try db.queryFirst("SELECT color || repeat_every FROM tasks WHERE id = 't1'") { $0.text(0) } == "bluedaily")
+        #expect(
+            try db.queryFirst("SELECT color || repeat_every FROM tasks WHERE id = 't1'") { $0.text(0) } == "bluedaily")
         #expect(try db.query("PRAGMA integrity_check") { $0.text(0) } == ["ok"])
 
         let writes = [

@@ -1,23 +1,28 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct PlanRepositoryTests {
     @Test func taskRoundTripsEveryField() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        let full = StudyTask(id: "eng-1", userID: "mei", title: "English \"reading\" 📖", note: "Unit 3\nline two",
-                             category: "English", color: .yellow, start: time("2025-01-06T10:00"), end: time("2025-01-06T11:30"),
-                             subtasks: [Subtask(title: "vocabulary list", done: true), Subtask(title: "summary")],
-                             repeatRule: RepeatRule(every: .weekly, until: date("2025-03-31")))
-        let allDay = StudyTask(id: "trip", userID: "mei", title: "Field trip", category: "Biology", color: .red,
-                               start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
-        let monthly = StudyTask(id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
-                                start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
-        let habit = StudyTask(id: "stretch", userID: "mei", title: "Stretch", category: "Health", color: .blue,
-                              start: time("2025-01-01T07:00"), end: time("2025-01-01T07:15"),
-                              repeatRule: RepeatRule(every: .daily, missed: .makeUp))
+        let full = StudyTask(
+            id: "eng-1", userID: "mei", title: "English \"reading\" 📖", note: "Unit 3\nline two",
+            category: "English", color: .yellow, start: time("2025-01-06T10:00"), end: time("2025-01-06T11:30"),
+            subtasks: [Subtask(title: "vocabulary list", done: true), Subtask(title: "summary")],
+            repeatRule: RepeatRule(every: .weekly, until: date("2025-03-31")))
+        let allDay = StudyTask(
+            id: "trip", userID: "mei", title: "Field trip", category: "Biology", color: .red,
+            start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
+        let monthly = StudyTask(
+            id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
+            start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
+        let habit = StudyTask(
+            id: "stretch", userID: "mei", title: "Stretch", category: "Health", color: .blue,
+            start: time("2025-01-01T07:00"), end: time("2025-01-01T07:15"),
+            repeatRule: RepeatRule(every: .daily, missed: .makeUp))
         try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly, habit]))
 
         for original in [full, allDay, monthly, habit] {
@@ -42,15 +47,20 @@ import Testing
         let overrides = [
             OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed),
             OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped),
-            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-08"), state: .open,
-                               start: time("2025-01-08T15:00"), end: time("2025-01-08T16:00")),
-            OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-09"), state: .completed,
-                               start: time("2025-01-09T08:00"), end: time("2025-01-09T09:00")),
+            OccurrenceOverride(
+                taskID: "eng", originalDate: date("2025-01-08"), state: .open,
+                start: time("2025-01-08T15:00"), end: time("2025-01-08T16:00")),
+            OccurrenceOverride(
+                taskID: "eng", originalDate: date("2025-01-09"), state: .completed,
+                start: time("2025-01-09T08:00"), end: time("2025-01-09T09:00")),
         ]
-        let slides = [SeriesSlide(taskID: "eng", from: date("2025-01-10"), days: 1),
-                      SeriesSlide(taskID: "eng", from: date("2025-01-20"), days: -2)]
-        let plan = UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-01-31")],
-                            overrides: overrides, slides: slides)
+        let slides = [
+            SeriesSlide(taskID: "eng", from: date("2025-01-10"), days: 1),
+            SeriesSlide(taskID: "eng", from: date("2025-01-20"), days: -2),
+        ]
+        let plan = UserPlan(
+            user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-01-31")],
+            overrides: overrides, slides: slides)
         try f.seed(plan)
         let loaded = try f.plans.loadPlan(userID: "mei", window: nil)
         #expect(loaded.allOverrides == overrides)
@@ -81,21 +91,31 @@ import Testing
         let overrides = [
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-02"), state: .completed),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
-            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-05"), state: .open,
-                               start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+            OccurrenceOverride(
+                taskID: "daily", originalDate: date("2024-12-05"), state: .open,
+                start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
         ]
         try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides))
-        try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
+        try f.seed(
+            UserPlan(
+                user: try f.users.get("other"),
+                tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
         // Every one-off task ahead is loaded too, however far (planning.md G1: a placement is
         // checked against whatever is busy on its day).
-        #expect(Set(plan.tasks.keys) == ["daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
-                                         "before", "endsAtMidnight", "after"])
+        #expect(
+            Set(plan.tasks.keys) == [
+                "daily", "weekly", "inside", "overnightIntoWindow", "lastDay", "longTrip",
+                "before", "endsAtMidnight", "after",
+            ])
         #expect(plan.historyFrom != nil)
         // The series' overrides after the window are loaded too (see windowLoadsEveryLaterOverrideOfASeries).
-        #expect(plan.allOverrides.map(\.occurrenceID.description) == ["daily@2024-12-05", "daily@2025-01-07", "daily@2025-03-01"])
+        #expect(
+            plan.allOverrides.map(\.occurrenceID.description) == [
+                "daily@2024-12-05", "daily@2025-01-07", "daily@2025-03-01",
+            ])
         #expect(plan.user.id == "mei")
     }
 
@@ -108,17 +128,21 @@ import Testing
         let mei = try f.addUser()
         let overrides = [
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-03"), state: .completed),
-            OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-04"), state: .open,
-                               start: time("2025-09-01T20:00"), end: time("2025-09-01T20:30")),
-            OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-14"), state: .open,
-                               start: time("2025-04-04T15:00"), end: time("2025-04-04T15:30")),
+            OccurrenceOverride(
+                taskID: "daily", originalDate: date("2024-06-04"), state: .open,
+                start: time("2025-09-01T20:00"), end: time("2025-09-01T20:30")),
+            OccurrenceOverride(
+                taskID: "daily", originalDate: date("2025-03-14"), state: .open,
+                start: time("2025-04-04T15:00"), end: time("2025-04-04T15:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-01"), state: .completed),
             OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-02"), state: .skipped),
         ]
-        try f.seed(UserPlan(user: mei, tasks: [series("daily", "2024-06-01T20:00", "2024-06-01T20:30")], overrides: overrides))
+        try f.seed(
+            UserPlan(user: mei, tasks: [series("daily", "2024-06-01T20:00", "2024-06-01T20:30")], overrides: overrides))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-02-03"))
-        #expect(plan.allOverrides.map(\.occurrenceID.description)
+        #expect(
+            plan.allOverrides.map(\.occurrenceID.description)
                 == ["daily@2024-06-04", "daily@2025-03-14", "daily@2026-06-01", "daily@2026-06-02"])
     }
 
@@ -126,9 +150,10 @@ import Testing
         let f = try Fixture()
         let mei = try f.addUser()
         // Slid 30 days: the occurrence originally on 12-08 now sits on 01-07, in the window.
-        let plan = UserPlan(user: mei, tasks: [series("daily", "2024-12-01T20:00", "2024-12-01T20:30")],
-                            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-08"), state: .completed)],
-                            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 30)])
+        let plan = UserPlan(
+            user: mei, tasks: [series("daily", "2024-12-01T20:00", "2024-12-01T20:30")],
+            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-08"), state: .completed)],
+            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 30)])
         try f.seed(plan)
         let loaded = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
         #expect(loaded.allOverrides.count == 1)
@@ -159,35 +184,50 @@ import Testing
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-02"), state: .completed),
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-20"), state: .completed),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
-            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-05"), state: .open,
-                               start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
-            OccurrenceOverride(taskID: "daily", originalDate: date("2024-12-06"), state: .open,
-                               start: time("2024-12-30T18:00"), end: time("2024-12-30T18:30")),
+            OccurrenceOverride(
+                taskID: "daily", originalDate: date("2024-12-05"), state: .open,
+                start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+            OccurrenceOverride(
+                taskID: "daily", originalDate: date("2024-12-06"), state: .open,
+                start: time("2024-12-30T18:00"), end: time("2024-12-30T18:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
             OccurrenceOverride(taskID: "weekly", originalDate: date("2024-06-10"), state: .completed),
             OccurrenceOverride(taskID: "twoDays", originalDate: date("2024-12-23"), state: .completed),
             // Rows no rule reads: an occurrence of a one-off task is the task itself.
             OccurrenceOverride(taskID: "before", originalDate: date("2025-01-02"), state: .completed),
         ]
-        try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides,
-                            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-10"), days: 3),
-                                     SeriesSlide(taskID: "twoDays", from: date("2024-12-01"), days: -2)]))
-        try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
+        try f.seed(
+            UserPlan(
+                user: mei, tasks: tasks, overrides: overrides,
+                slides: [
+                    SeriesSlide(taskID: "daily", from: date("2024-12-10"), days: 3),
+                    SeriesSlide(taskID: "twoDays", from: date("2024-12-01"), days: -2),
+                ]))
+        try f.seed(
+            UserPlan(
+                user: try f.users.get("other"),
+                tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let whole = try f.plans.wholePlanAsTheRulesSeeIt(of: mei)
         let everything = try f.plans.loadPlan(user: mei, window: nil)
         #expect(everything.overrides.count == whole.overrides.count + 1)
-        #expect(whole == UserPlan(user: mei, tasks: Array(everything.tasks.values),
-                                  overrides: everything.allOverrides.filter { $0.taskID != "before" }, slides: everything.allSlides))
-        for (from, through) in [("2024-06-01", "2024-06-30"), ("2024-12-28", "2025-01-10"), ("2025-01-06", "2025-01-12"),
-                                ("2025-01-07", "2025-02-20"), ("2025-02-01", "2025-03-31"), ("2026-01-01", "2026-01-31")] {
+        #expect(
+            whole
+                == UserPlan(
+                    user: mei, tasks: Array(everything.tasks.values),
+                    overrides: everything.allOverrides.filter { $0.taskID != "before" }, slides: everything.allSlides))
+        for (from, through) in [
+            ("2024-06-01", "2024-06-30"), ("2024-12-28", "2025-01-10"), ("2025-01-06", "2025-01-12"),
+            ("2025-01-07", "2025-02-20"), ("2025-02-01", "2025-03-31"), ("2026-01-01", "2026-01-31"),
+        ] {
             let window = date(from)...date(through)
             let read = try f.plans.loadPlan(user: mei, window: window)
             #expect(PlanRepository.window(window, of: whole) == read, "\(from)…\(through)")
             #expect(PlanRepository.window(window, of: everything) == read, "\(from)…\(through)")
         }
         // Not everything: the cut drops rows, as the read does.
-        #expect(PlanRepository.window(date("2025-01-06")...date("2025-01-12"), of: whole).tasks.count < whole.tasks.count)
+        #expect(
+            PlanRepository.window(date("2025-01-06")...date("2025-01-12"), of: whole).tasks.count < whole.tasks.count)
     }
 
     /// The statistics of the days between a stored base and the window take their one-off
@@ -195,30 +235,39 @@ import Testing
     @Test func oneOffTasksStartingInDays() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [
-            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-            oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
-            oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
-            oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
-            oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
-        ]))
-        let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(\.id)
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                    oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
+                    oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
+                    oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
+                    oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
+                ]))
+        let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(
+            \.id)
         #expect(Set(found) == ["first", "last"])
     }
 
     @Test func windowQueriesUseTheirIndexes() throws {
         let f = try Fixture()
         func plan(_ sql: String) throws -> String {
-            try f.db.query("EXPLAIN QUERY PLAN " + sql, ["u", "d", "e"].prefix(sql.filter { $0 == "?" }.count).map { .text($0) }) {
+            try f.db.query(
+                "EXPLAIN QUERY PLAN " + sql, ["u", "d", "e"].prefix(sql.filter { $0 == "?" }.count).map { .text($0) }
+            ) {
                 $0.text(3)
             }.joined(separator: " | ")
         }
-        #expect(try plan(#"SELECT id FROM tasks WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ? AND start < ?"#)
-            .contains("USING INDEX tasks_by_user_kind_end (user_id=? AND repeat_every=? AND end>?)"))
-        #expect(try plan("SELECT id FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)")
-            .contains("tasks_by_user_kind_end (user_id=? AND repeat_every>?)"))
-        #expect(try plan("SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?")
-            .contains("USING COVERING INDEX user_runs_by_user_date (user_id=? AND plan_date=?)"))
+        #expect(
+            try plan(#"SELECT id FROM tasks WHERE user_id = ? AND repeat_every IS NULL AND "end" >= ? AND start < ?"#)
+                .contains("USING INDEX tasks_by_user_kind_end (user_id=? AND repeat_every=? AND end>?)"))
+        #expect(
+            try plan("SELECT id FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)")
+                .contains("tasks_by_user_kind_end (user_id=? AND repeat_every>?)"))
+        #expect(
+            try plan("SELECT status FROM user_runs WHERE user_id = ? AND plan_date = ?")
+                .contains("USING COVERING INDEX user_runs_by_user_date (user_id=? AND plan_date=?)"))
     }
 
     /// SQLite opens a temporary b-tree for every execution of an `IN (…)` list, a `UNION` or
@@ -226,10 +275,15 @@ import Testing
     @Test func windowQueriesNeedNoTemporaryBTrees() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                                               series("daily", "2024-12-01T20:00", "2024-12-01T20:30")],
-                            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
-                            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)]))
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                ],
+                overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
+                slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)]))
         let reader = try f.openAgain()
         let opened = Set(reader.cachedSQL)
         _ = try PlanRepository(reader).loadPlan(user: mei, window: date("2025-01-01")...date("2025-01-20"))
@@ -247,21 +301,30 @@ import Testing
     @Test func aStoredColourOrFrequencyMustMatchExactly() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                                               oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                ]))
         #expect(try f.plans.loadPlan(userID: "mei", window: nil).tasks.count == 2)
         try f.db.execute("PRAGMA ignore_check_constraints = ON")
         try f.db.execute("UPDATE tasks SET color = 'reds' WHERE id = 'm1'")
-        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
                 == .malformedRow(entity: "task", key: "m1", problem: "unknown color"))
         try f.db.execute("UPDATE tasks SET color = 'blue' WHERE id = 'm1'")
         try f.db.execute("UPDATE tasks SET repeat_every = 'dail' WHERE id = 'daily'")
-        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "mei", window: nil) }
                 == .malformedRow(entity: "task", key: "daily", problem: "unknown repeat"))
     }
 
     @Test func unknownUserPlanIsATypedError() throws {
         let f = try Fixture()
-        #expect(storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "nobody", window: nil) } == .unknownUser("nobody"))
+        #expect(
+            storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "nobody", window: nil) }
+                == .unknownUser("nobody"))
     }
 }

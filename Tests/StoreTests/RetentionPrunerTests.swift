@@ -1,6 +1,7 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 /// Retention: history older than the cutoff goes, in batches; newer history stays.
@@ -20,8 +21,10 @@ import Testing
             let cs = try f.commit(from: plan, to: next, at: at)
             plan = next
             let run = try runs.startRun(startedAt: at)
-            let userRun = try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .changed, changesetID: cs, finishedAt: at))
-            try runs.storeTranscript(userRunID: userRun, messages: [["role": "system", "content": .string("night \(d)")]])
+            let userRun = try runs.record(
+                UserRun(runID: run, userID: "mei", planDate: day, status: .changed, changesetID: cs, finishedAt: at))
+            try runs.storeTranscript(
+                userRunID: userRun, messages: [["role": "system", "content": .string("night \(d)")]])
             try runs.finishRun(id: run, finishedAt: at)
         }
         return f
@@ -32,13 +35,18 @@ import Testing
         let cutoff = Fixture.now.addingTimeInterval(6 * 86_400) // nights 0-5 are older
         let pruner = RetentionPruner(f.db)
         let counted = try pruner.count(olderThan: cutoff)
-        #expect(counted.changesets == 6 && counted.userRuns == 6 && counted.transcripts == 6 && counted.runs == 6, "\(counted)")
+        #expect(
+            counted.changesets == 6 && counted.userRuns == 6 && counted.transcripts == 6 && counted.runs == 6,
+            "\(counted)")
         let report = try pruner.prune(olderThan: cutoff, batchSize: 2)
-        #expect(report.changesets == 6 && report.userRuns == 6 && report.transcripts == 6 && report.runs == 6, "\(report)")
+        #expect(
+            report.changesets == 6 && report.userRuns == 6 && report.transcripts == 6 && report.runs == 6, "\(report)")
         #expect(report.batches >= 3 * 3 + 3, "batches of two, then an empty one per table: \(report.batches)")
         #expect(!report.stopped)
         #expect(try f.count("SELECT count(*) FROM changesets") == 4)
-        #expect(try f.count("SELECT count(*) FROM changeset_edits WHERE changeset_id NOT IN (SELECT id FROM changesets)") == 0)
+        #expect(
+            try f.count("SELECT count(*) FROM changeset_edits WHERE changeset_id NOT IN (SELECT id FROM changesets)")
+                == 0)
         #expect(try f.count("SELECT count(*) FROM user_runs") == 4)
         #expect(try f.count("SELECT count(*) FROM transcripts") == 4)
         #expect(try f.count("SELECT count(*) FROM runs") == 4)
@@ -50,7 +58,12 @@ import Testing
         let f = try Self.history(days: 6)
         let cutoff = Fixture.now.addingTimeInterval(10 * 86_400)
         var asked = 0
-        let first = try RetentionPruner(f.db).prune(olderThan: cutoff, batchSize: 2, shouldStop: { asked += 1; return asked > 2 })
+        let first = try RetentionPruner(f.db).prune(
+            olderThan: cutoff, batchSize: 2,
+            shouldStop: {
+                asked += 1
+                return asked > 2
+            })
         #expect(first.stopped && first.changesets == 4, "\(first)")
         let rest = try RetentionPruner(f.db).prune(olderThan: cutoff, batchSize: 2)
         #expect(!rest.stopped && rest.changesets == 2 && rest.userRuns == 6 && rest.runs == 6, "\(rest)")

@@ -1,6 +1,7 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct RunStoreTests {
@@ -11,7 +12,10 @@ import Testing
         let run = try runs.startRun(startedAt: Fixture.now, options: ["noModel": true])
         let day = date("2025-01-07")
         #expect(try !runs.isDone(userID: "mei", planDate: day))
-        try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .failed, error: "model unavailable", finishedAt: Fixture.now))
+        try runs.record(
+            UserRun(
+                runID: run, userID: "mei", planDate: day, status: .failed, error: "model unavailable",
+                finishedAt: Fixture.now))
         try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .skipped, finishedAt: Fixture.now))
         #expect(try !runs.isDone(userID: "mei", planDate: day))
         try runs.record(UserRun(runID: run, userID: "mei", planDate: day, status: .unchanged, finishedAt: Fixture.now))
@@ -26,15 +30,21 @@ import Testing
         let runs = RunStore(f.db)
         let first = try runs.startRun(startedAt: Fixture.now, options: ["force": false])
         let cs = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
-        let full = UserRun(runID: first, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: cs,
-                           modelCalls: 3, turns: 4, promptTokens: 1200, completionTokens: 300, reasoningTokens: 150,
-                           cachedTokens: 800, durationMilliseconds: 5123, error: nil, finishedAt: Fixture.now)
+        let full = UserRun(
+            runID: first, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: cs,
+            modelCalls: 3, turns: 4, promptTokens: 1200, completionTokens: 300, reasoningTokens: 150,
+            cachedTokens: 800, durationMilliseconds: 5123, error: nil, finishedAt: Fixture.now)
         let fullID = try runs.record(full)
-        try runs.record(UserRun(runID: first, userID: "zoe", planDate: date("2025-01-07"), status: .failed,
-                                error: "HTTP 503 from the model", finishedAt: Fixture.now))
+        try runs.record(
+            UserRun(
+                runID: first, userID: "zoe", planDate: date("2025-01-07"), status: .failed,
+                error: "HTTP 503 from the model", finishedAt: Fixture.now))
         try runs.finishRun(id: first, finishedAt: Fixture.now.addingTimeInterval(60))
         let second = try runs.startRun(startedAt: Fixture.later)
-        try runs.record(UserRun(runID: second, userID: "zoe", planDate: date("2025-01-08"), status: .unchanged, finishedAt: Fixture.later))
+        try runs.record(
+            UserRun(
+                runID: second, userID: "zoe", planDate: date("2025-01-08"), status: .unchanged,
+                finishedAt: Fixture.later))
 
         let all = try runs.runs(limit: 10)
         #expect(all.map(\.run.id) == [second, first])
@@ -57,9 +67,13 @@ import Testing
         try f.addUser()
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
-        let userRun = try runs.record(UserRun(runID: run, userID: "mei", planDate: date("2025-01-07"), status: .unchanged, finishedAt: Fixture.now))
+        let userRun = try runs.record(
+            UserRun(
+                runID: run, userID: "mei", planDate: date("2025-01-07"), status: .unchanged, finishedAt: Fixture.now))
         #expect(try runs.transcript(userRunID: userRun) == nil)
-        let messages: JSONValue = [["role": "system", "content": "You are a calm tutor."], ["role": "assistant", "content": "Done."]]
+        let messages: JSONValue = [
+            ["role": "system", "content": "You are a calm tutor."], ["role": "assistant", "content": "Done."],
+        ]
         try runs.storeTranscript(userRunID: userRun, messages: messages)
         #expect(try runs.transcript(userRunID: userRun) == messages)
     }
@@ -73,8 +87,13 @@ import Testing
         // A crash after the commit but before the user run is recorded must leave no changeset.
         let error = storeError { () throws(StoreError) in
             try f.db.write { (db) throws(StoreError) in
-                let id = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                    createdAt: Fixture.now, changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" }))
+                let id = try ChangesetStore(db).commit(
+                    NewChangeset(
+                        userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
+                        createdAt: Fixture.now,
+                        changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
+                            _, _ in ""
+                        }))
                 _ = id
                 throw StoreError.unknownUser("simulated crash")
             }
@@ -84,9 +103,17 @@ import Testing
         #expect(try f.plans.task(id: "m1") == nil)
 
         try f.db.write { (db) throws(StoreError) in
-            let id = try ChangesetStore(db).commit(NewChangeset(userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                createdAt: Fixture.now, changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" }))
-            try RunStore(db).record(UserRun(runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: id, finishedAt: Fixture.now))
+            let id = try ChangesetStore(db).commit(
+                NewChangeset(
+                    userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
+                    createdAt: Fixture.now,
+                    changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
+                        _, _ in ""
+                    }))
+            try RunStore(db).record(
+                UserRun(
+                    runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: id,
+                    finishedAt: Fixture.now))
         }
         #expect(try runs.isDone(userID: "mei", planDate: date("2025-01-07")))
         #expect(try f.plans.task(id: "m1") != nil)
@@ -102,27 +129,43 @@ import Testing
         try focus.add(userID: "mei", category: "English", start: time("2025-01-08T10:00"), minutes: 20)
         try focus.add(userID: "mei", category: "Math", start: time("2025-01-07T14:00"), minutes: 30)
         #expect(try focus.sessions(userID: "mei").first == a)
-        #expect(try focus.sessions(userID: "mei", dates: date("2025-01-07")...date("2025-01-07")).map(\.category) == ["Math"])
+        #expect(
+            try focus.sessions(userID: "mei", dates: date("2025-01-07")...date("2025-01-07")).map(\.category) == [
+                "Math"
+            ])
         #expect(try focus.minutesByCategory(userID: "mei") == ["English": 75, "Math": 30])
-        #expect(storeError { () throws(StoreError) in _ = try focus.add(userID: "nobody", category: "x", start: time("2025-01-06T10:00"), minutes: 5) }
+        #expect(
+            storeError { () throws(StoreError) in
+                _ = try focus.add(userID: "nobody", category: "x", start: time("2025-01-06T10:00"), minutes: 5)
+            }
                 == .unknownUser("nobody"))
     }
 
     @Test func recomputeReplacesRowsFromCountsAndFocusMinutes() throws {
         let f = try Fixture()
         try f.addUser()
-        try FocusSessionRepository(f.db).add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
-        try FocusSessionRepository(f.db).add(userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+        try FocusSessionRepository(f.db).add(
+            userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+        try FocusSessionRepository(f.db).add(
+            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         try stats.recompute(userID: "mei", counts: ["Old": CategoryCount(tasks: 1, completed: 0)])
-        let rows = try stats.recompute(userID: "mei", counts: ["English": CategoryCount(tasks: 4, completed: 3),
-                                                                "Math": CategoryCount(tasks: 2, completed: 0)])
+        let rows = try stats.recompute(
+            userID: "mei",
+            counts: [
+                "English": CategoryCount(tasks: 4, completed: 3),
+                "Math": CategoryCount(tasks: 2, completed: 0),
+            ])
         #expect(try stats.statistics(userID: "mei") == rows)
-        #expect(rows == [
-            CategoryStatistic(category: "English", taskCount: 4, completedCount: 3, completionRate: 0.75, focusMinutes: 55),
-            CategoryStatistic(category: "Math", taskCount: 2, completedCount: 0, completionRate: 0, focusMinutes: 0),
-            CategoryStatistic(category: "Piano", taskCount: 0, completedCount: 0, completionRate: 0, focusMinutes: 15),
-        ])
+        #expect(
+            rows == [
+                CategoryStatistic(
+                    category: "English", taskCount: 4, completedCount: 3, completionRate: 0.75, focusMinutes: 55),
+                CategoryStatistic(
+                    category: "Math", taskCount: 2, completedCount: 0, completionRate: 0, focusMinutes: 0),
+                CategoryStatistic(
+                    category: "Piano", taskCount: 0, completedCount: 0, completionRate: 0, focusMinutes: 15),
+            ])
     }
 
     /// Rows whose numbers stay are not written again; the rows left are those a fresh
@@ -131,15 +174,18 @@ import Testing
         let f = try Fixture()
         try f.addUser()
         try f.addUser("zoe")
-        try FocusSessionRepository(f.db).add(userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+        try FocusSessionRepository(f.db).add(
+            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         func rowsWritten(_ counts: [String: CategoryCount]) throws -> Int {
             let before = try f.count("SELECT total_changes()")
             try stats.recompute(userID: "mei", counts: counts)
             return try f.count("SELECT total_changes()") - before
         }
-        let night1 = ["English": CategoryCount(tasks: 4, completed: 3), "Math": CategoryCount(tasks: 2, completed: 0),
-                      "Old": CategoryCount(tasks: 1, completed: 1)]
+        let night1 = [
+            "English": CategoryCount(tasks: 4, completed: 3), "Math": CategoryCount(tasks: 2, completed: 0),
+            "Old": CategoryCount(tasks: 1, completed: 1),
+        ]
         #expect(try rowsWritten(night1) == 4) // and Piano, for its focus minutes
         #expect(try rowsWritten(night1) == 0)
         var night2 = night1
@@ -149,9 +195,12 @@ import Testing
         #expect(try rowsWritten(night2) == 3) // Math updated, Chemistry inserted, Old deleted
 
         try stats.recompute(userID: "zoe", counts: night2)
-        let fresh = try stats.statistics(userID: "zoe").map { [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"] }
-        #expect(try stats.statistics(userID: "mei").filter { $0.category != "Piano" }
-            .map { [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"] } == fresh)
+        let fresh = try stats.statistics(userID: "zoe").map {
+            [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"]
+        }
+        #expect(
+            try stats.statistics(userID: "mei").filter { $0.category != "Piano" }
+                .map { [$0.category, "\($0.taskCount)", "\($0.completedCount)", "\($0.completionRate)"] } == fresh)
         #expect(try stats.statistics(userID: "mei").map(\.category) == ["Chemistry", "English", "Math", "Piano"])
     }
 }
@@ -204,7 +253,9 @@ import Testing
     /// no obstacle any more: nothing is opened but the database itself.
     @Test func anUnopenableLockFileBesideTheDatabaseDoesNotStopARun() throws {
         let f = try Fixture()
-        #expect(FileManager.default.createFile(atPath: f.path + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: f.path + ".lock", contents: nil, attributes: [.posixPermissions: 0o000]))
         #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
     }
 }

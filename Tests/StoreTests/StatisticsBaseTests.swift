@@ -1,6 +1,7 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite("The settled statistics base: stored counts through a date, dropped by any write that reaches back to it")
@@ -10,7 +11,9 @@ struct StatisticsBaseTests {
     @Test func aUserWithoutABaseHasSerialZeroAndNoDate() throws {
         let f = try Fixture()
         try f.addUser()
-        #expect(try StatisticsBaseRepository(f.db).base(userID: "mei") == StatisticsBase(serial: 0, through: nil, counts: [:]))
+        #expect(
+            try StatisticsBaseRepository(f.db).base(userID: "mei")
+                == StatisticsBase(serial: 0, through: nil, counts: [:]))
     }
 
     @Test func aStoredBaseReadsBackWithItsCounts() throws {
@@ -49,8 +52,13 @@ struct StatisticsBaseTests {
     @Test func commitUndoAndRedoDropTheBaseWhenTheyTouchSettledDays() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
-                                              oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00")]))
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
+                    oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00"),
+                ]))
         let bases = StatisticsBaseRepository(f.db)
         func settle() throws { try bases.store(userID: "mei", through: date("2025-01-01"), counts: math) }
         try settle()
@@ -101,10 +109,12 @@ struct StatisticsBaseTests {
 
     @Test func anOverrideReachesWhereTheSessionWasAndWhereItGoes() {
         // First move: before it, the session sat on its original date.
-        let moved = edit(.override, "eng@2024-12-20", before: nil, after: ["start": "2025-01-08T10:00", "state": "open"])
+        let moved = edit(
+            .override, "eng@2024-12-20", before: nil, after: ["start": "2025-01-08T10:00", "state": "open"])
         #expect(ChangesetEdit.earliestAffectedDate(of: [moved]) == date("2024-12-20"))
         // Moved again: the original date no longer matters, only the two places.
-        let again = edit(.override, "eng@2024-12-20", before: ["start": "2025-01-08T10:00"], after: ["start": "2025-01-09T10:00"])
+        let again = edit(
+            .override, "eng@2024-12-20", before: ["start": "2025-01-08T10:00"], after: ["start": "2025-01-09T10:00"])
         #expect(ChangesetEdit.earliestAffectedDate(of: [again]) == date("2025-01-08"))
         let completed = edit(.override, "eng@2025-01-06", before: nil, after: ["start": .null, "state": "completed"])
         #expect(ChangesetEdit.earliestAffectedDate(of: [completed]) == date("2025-01-06"))
@@ -121,8 +131,9 @@ struct StatisticsBaseTests {
     }
 
     @Test func aSeriesTaskReachesItsStartLoweredByItsBackwardSlides() {
-        let series = edit(.task, "eng", before: ["start": "2025-01-06T10:00", "repeat": ["every": "daily"]],
-                          after: ["start": "2025-01-06T10:00", "repeat": ["every": "daily"], "category": "Math"])
+        let series = edit(
+            .task, "eng", before: ["start": "2025-01-06T10:00", "repeat": ["every": "daily"]],
+            after: ["start": "2025-01-06T10:00", "repeat": ["every": "daily"], "category": "Math"])
         #expect(ChangesetEdit.earliestAffectedDate(of: [series]) { _ in 3 } == date("2025-01-03"))
         let oneOff = edit(.task, "m1", before: nil, after: ["start": "2025-01-06T10:00", "repeat": .null])
         #expect(ChangesetEdit.earliestAffectedDate(of: [oneOff]) { _ in 3 } == date("2025-01-06"))
@@ -133,7 +144,8 @@ struct StatisticsBaseTests {
         let mei = try f.addUser()
         var eng = oneOff("eng", "2024-12-28T10:00", "2024-12-28T11:00", category: "English")
         eng.repeatRule = RepeatRule(every: .daily)
-        try f.seed(UserPlan(user: mei, tasks: [eng], slides: [SeriesSlide(taskID: "eng", from: date("2025-01-03"), days: -3)]))
+        try f.seed(
+            UserPlan(user: mei, tasks: [eng], slides: [SeriesSlide(taskID: "eng", from: date("2025-01-03"), days: -3)]))
         let bases = StatisticsBaseRepository(f.db)
         try bases.store(userID: "mei", through: date("2025-01-01"), counts: math)
         // The session of 01-03 sits on 12-31 (slid back three days): completing it changes a settled day.

@@ -1,5 +1,6 @@
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct SubtasksColumnTests {
@@ -24,15 +25,19 @@ import Testing
             let text = JSONValue.array(list.map { ["title": .string($0.title), "done": .bool($0.done)] }).text
             #expect(SubtasksColumn.canonical(text) ?? SubtasksColumnTests.general(text) == list, "\(text)")
         }
-        #expect(SubtasksColumn.canonical(#"[{"done":true,"title":"outline"},{"done":false,"title":"數學"}]"#)
+        #expect(
+            SubtasksColumn.canonical(#"[{"done":true,"title":"outline"},{"done":false,"title":"數學"}]"#)
                 == [Subtask(title: "outline", done: true), Subtask(title: "數學")])
     }
 
     /// Anything but the exact shape is left to the general parser (which accepts or rejects it).
-    @Test(arguments: [#"[ {"done":true,"title":"a"}]"#, #"[{"title":"a","done":true}]"#, #"[{"done":1,"title":"a"}]"#,
-                      #"[{"done":true,"title":"a\"b"}]"#, #"[{"done":true,"title":"a","note":"x"}]"#, #"[{"done":true,"title":"a"},]"#,
-                      #"[{"done":true,"title":"a"}"#, #"[{"done":true,"title":"a"}] "#, "[{\"done\":true,\"title\":\"a\tb\"}]",
-                      #"[{"done":true,"done":false,"title":"a"}]"#, "", "[]", "{}", #"[{"done":truex,"title":"a"}]"#])
+    @Test(arguments: [
+        #"[ {"done":true,"title":"a"}]"#, #"[{"title":"a","done":true}]"#, #"[{"done":1,"title":"a"}]"#,
+        #"[{"done":true,"title":"a\"b"}]"#, #"[{"done":true,"title":"a","note":"x"}]"#,
+        #"[{"done":true,"title":"a"},]"#,
+        #"[{"done":true,"title":"a"}"#, #"[{"done":true,"title":"a"}] "#, "[{\"done\":true,\"title\":\"a\tb\"}]",
+        #"[{"done":true,"done":false,"title":"a"}]"#, "", "[]", "{}", #"[{"done":truex,"title":"a"}]"#,
+    ])
     func otherShapesAreLeftToTheGeneralParser(text: String) {
         #expect(SubtasksColumn.canonical(text) == nil)
     }

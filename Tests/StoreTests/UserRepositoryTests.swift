@@ -1,12 +1,15 @@
 import Foundation
 import Planning
 import Testing
+
 @testable import Store
 
 @Suite struct UserRepositoryTests {
     static func customSettings() throws -> UserSettings {
         var s = UserSettings()
-        s.windows = try WeeklyWindows(text: [.mon: ["09:00-12:00", "14:00-17:00"], .tue: ["09:00-17:00"], .sun: ["20:00-24:00"]])
+        s.windows = try WeeklyWindows(text: [
+            .mon: ["09:00-12:00", "14:00-17:00"], .tue: ["09:00-17:00"], .sun: ["20:00-24:00"],
+        ])
         s.windowsEnabled = false
         s.sessionMinutes = 45
         s.sessionMinutesEnabled = false
@@ -24,8 +27,9 @@ import Testing
 
     @Test func userAndEverySettingRoundTrip() throws {
         let f = try Fixture()
-        let user = try User(id: "mei.lin@school", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-TW",
-                            displayName: "林美", settings: UserRepositoryTests.customSettings())
+        let user = try User(
+            id: "mei.lin@school", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-TW",
+            displayName: "林美", settings: UserRepositoryTests.customSettings())
         try f.users.add(user, now: Fixture.now)
         #expect(try f.users.get(user.id) == user)
         #expect(try f.users.settings(for: user.id) == user.settings)
@@ -36,8 +40,10 @@ import Testing
         try f.addUser()
         #expect(try f.users.settings(for: "mei") == UserSettings())
         #expect(try f.count("SELECT count(*) FROM settings WHERE user_id = 'mei'") == 1)
-        #expect(try f.db.queryFirst("SELECT windows FROM settings") { $0.text(0) }
-                == #"{"fri":["09:00-17:00"],"mon":["09:00-17:00"],"thu":["09:00-17:00"],"tue":["09:00-17:00"],"wed":["09:00-17:00"]}"#)
+        #expect(
+            try f.db.queryFirst("SELECT windows FROM settings") { $0.text(0) }
+                == #"{"fri":["09:00-17:00"],"mon":["09:00-17:00"],"thu":["09:00-17:00"],"tue":["09:00-17:00"],"wed":["09:00-17:00"]}"#
+        )
     }
 
     @Test func savingSettingsBumpsTheirVersion() throws {
@@ -47,13 +53,17 @@ import Testing
         let settings = try UserRepositoryTests.customSettings()
         #expect(try f.users.saveSettings(settings, for: "mei") == 2)
         #expect(try f.users.settings(for: "mei") == settings)
-        #expect(storeError { () throws(StoreError) in try f.users.saveSettings(settings, for: "nobody") } == .unknownUser("nobody"))
+        #expect(
+            storeError { () throws(StoreError) in try f.users.saveSettings(settings, for: "nobody") }
+                == .unknownUser("nobody"))
     }
 
     @Test func duplicateUserIsRefusedNamingTheID() throws {
         let f = try Fixture()
         try f.addUser()
-        let error = storeError { () throws(StoreError) in try f.users.add(try! User(id: "mei", zone: UserZone(identifier: "UTC")), now: Fixture.now) }
+        let error = storeError { () throws(StoreError) in
+            try f.users.add(try! User(id: "mei", zone: UserZone(identifier: "UTC")), now: Fixture.now)
+        }
         #expect(error == .duplicateUser("mei"))
         #expect(error?.description.contains("mei") == true)
         #expect(try f.users.get("mei").zone.identifier == "Asia/Taipei")
@@ -97,11 +107,16 @@ import Testing
         let f = try Fixture()
         try f.addUser("a")
         try f.addUser("c")
-        try f.db.execute("INSERT INTO users (id, time_zone, language, created_at, updated_at) VALUES ('b', 'Mars/Olympus', 'en', '', '')")
+        try f.db.execute(
+            "INSERT INTO users (id, time_zone, language, created_at, updated_at) VALUES ('b', 'Mars/Olympus', 'en', '', '')"
+        )
         var cursor = f.users.cursor(batchSize: 2)
         #expect(try cursor.next()?.id == "a")
-        guard case .malformedRow(let entity, let key, _)? = storeError({ () throws(StoreError) in _ = try cursor.next() }) else {
-            Issue.record("expected a malformed row"); return
+        guard
+            case .malformedRow(let entity, let key, _)? = storeError({ () throws(StoreError) in _ = try cursor.next() })
+        else {
+            Issue.record("expected a malformed row")
+            return
         }
         #expect(entity == "user" && key == "b")
         #expect(try cursor.next()?.id == "c")
@@ -114,19 +129,28 @@ import Testing
         try f.addUser("other")
         var eng = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")
         eng.subtasks = [Subtask(title: "vocab")]
-        let plan = UserPlan(user: mei, tasks: [eng, oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")],
-                            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed)],
-                            slides: [SeriesSlide(taskID: "eng", from: date("2025-01-08"), days: 1)])
+        let plan = UserPlan(
+            user: mei, tasks: [eng, oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")],
+            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed)],
+            slides: [SeriesSlide(taskID: "eng", from: date("2025-01-08"), days: 1)])
         let id = try f.seed(plan)
-        try f.seed(UserPlan(user: try f.users.get("other"), tasks: [oneOff("o1", user: "other", "2025-01-07T09:00", "2025-01-07T10:00")]))
-        try FocusSessionRepository(f.db).add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
-        try StatisticsRepository(f.db).recompute(userID: "mei", counts: ["English": CategoryCount(tasks: 1, completed: 1)])
-        try OutboxRepository(f.db).insert([OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.now, action: .schedule)],
-                                          userID: "mei", changesetID: id, createdAt: Fixture.now)
+        try f.seed(
+            UserPlan(
+                user: try f.users.get("other"),
+                tasks: [oneOff("o1", user: "other", "2025-01-07T09:00", "2025-01-07T10:00")]))
+        try FocusSessionRepository(f.db).add(
+            userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+        try StatisticsRepository(f.db).recompute(
+            userID: "mei", counts: ["English": CategoryCount(tasks: 1, completed: 1)])
+        try OutboxRepository(f.db).insert(
+            [OutboxEntry(occurrenceID: OccurrenceID(taskID: "m1"), fireAt: Fixture.now, action: .schedule)],
+            userID: "mei", changesetID: id, createdAt: Fixture.now)
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
-        let userRun = try runs.record(UserRun(runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed,
-                                              changesetID: id, finishedAt: Fixture.now))
+        let userRun = try runs.record(
+            UserRun(
+                runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed,
+                changesetID: id, finishedAt: Fixture.now))
         try runs.storeTranscript(userRunID: userRun, messages: ["hello"])
 
         try f.users.remove("mei")

@@ -2,6 +2,7 @@ import Foundation
 import Planning
 import ReplanTestSupport
 import Testing
+
 @testable import Store
 
 /// Issue 13's version rule as a property: random interleavings of manual edits, imports,
@@ -42,17 +43,26 @@ import Testing
                 w.put(t)
             }
         case 1: // retitle
-            if var t = w.tasks[id] { t.title = "step \(step)"; w.put(t) }
+            if var t = w.tasks[id] {
+                t.title = "step \(step)"
+                w.put(t)
+            }
         case 2: // delete
             w.deleteTask(id)
         case 3: // move
             if w.tasks[id]?.isSeries == true {
-                w.move(OccurrenceID(taskID: id, originalDate: date(dayText)), start: time("\(dayText)T08:00"), end: time("\(dayText)T09:00"))
+                w.move(
+                    OccurrenceID(taskID: id, originalDate: date(dayText)), start: time("\(dayText)T08:00"),
+                    end: time("\(dayText)T09:00"))
             } else if w.tasks[id] != nil {
-                w.move(OccurrenceID(taskID: id), start: time("\(dayText)T1\(step % 10):00"), end: time("\(dayText)T1\(step % 10):30"))
+                w.move(
+                    OccurrenceID(taskID: id), start: time("\(dayText)T1\(step % 10):00"),
+                    end: time("\(dayText)T1\(step % 10):30"))
             }
         case 4: // complete
-            w.complete(w.tasks[id]?.isSeries == true ? OccurrenceID(taskID: id, originalDate: date(dayText)) : OccurrenceID(taskID: id))
+            w.complete(
+                w.tasks[id]?.isSeries == true
+                    ? OccurrenceID(taskID: id, originalDate: date(dayText)) : OccurrenceID(taskID: id))
         default: // skip a series occurrence
             w.skip(OccurrenceID(taskID: "s", originalDate: date(dayText)))
         }
@@ -64,19 +74,26 @@ import Testing
         var g = SeededRandom(seed: seed)
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [oneOff("a", "2025-01-07T10:00", "2025-01-07T11:00"),
-                                               series("s", "2025-01-06T18:00", "2025-01-06T19:00")]))
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    oneOff("a", "2025-01-07T10:00", "2025-01-07T11:00"),
+                    series("s", "2025-01-06T18:00", "2025-01-06T19:00"),
+                ]))
         var pending: [UserPlan] = []
         var changesets: [ChangesetID] = []
         var seen: [String: JSONValue] = [:]
-        var landed = 0, refused = 0
+        var landed = 0
+        var refused = 0
 
         func observe(_ what: String) throws {
             for (identity, image) in try Self.rows(f) {
                 let version = image["version"]?.intValue ?? -1
                 let key = "\(identity)#\(version)"
                 if let earlier = seen[key] {
-                    #expect(earlier == image, "seed \(seed), \(what): \(identity) version \(version) names two contents")
+                    #expect(
+                        earlier == image, "seed \(seed), \(what): \(identity) version \(version) names two contents")
                 } else {
                     seen[key] = image
                 }
@@ -99,33 +116,48 @@ import Testing
                 let unchanged = changes.allSatisfy { current["\($0.entity.rawValue)|\($0.key)"] == $0.before }
                 let origin = Self.origins.randomElement(using: &g)!
                 let outcome = storeError { () throws(StoreError) in
-                    changesets.append(try f.changesets.commit(NewChangeset(userID: "mei", origin: origin, planDate: nil,
-                                                                           createdAt: Fixture.now, changes: changes)))
+                    changesets.append(
+                        try f.changesets.commit(
+                            NewChangeset(
+                                userID: "mei", origin: origin, planDate: nil,
+                                createdAt: Fixture.now, changes: changes)))
                 }
-                try check(outcome, unchanged: unchanged, expected: Dictionary(changes.map { ("\($0.entity.rawValue)|\($0.key)", $0.before) },
-                                                                                uniquingKeysWith: { a, _ in a }), current: current,
-                          what: "step \(step) \(origin) commit")
+                try check(
+                    outcome, unchanged: unchanged,
+                    expected: Dictionary(
+                        changes.map { ("\($0.entity.rawValue)|\($0.key)", $0.before) },
+                        uniquingKeysWith: { a, _ in a }), current: current,
+                    what: "step \(step) \(origin) commit")
             default: // undo or redo a changeset, as the student would
                 guard let id = changesets.randomElement(using: &g) else { continue }
                 let record = try f.changesets.changeset(id)
                 let undo = record.header.state == .applied
-                let steps = (undo ? record.edits.reversed().map(\.inverted) : record.edits).filter { $0.entity != .statistic }
+                let steps = (undo ? record.edits.reversed().map(\.inverted) : record.edits).filter {
+                    $0.entity != .statistic
+                }
                 let unchanged = steps.allSatisfy { current["\($0.entity.rawValue)|\($0.key)"] == $0.before }
                 let outcome = storeError { () throws(StoreError) in
-                    if undo { try f.changesets.undo(changesetID: id, now: Fixture.later) }
-                    else { try f.changesets.redo(changesetID: id, now: Fixture.later) }
+                    if undo {
+                        try f.changesets.undo(changesetID: id, now: Fixture.later)
+                    } else {
+                        try f.changesets.redo(changesetID: id, now: Fixture.later)
+                    }
                 }
-                try check(outcome, unchanged: unchanged,
-                          expected: Dictionary(steps.map { ("\($0.entity.rawValue)|\($0.key)", $0.before) }, uniquingKeysWith: { a, _ in a }),
-                          current: current, what: "step \(step) \(undo ? "undo" : "redo") \(id)")
+                try check(
+                    outcome, unchanged: unchanged,
+                    expected: Dictionary(
+                        steps.map { ("\($0.entity.rawValue)|\($0.key)", $0.before) }, uniquingKeysWith: { a, _ in a }),
+                    current: current, what: "step \(step) \(undo ? "undo" : "redo") \(id)")
             }
             try observe("step \(step)")
         }
 
         /// Landed only when nothing it touches changed; a refusal names only rows that did
         /// change (or a structural reason: a deleted task gained a child, a child lost its task).
-        func check(_ outcome: StoreError?, unchanged: Bool, expected: [String: JSONValue?], current: [String: JSONValue],
-                   what: String) throws {
+        func check(
+            _ outcome: StoreError?, unchanged: Bool, expected: [String: JSONValue?], current: [String: JSONValue],
+            what: String
+        ) throws {
             switch outcome {
             case nil:
                 landed += 1
@@ -136,9 +168,13 @@ import Testing
                 #expect(!c.rows.isEmpty)
                 for row in changedRows {
                     let identity = "\(row.entity.rawValue)|\(row.key)"
-                    #expect(current[identity] != expected[identity] ?? nil, "seed \(seed), \(what): \(row) is named but did not change")
+                    #expect(
+                        current[identity] != expected[identity] ?? nil,
+                        "seed \(seed), \(what): \(row) is named but did not change")
                 }
-                if unchanged { #expect(changedRows.isEmpty, "seed \(seed), \(what): refused though nothing changed: \(c.rows)") }
+                if unchanged {
+                    #expect(changedRows.isEmpty, "seed \(seed), \(what): refused though nothing changed: \(c.rows)")
+                }
             case let other?:
                 Issue.record("seed \(seed), \(what): \(other)")
             }
@@ -151,13 +187,17 @@ import Testing
 /// Issue 13: a stored transcript has a size limit; the first messages that fit are kept.
 @Suite struct TranscriptLimitTests {
     @Test func aTranscriptBeyondTheLimitKeepsItsFirstMessagesAndSaysSo() {
-        let messages = JSONValue.array((0..<10).map { i in ["role": "assistant", "content": .string(String(repeating: "x", count: 1000) + "\(i)")] })
+        let messages = JSONValue.array(
+            (0..<10).map { i in ["role": "assistant", "content": .string(String(repeating: "x", count: 1000) + "\(i)")]
+            })
         #expect(RunStore.boundedTranscript(messages, limit: 1 << 20) == messages.text, "under the limit: unchanged")
         let cut = RunStore.boundedTranscript(messages, limit: 4000)
         #expect(cut.utf8.count <= 4000)
         let kept = (try? JSONValue(parsing: cut))?.arrayValue
         #expect(kept?.count == 4)
-        #expect(kept?.last?["content"]?.stringValue == "transcript truncated: 3 of 10 messages kept (limit 0 MiB per user run)")
+        #expect(
+            kept?.last?["content"]?.stringValue
+                == "transcript truncated: 3 of 10 messages kept (limit 0 MiB per user run)")
     }
 }
 
@@ -167,27 +207,38 @@ import Testing
     @Test func aPrerenderedAfterImageCarriesTheFreshVersionLikeTheRow() throws {
         let f = try Fixture()
         let mei = try f.addUser()
-        try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                                               series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                    series("eng", "2025-01-06T10:00", "2025-01-06T11:00"),
+                ]))
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         working.complete(OccurrenceID(taskID: "m1"))
         working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")))
         working.addSlide(taskID: "eng", from: date("2025-01-09"), days: 1)
-        var changeset = NewChangeset(userID: "mei", origin: .nightly, planDate: nil, createdAt: Fixture.later,
-                                     changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "night" })
+        var changeset = NewChangeset(
+            userID: "mei", origin: .nightly, planDate: nil, createdAt: Fixture.later,
+            changes: PlanDiff.changes(from: original, to: working, now: Fixture.later) { _, _ in "night" })
         changeset.renderText()
         let id = try f.changesets.commit(changeset)
-        let stored = try f.db.query("SELECT after FROM changeset_edits WHERE changeset_id = ? AND entity <> 'statistic'",
-                                    [.text(id.rawValue)]) { $0.text(0) }
+        let stored = try f.db.query(
+            "SELECT after FROM changeset_edits WHERE changeset_id = ? AND entity <> 'statistic'",
+            [.text(id.rawValue)]
+        ) { $0.text(0) }
         let rows = try VersionPropertyTests.rows(f)
         #expect(stored.count == 3)
         for text in stored {
             let image = try JSONValue(parsing: text)
             #expect(text == image.text, "canonical text")
-            let key = image["id"] != nil ? "task|\(image["id"]!.stringValue!)"
-                : image["days"] != nil ? "slide|\(image["task"]!.stringValue!)@\(image["from"]!.stringValue!)"
-                : "override|\(image["task"]!.stringValue!)@\(image["date"]!.stringValue!)"
+            let key =
+                image["id"] != nil
+                ? "task|\(image["id"]!.stringValue!)"
+                : image["days"] != nil
+                    ? "slide|\(image["task"]!.stringValue!)@\(image["from"]!.stringValue!)"
+                    : "override|\(image["task"]!.stringValue!)@\(image["date"]!.stringValue!)"
             #expect(rows[key] == image, "\(key): the stored after image is the row as written")
         }
     }
@@ -195,6 +246,8 @@ import Testing
     @Test func stampingTextRewritesOnlyTheTrailingVersion() {
         #expect(VersionClock.stamp(text: #"{"a":1,"version":7}"#, 12) == #"{"a":1,"version":12}"#)
         #expect(VersionClock.stamp(text: #"{"version":7,"a":1}"#, 12) == nil)
-        #expect(VersionClock.stamp(text: #"{"a":"x,\"version\":1","version":3}"#, 4) == #"{"a":"x,\"version\":1","version":4}"#)
+        #expect(
+            VersionClock.stamp(text: #"{"a":"x,\"version\":1","version":3}"#, 4)
+                == #"{"a":"x,\"version\":1","version":4}"#)
     }
 }
