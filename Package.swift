@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "Planning"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(name: "Assistant", dependencies: ["HTTP", "Planning"]),
-        .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Planning"]),
+        .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Exchange", "Planning"]),
         .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Exchange", "Planning", "Assistant", "HTTP"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
         // What the test targets share (generators of students, fixtures); tests only.

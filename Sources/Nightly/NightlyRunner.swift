@@ -19,6 +19,14 @@ package final class NightlyRunner: @unchecked Sendable {
             case .store(let e): return e.description
             }
         }
+
+        /// The failure as the other use cases report theirs (another run's lock is `locked`).
+        package var useCaseError: UseCaseError {
+            switch self {
+            case .locked: return UseCaseError(.locked, description)
+            case .store(let e): return UseCaseError(store: e)
+            }
+        }
     }
 
     /// Counts of one run.
