@@ -20,7 +20,8 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(name: "Assistant", dependencies: ["HTTP", "Planning"]),
         .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Exchange", "Planning"]),
-        .target(name: "ReplanCLI", dependencies: ["Nightly", "Store", "Exchange", "Planning", "Assistant", "HTTP"]),
+        // The CLI reaches the database only through Nightly's use cases (no Store here).
+        .target(name: "ReplanCLI", dependencies: ["Nightly", "Exchange", "Planning", "Assistant", "HTTP"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
         // What the test targets share (generators of students, fixtures); tests only.
         .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),

@@ -1,7 +1,7 @@
 import Exchange
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan demo`: a sample database with a student who missed sessions, the nightly job run
 /// on it, and how to look at and undo what it did. Runs the other commands in-process, so
@@ -61,7 +61,7 @@ enum DemoCommand {
             "the nightly job (forced, since it may not be past 03:00 in Taipei)", ["run", "--no-model", "--force"])
         try step("what it did", ["log", "--user", DemoScenario.userID, "--limit", "3"])
         let db = try ctx.openDatabaseAt(path)
-        guard let last = try? Store.ChangesetStore(db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly
+        guard let last = try? PlanReader(database: db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly
         else {
             console.out("\nthe job changed nothing")
             return .success
@@ -90,7 +90,7 @@ enum DemoCommand {
     }
 
     static func isDemoDatabase(_ path: String) -> Bool {
-        guard let db = try? Store.Database.open(path: path), let users = try? Store.UserRepository(db).list() else {
+        guard let db = try? ReplanDatabase.open(path: path), let users = try? Roster(database: db).list() else {
             return false
         }
         return users.map(\.id) == [DemoScenario.userID]

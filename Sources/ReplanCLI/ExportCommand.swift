@@ -1,7 +1,6 @@
-import Exchange
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan export --user ID [--format json|ics]`.
 enum ExportCommand {
@@ -23,26 +22,17 @@ enum ExportCommand {
             throw CLIError.usage("--format must be json or ics, got '\(format)'")
         }
         let db = try ctx.openExistingDatabase()
-        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil)
-        }
+        let exporter = Exporter(database: db)
         if format == "ics" {
-            let today = plan.zone.civil(ctx.now).date
-            let from = try a.date("--from") ?? today.adding(days: -30)
-            let to = try a.date("--to") ?? today.adding(days: 90)
-            guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
-            let dropped = try storeCall { () throws(StoreError) in
-                try ChangesetStore(db).droppedSessions(
-                    userID: userID, since: FeedsCommand.droppedSince(from...to, zone: plan.zone))
+            let (from, to) = (try a.date("--from"), try a.date("--to"))
+            let calendar = try useCase { () throws(UseCaseError) in
+                try exporter.calendar(userID: userID, from: from, to: to, now: ctx.now)
             }
-            ctx.console.outDocument(
-                ICalendarExport.render(plan, from: from, through: to, stamp: ctx.now, dropped: dropped))
+            ctx.console.outDocument(calendar)
             return .success
         }
-        let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }
-        let entry = ReplanDocument.Entry(
-            user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides, slides: plan.allSlides,
-            focusSessions: focus.map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) })
-        ctx.console.out(ReplanDocument(entries: [entry]).json.prettyText)
+        let document = try useCase { () throws(UseCaseError) in try exporter.document(userID: userID) }
+        ctx.console.out(document.prettyText)
         return .success
     }
 }

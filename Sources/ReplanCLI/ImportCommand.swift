@@ -2,7 +2,6 @@ import Exchange
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan import FILE`: a `replan/1` document, all or nothing.
 enum ImportCommand {
@@ -74,7 +73,7 @@ enum ImportCommand {
                     "\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
             let bytes = try readBounded(path)
-            do { document = try ReplanDocumentDecoder(now: ctx.now).decode(try JSONValue(parsing: bytes)) } catch {
+            do { document = try Importer.replanDocument(bytes, now: ctx.now) } catch {
                 throw CLIError.badInput("\(path): \(error)")
             }
         case "firestore":
@@ -88,26 +87,35 @@ enum ImportCommand {
         }
 
         let check = ctx.arguments.flag("--check")
-        // A dry run touches no database at all (and never creates one).
         // A conflict names the task where the input has it: its JSON path in a replan/1
         // document, its document path in a Firestore export.
         let firestore = report != nil
         let place = { (u: Int, t: Int, e: ReplanDocument.Entry) -> String in
             firestore ? "tasks/\(e.user.id)/userTasks/\(e.tasks[t].id)" : "users[\(u)].tasks[\(t)]"
         }
-        let results: [(String, ChangesetID?)] = check ? [] : try commit(document, ctx: ctx, path: path, place: place)
-        let changesets = Dictionary(results, uniquingKeysWith: { a, _ in a })
+        // A dry run touches no database at all (and never creates one).
+        let results: [Importer.UserResult]
+        if check {
+            results = []
+        } else {
+            let db = try ctx.openDatabase()
+            results = try useCase { () throws(UseCaseError) in
+                try Importer(database: db, now: ctx.now).commit(document, source: path, place: place)
+            }
+        }
+        let changesets = Dictionary(results.map { ($0.userID, $0.changesetID) }, uniquingKeysWith: { a, _ in a })
+        let summaries = Importer.check(document)
         if ctx.arguments.flag("--json") {
             var out: [String: JSONValue] = [
                 "schema": "replan.import/1", "check": .bool(check),
                 "users": .array(
-                    document.entries.map { e -> JSONValue in
-                        let c = Counts(e)
+                    summaries.map { c -> JSONValue in
                         let changeset: JSONValue =
-                            (changesets[e.user.id] ?? nil).map { .string($0.description) } ?? .null
+                            (changesets[c.userID] ?? nil).map { .string($0.description) } ?? .null
                         return [
-                            "user": .string(e.user.id), "changesetId": changeset,
-                            "tasks": .int(c.tasks), "series": .int(c.series), "completedOccurrences": .int(c.completed),
+                            "user": .string(c.userID), "changesetId": changeset,
+                            "tasks": .int(c.tasks), "series": .int(c.series),
+                            "completedOccurrences": .int(c.completedSessions),
                             "focusMinutes": .int(c.focusMinutes),
                         ]
                     }),
@@ -115,105 +123,22 @@ enum ImportCommand {
             if let report, case .object(let r) = report.json { out.merge(r) { a, _ in a } }
             ctx.console.out(JSONValue.object(out).prettyText)
         } else {
-            for e in document.entries {
-                let c = Counts(e)
+            for c in summaries {
                 let what =
-                    "\(c.tasks) tasks (\(c.series) series, \(c.completed) completed sessions), \(c.focusMinutes) focus minutes"
+                    "\(c.tasks) tasks (\(c.series) series, \(c.completedSessions) completed sessions), \(c.focusMinutes) focus minutes"
                 if check {
-                    ctx.console.out("would import \(e.user.id) (\(e.user.zone.identifier)): \(what)")
-                } else if let cs = changesets[e.user.id] ?? nil {
+                    ctx.console.out("would import \(c.userID) (\(c.zoneIdentifier)): \(what)")
+                } else if let cs = changesets[c.userID] ?? nil {
                     ctx.console.out(
                         report == nil
-                            ? "imported \(e.user.id) (changeset \(cs))"
-                            : "imported \(e.user.id) (changeset \(cs)): \(what)")
+                            ? "imported \(c.userID) (changeset \(cs))"
+                            : "imported \(c.userID) (changeset \(cs)): \(what)")
                 } else {
-                    ctx.console.out("imported \(e.user.id): already up to date")
+                    ctx.console.out("imported \(c.userID): already up to date")
                 }
             }
             for line in report?.lines ?? [] { ctx.console.out(line) }
         }
         return .success
-    }
-
-    /// What one user's part of an import holds, for the summary lines.
-    struct Counts {
-        var tasks = 0, series = 0, completed = 0, focusMinutes = 0
-        init(_ e: ReplanDocument.Entry) {
-            tasks = e.tasks.count
-            series = e.tasks.filter(\.isSeries).count
-            completed = e.tasks.filter(\.completed).count + e.overrides.filter { $0.state == .completed }.count
-            focusMinutes = e.focusSessions.reduce(0) { $0 + $1.minutes }
-        }
-    }
-
-    /// Writes a validated document: every user in one write transaction (all or nothing), each
-    /// user's plan as one changeset of origin `import` through the same committer as every
-    /// other edit, so an import is undoable and a second import of the same data changes
-    /// nothing. Returns each user's changeset (nil: already up to date).
-    static func commit(
-        _ document: ReplanDocument, ctx: CommandContext, path: String,
-        place: (_ user: Int, _ task: Int, _ entry: ReplanDocument.Entry) -> String
-    ) throws(CLIError) -> [(String, ChangesetID?)] {
-        let db = try ctx.openDatabase()
-        var results: [(String, ChangesetID?)] = []
-        do throws(StoreError) {
-            try db.write { (db) throws(StoreError) in
-                results = []
-                let plans = PlanRepository(db)
-                let users = UserRepository(db)
-                for (u, entry) in document.entries.enumerated() {
-                    let user = entry.user
-                    if let existing = try users.find(user.id) {
-                        if existing.zone != user.zone || existing.language != user.language
-                            || existing.displayName != user.displayName
-                        {
-                            try users.update(user, now: ctx.now)
-                        }
-                        if existing.settings != user.settings {
-                            _ = try users.saveSettings(user.settings, for: user.id)
-                        }
-                    } else {
-                        try users.add(user, now: ctx.now)
-                        _ = try users.saveSettings(user.settings, for: user.id)
-                    }
-                    // Task ids are global: a task of another user with the same id is an error.
-                    for (i, t) in entry.tasks.enumerated() {
-                        if let owner = try plans.taskOwner(taskID: t.id), owner != user.id {
-                            throw StoreError.foreignRow(entity: "task", key: "\(t.id) (\(place(u, i, entry)))")
-                        }
-                    }
-                    let original = try plans.loadPlan(userID: user.id, window: nil)
-                    var working = original
-                    working.user = user
-                    let overrides = Dictionary(grouping: entry.overrides, by: \.taskID)
-                    let slides = Dictionary(grouping: entry.slides, by: \.taskID)
-                    for t in entry.tasks {
-                        working.replace(t, overrides: overrides[t.id] ?? [], slides: slides[t.id] ?? [])
-                    }
-                    var changesetID: ChangesetID?
-                    let today = user.zone.civil(ctx.now).date
-                    if let prepared = PlanCommitter().prepare(
-                        original: original, working: working, origin: .import, planDate: nil, now: ctx.now,
-                        reasons: [:],
-                        defaultReason: .manual, through: today.adding(days: user.settings.horizonDays))
-                    {
-                        changesetID = try ChangesetStore(db).commit(prepared.changeset)
-                    }
-                    let focus = FocusSessionRepository(db)
-                    let known = Set(
-                        try focus.sessions(userID: user.id).map { "\($0.category)|\($0.start)|\($0.minutes)" })
-                    for f in entry.focusSessions where !known.contains("\(f.category)|\(f.start)|\(f.minutes)") {
-                        _ = try focus.add(userID: user.id, category: f.category, start: f.start, minutes: f.minutes)
-                    }
-                    results.append((user.id, changesetID))
-                }
-            }
-        } catch {
-            if case .foreignRow(_, let key) = error {
-                throw CLIError.badInput("\(path): task id \(key) belongs to another user; nothing was imported")
-            }
-            throw CLIError(store: error)
-        }
-        return results
     }
 }

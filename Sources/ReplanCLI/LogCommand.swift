@@ -1,7 +1,6 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan log`: one line per run by default (due, changed, unchanged, skipped, failed, model
 /// errors, tokens, estimated cost, duration), so a night of 1,000 students is one line; the
@@ -65,38 +64,16 @@ enum LogCommand {
         let prices = try Prices(context: ctx)
         let db = try ctx.openExistingDatabase()
         let user = a.value("--user")
-        if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
-        let store = RunStore(db)
-
-        var totals: [RunTotals]
-        if let runID {
-            guard let one = try storeCall({ () throws(StoreError) in try store.runTotals(id: runID) }) else {
-                throw CLIError.badInput("no run \(runID) (replan log lists the runs)")
-            }
-            totals = [one]
-        } else {
-            totals = try storeCall { () throws(StoreError) in
-                try store.runTotals(
-                    limit: limit, since: since, userID: user, filter: filter, includeEmpty: a.flag("--all"))
-            }
-        }
-        let showStudents = runID != nil || user != nil || a.flag("--detail") || a.flag("--json")
-        var students: [Int: [UserRunRecord]] = [:]
-        if showStudents {
-            for t in totals {
-                students[t.run.id] = try storeCall { () throws(StoreError) in
-                    try store.userRuns(runID: t.run.id, userID: user, filter: filter)
-                }
-            }
-        }
-        // Changesets belong to the overview; a question about runs (--run, --status) gets runs.
-        var changesets: [ChangesetHeader] = []
-        if runID == nil && filter == nil {
-            changesets = try storeCall { () throws(StoreError) in
-                try ChangesetStore(db).changesets(userID: user, limit: limit)
-            }
-            if let since { changesets = changesets.filter { $0.createdAt >= since } }
-        }
+        var query = RunLog.Query()
+        query.runID = runID
+        query.userID = user
+        query.filter = filter
+        query.since = since
+        query.limit = limit
+        query.includeEmpty = a.flag("--all")
+        query.students = runID != nil || user != nil || a.flag("--detail") || a.flag("--json")
+        let found = try useCase { () throws(UseCaseError) in try RunLog(database: db).entries(query) }
+        let (totals, students, changesets) = (found.totals, found.students, found.changesets)
 
         if a.flag("--json") {
             ctx.console.out(json(totals, students: students, changesets: changesets, prices: prices).prettyText)

@@ -1,7 +1,7 @@
 import Foundation
 import Nightly
 import Planning
-import Store
+import Synchronization
 
 /// `replan run|preview|undo|redo|log|show`.
 enum NightlyCommands {
@@ -86,10 +86,7 @@ enum NightlyCommands {
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
         do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
-            switch error {
-            case .locked: throw CLIError(.locked, error.description)
-            case .store(let e): throw CLIError(store: e)
-            }
+            throw CLIError(error.useCaseError)
         }
         progress.finish()
         if json {
@@ -154,8 +151,8 @@ enum NightlyCommands {
         }
         let model = try ModelSetup(context: ctx)
         let db = try ctx.openDatabase()
-        let (night, _) = try storeCall { () throws(StoreError) in
-            try model.pipeline.prepare(userID: userID, db: db, now: ctx.now)
+        let night = try useCase { () throws(UseCaseError) in
+            try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
         }
         if a.flag("--json") {
             var o = NightText.json(night, schema: "replan.preview/1", now: ctx.now, includeChangeset: false)
@@ -205,42 +202,30 @@ enum NightlyCommands {
     static func reversal(_ ctx: CommandContext, undo: Bool) throws -> ExitCode {
         let a = ctx.arguments
         let db = try ctx.openDatabase()
-        let store = ChangesetStore(db)
+        let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
         let id: ChangesetID
         if undo, a.flag("--last") {
             let userID = try a.required("--user")
             try a.rejectExtraPositionals(beyond: 0)
-            guard let last = try storeCall({ () throws(StoreError) in try store.lastApplied(userID: userID) }) else {
-                throw CLIError.badInput("\(userID) has no applied changeset to undo")
-            }
-            id = last.id
+            id = try useCase { () throws(UseCaseError) in try reversal.lastApplied(userID: userID) }
         } else {
             id = ChangesetID(try a.positional(0, "CHANGESET id"))
             try a.rejectExtraPositionals(beyond: 1)
         }
-        let record: ChangesetRecord
-        do { record = try store.changeset(id) } catch .unknownChangeset {
-            throw CLIError.badInput(
-                "no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)"
-            )
-        } catch { throw CLIError(store: error) }
-        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
-        let verb = undo ? "undo" : "redo"
-        // Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
-        if let days = try PruneCommand.retentionDays(ctx),
-            record.header.createdAt < PruneCommand.cutoff(days: days, now: ctx.now)
-        {
-            throw CLIError.badInput(
-                "changeset \(id) is older than the retention of \(days) days (retention_days); it can no longer be \(undo ? "undone" : "redone")"
-            )
+        let pending = try useCase { () throws(UseCaseError) in try reversal.load(id) }
+        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: pending.header.userID)
+        let verb = reversal.direction.verb
+        let days = try PruneCommand.retentionDays(ctx)
+        try useCase { () throws(UseCaseError) in
+            try reversal.refuseBeyondRetention(pending, retentionDays: days, now: ctx.now)
         }
-        let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+        let edits = pending.edits
         if !a.flag("--yes") {
             guard ctx.console.stdinIsTTY else {
                 throw CLIError.usage("\(verb) needs --yes when not run on a terminal")
             }
             ctx.console.out(
-                "\(verb) changeset \(id) of \(record.header.userID) (\(record.header.origin.rawValue), \(edits.count) edit(s)):"
+                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)):"
             )
             ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
             ctx.console.err("\(verb)? [y/N] ")
@@ -249,47 +234,42 @@ enum NightlyCommands {
                 return .success
             }
         }
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(record.header.userID) }
-        let plan = UserPlan(user: user, tasks: [])
-        let reverted = edits.map { e -> PlanEdit in
-            guard undo else { return e }
-            var r = e
-            r.before = e.after
-            r.after = e.before
-            return r
+        let force = a.flag("--force")
+        let outcome = try useCase { () throws(UseCaseError) in
+            try reversal.perform(pending, force: force, now: ctx.now)
         }
-        let outbox = PlanCommitter.outbox(for: reverted, plan: plan, now: ctx.now)
-        do {
-            let outcome =
-                try
-                (undo
-                ? store.undo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox)
-                : store.redo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox))
-            // Statistics are derived from the plan: recount them for what the plan is now.
-            try? StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(ctx.now).date, db: db)
-            if a.flag("--json") {
-                ctx.console.out(
-                    JSONValue.object([
-                        "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
-                        "state": .string(outcome.changeset.state.rawValue),
-                        "overwritten": .array(outcome.overwritten.map { .string($0.description) }),
-                    ]).prettyText)
-            } else {
-                ctx.console.out(
-                    "\(undo ? "undid" : "redid") \(id): \(edits.count) edit(s)\(outcome.overwritten.isEmpty ? "" : ", \(outcome.overwritten.count) changed row(s) overwritten (--force)")"
-                )
-                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
-            }
-            return .success
-        } catch .conflict(let conflict) {
+        switch outcome {
+        case .refused(let rows):
             ctx.console.log(
                 "replan: \(verb) refused: these rows changed since the changeset \(undo ? "was applied" : "was undone"):",
                 priority: .error)
-            for row in conflict.rows { ctx.console.log("  \(row)", priority: .error) }
+            for row in rows { ctx.console.log("  \(row)", priority: .error) }
             ctx.console.log("use --force to overwrite them", priority: .error)
             return .conflicts
-        } catch {
-            throw CLIError(store: error)
+        case .done(let done):
+            if a.flag("--json") {
+                var o: [String: JSONValue] = [
+                    "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
+                    "state": .string(done.state.rawValue),
+                    "overwritten": .array(done.overwritten.map { .string($0.description) }),
+                ]
+                if let failure = done.statisticsFailure { o["statisticsError"] = .string(failure.message) }
+                ctx.console.out(JSONValue.object(o).prettyText)
+            } else {
+                ctx.console.out(
+                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
+                )
+                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
+            }
+            if let failure = done.statisticsFailure {
+                // The flip is committed; only the derived statistics lag behind.
+                ctx.console.log(
+                    "the \(verb) is done, but \(pending.header.userID)'s statistics could not be recounted (\(failure.message)); "
+                        + "`replan stats` is unaffected, and the stored statistics are recounted by the student's next nightly run "
+                        + "(or now with: replan run --user \(pending.header.userID) --force)",
+                    priority: .warning)
+            }
+            return .success
         }
     }
 
@@ -307,13 +287,12 @@ enum NightlyCommands {
         let id = ChangesetID(try a.positional(0, "CHANGESET id"))
         try a.rejectExtraPositionals(beyond: 1)
         let db = try ctx.openExistingDatabase()
-        let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
+        let runLog = RunLog(database: db)
+        let record = try useCase { () throws(UseCaseError) in try runLog.changeset(id) }
         try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
         if a.flag("--transcript") {
-            if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {
-                transcript = try storeCall { () throws(StoreError) in try RunStore(db).transcript(userRunID: run.id) }
-            }
+            transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
         }
         let h = record.header
         if a.flag("--json") {
@@ -343,7 +322,7 @@ enum NightlyCommands {
         ctx.console.out(
             "changeset \(h.id)  \(h.userID)  \(h.origin.rawValue)  \(h.state.rawValue)  created \(Timestamp.text(h.createdAt))\(h.planDate.map { "  plan date \($0)" } ?? "")"
         )
-        let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+        let edits = RunLog.edits(of: record)
         ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
         for f in record.report["flags"]?.arrayValue ?? [] {
             ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
@@ -366,7 +345,7 @@ enum NightlyCommands {
             "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")"
         )
         if a.flag("--week") {
-            let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(h.userID) }
+            let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
             let day =
                 h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
                 ?? user.zone.civil(h.createdAt).date
@@ -381,9 +360,8 @@ enum NightlyCommands {
 }
 
 /// Results gathered from worker threads for `run --json`.
-final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nights: [UserNight] = []
-    func append(_ n: UserNight) { lock.withLock { nights.append(n) } }
-    var all: [UserNight] { lock.withLock { nights } }
+final class Collected: Sendable {
+    private let nights = Mutex<[UserNight]>([])
+    func append(_ n: UserNight) { nights.withLock { $0.append(n) } }
+    var all: [UserNight] { nights.withLock { $0 } }
 }

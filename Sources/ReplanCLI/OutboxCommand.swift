@@ -1,6 +1,6 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan outbox` and `replan outbox ack`: how a push service consumes the notification
 /// outbox. Rows have increasing ids; the id is the cursor. A consumer reads the rows after its
@@ -27,7 +27,7 @@ enum OutboxCommand {
         let since = try a.int("--since", in: 0...Int.max) ?? 0
         let limit = try a.int("--limit", in: 1...10_000) ?? 100
         let db = try ctx.openExistingDatabase()
-        let rows = try storeCall { () throws(StoreError) in try OutboxRepository(db).entries(after: since, limit: limit)
+        let rows = try useCase { () throws(UseCaseError) in try Outbox(database: db).entries(after: since, limit: limit)
         }
         let next = rows.last?.id ?? since
         if a.flag("--json") {
@@ -71,7 +71,7 @@ enum OutboxCommand {
             throw CLIError.badInput("CURSOR must be a row id (a whole number), got '\(text)'")
         }
         let db = try ctx.openExistingDatabase()
-        let removed = try storeCall { () throws(StoreError) in try OutboxRepository(db).acknowledge(through: cursor) }
+        let removed = try useCase { () throws(UseCaseError) in try Outbox(database: db).acknowledge(through: cursor) }
         if a.flag("--json") {
             ctx.console.out(
                 JSONValue.object(["schema": "replan.outbox-ack/1", "cursor": .int(cursor), "removed": .int(removed)])

@@ -1,6 +1,6 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// Retention: `replan prune`, and the prune every `run` does after its students. Without it
 /// nothing ever deleted runs, changesets or transcripts (a model night for 3,000 students
@@ -12,7 +12,7 @@ enum PruneCommand {
         return days == 0 ? nil : days
     }
 
-    static func cutoff(days: Int, now: Date) -> Date { now.addingTimeInterval(-Double(days) * 86_400) }
+    static func cutoff(days: Int, now: Date) -> Date { Retention.cutoff(days: days, now: now) }
 
     static let descriptor = CommandDescriptor(
         path: ["prune"], synopsis: "prune [--older-than DAYS] [--dry-run] [--json]",
@@ -35,10 +35,10 @@ enum PruneCommand {
         }
         let cutoff = cutoff(days: days, now: ctx.now)
         let db = try ctx.openExistingDatabase()
-        let pruner = RetentionPruner(db)
+        let pruner = Retention(database: db)
         let dry = a.flag("--dry-run")
         let started = Date()
-        let report = try storeCall { () throws(StoreError) in
+        let report = try useCase { () throws(UseCaseError) in
             try dry
                 ? pruner.count(olderThan: cutoff)
                 : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
@@ -57,7 +57,7 @@ enum PruneCommand {
         return report.stopped ? ctx.interruption.exitCode : .success
     }
 
-    static func text(_ r: RetentionPruner.Report, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
+    static func text(_ r: PruneReport, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
         "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff))"
             + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s")
             + (r.stopped ? " (stopped early)" : "")
@@ -71,8 +71,8 @@ enum PruneCommand {
             let cutoff = cutoff(days: days, now: ctx.now)
             let db = try ctx.openExistingDatabase()
             let started = Date()
-            let report = try storeCall { () throws(StoreError) in
-                try RetentionPruner(db).prune(
+            let report = try useCase { () throws(UseCaseError) in
+                try Retention(database: db).prune(
                     olderThan: cutoff,
                     shouldStop: {
                         ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds

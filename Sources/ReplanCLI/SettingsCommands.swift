@@ -1,6 +1,6 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan settings show|set`.
 enum SettingsCommands {
@@ -13,7 +13,7 @@ enum SettingsCommands {
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let userID = try ctx.arguments.required("--user")
         let db = try ctx.openDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
         if ctx.arguments.flag("--json") {
             ctx.console.out(
                 JSONValue.object([
@@ -51,7 +51,8 @@ enum SettingsCommands {
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openDatabase()
-        var s = try storeCall { () throws(StoreError) in try UserRepository(db).settings(for: userID) }
+        let roster = Roster(database: db)
+        var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
         if !a.values("--window").isEmpty {
             var byDay = s.windows.byWeekday
             for spec in a.values("--window") {
@@ -90,7 +91,7 @@ enum SettingsCommands {
         if let v = try a.onOff("--split-sessions") { s.splitSessions = v }
         do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
         let final = s
-        _ = try storeCall { () throws(StoreError) in try UserRepository(db).saveSettings(final, for: userID) }
+        try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
         if a.flag("--json") {
             ctx.console.out(
                 JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(final)])

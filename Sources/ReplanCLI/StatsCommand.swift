@@ -1,6 +1,6 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan stats --user ID [--today] [--json]`.
 enum StatsCommand {
@@ -15,10 +15,9 @@ enum StatsCommand {
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openExistingDatabase()
-        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil)
-        }
-        let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }
-            .map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) }
+        let reader = PlanReader(database: db)
+        let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: nil) }
+        let focus = try useCase { () throws(UseCaseError) in try reader.focusSessions(userID: userID) }
         let today = plan.zone.civil(ctx.now).date
         let from = a.flag("--today") ? today : (CategoryStatistics.firstDate(of: plan, focusSessions: focus) ?? today)
         let stats = CategoryStatistics.compute(plan: plan, focusSessions: focus, from: min(from, today), through: today)

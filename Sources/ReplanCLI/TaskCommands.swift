@@ -1,7 +1,6 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan task add|edit|rm|done|list`. Every change is a `manual` changeset (undoable).
 enum TaskCommands {
@@ -46,7 +45,8 @@ enum TaskCommands {
         try a.rejectExtraPositionals(beyond: 0)
         let userID = try a.required("--user")
         let db = try ctx.openDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
+        let user = try useCase { () throws(UseCaseError) in try edit.user() }
         let allDay = a.flag("--all-day")
         guard a.value("--category") != nil else {
             throw CLIError.usage("--category is required: every task needs a specific category")
@@ -60,8 +60,8 @@ enum TaskCommands {
         } else if a.value("--until") != nil || a.value("--missed") != nil {
             throw CLIError.usage("\(a.value("--until") != nil ? "--until" : "--missed") needs --repeat")
         }
-        let id = try a.value("--id") ?? newTaskID(db)
-        if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) != nil {
+        let id = try a.value("--id") ?? useCase { () throws(UseCaseError) in try edit.newTaskID() }
+        if try useCase({ () throws(UseCaseError) in try edit.taskExists(id) }) {
             throw CLIError.badInput("a task with id '\(id)' already exists")
         }
         let task = StudyTask(
@@ -78,11 +78,10 @@ enum TaskCommands {
         do throws(DataError) { try task.validate() } catch {
             throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
         }
-        let edit = ManualEdit(context: ctx, db: db, userID: userID)
-        let original = try edit.loadPlan()
+        let original = try useCase { () throws(UseCaseError) in try edit.loadPlan() }
         var working = original
         working.put(task)
-        let result = try edit.commit(original: original, working: working)
+        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
         report(ctx, verb: "added", id: id, result: result)
         return .success
     }
@@ -149,7 +148,7 @@ enum TaskCommands {
             }
             if let from, let split = original.splitDate(ofSeries: task.id, from: from), split > task.start.date {
                 // This and following: the changes go to the continuing series only.
-                let newID = try newTaskID(edit.db)
+                let newID = try useCase { () throws(UseCaseError) in try edit.newTaskID() }
                 guard let continued = working.splitSeries(task.id, at: split, newID: newID, now: ctx.now) else {
                     throw CLIError.badInput("\(task.id) cannot be split at \(split)")
                 }
@@ -190,7 +189,7 @@ enum TaskCommands {
             }
             working.put(task)
         }
-        let result = try edit.commit(original: original, working: working)
+        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
         report(ctx, verb: "edited", id: target, result: result)
         return .success
     }
@@ -244,19 +243,9 @@ enum TaskCommands {
         options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
     ) { ctx in
         let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
-        var working = original
-        if oid.originalDate != nil {
-            guard let o = original.occurrence(oid) else {
-                throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
-            }
-            guard o.state != .completed else {
-                throw CLIError.badInput("\(target) is completed; its history is not changed")
-            }
-            working.skip(oid)
-        } else {
-            working.deleteTask(oid.taskID)
+        let result = try useCase { () throws(UseCaseError) in
+            try edit.commit(original: original, working: try edit.removing(oid, from: original))
         }
-        let result = try edit.commit(original: original, working: working)
         report(ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result)
         return .success
     }
@@ -267,15 +256,9 @@ enum TaskCommands {
         options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
     ) { ctx in
         let (target, oid, edit, original) = try ManualEdit.target(ctx, "occurrence id")
-        guard original.occurrence(oid) != nil else {
-            if original.tasks[oid.taskID]?.isSeries == true, oid.originalDate == nil {
-                throw CLIError.badInput("\(target) is a series; name the occurrence as \(target)@YYYY-MM-DD")
-            }
-            throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
+        let result = try useCase { () throws(UseCaseError) in
+            try edit.commit(original: original, working: try edit.completing(oid, in: original))
         }
-        var working = original
-        working.complete(oid)
-        let result = try edit.commit(original: original, working: working)
         report(ctx, verb: "completed", id: target, result: result)
         return .success
     }
@@ -292,7 +275,8 @@ enum TaskCommands {
         let a = ctx.arguments
         let userID = try a.required("--user")
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let reader = PlanReader(database: db)
+        let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
         let today = user.zone.civil(ctx.now).date
         let from =
             try a.date("--from")
@@ -304,9 +288,7 @@ enum TaskCommands {
         guard from.days(until: to) <= 3660 else {
             throw CLIError.badInput("the range \(from)…\(to) is longer than ten years")
         }
-        let plan = try storeCall { () throws(StoreError) in
-            try PlanRepository(db).loadPlan(userID: userID, window: from...to)
-        }
+        let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: from...to) }
         let occurrences = plan.occurrences(from: from, through: to)
         if a.flag("--json") {
             ctx.console.out(
@@ -351,22 +333,15 @@ enum TaskCommands {
         return .success
     }
 
-    static func newTaskID(_ db: Database) throws(CLIError) -> String {
-        while true {
-            let id = "t-" + StableID.base32(UInt64.random(in: 0...UInt64.max), length: 10)
-            if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) == nil { return id }
-        }
-    }
-
-    static func report(_ ctx: CommandContext, verb: String, id: String, result: (ChangesetID, [PlanEdit])?) {
+    static func report(_ ctx: CommandContext, verb: String, id: String, result: ManualEditor.Change?) {
         if ctx.arguments.flag("--json") {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.task-change/1", "id": .string(id),
-                    "changesetId": result.map { .string($0.0.description) } ?? .null,
-                    "edits": .array((result?.1 ?? []).map(EditReport.edit)),
+                    "changesetId": result.map { .string($0.changesetID.description) } ?? .null,
+                    "edits": .array((result?.edits ?? []).map(EditReport.edit)),
                 ]).prettyText)
-        } else if let (cs, _) = result {
+        } else if let cs = result?.changesetID {
             ctx.console.out("\(verb) \(id) (changeset \(cs); undo with: replan undo \(cs))")
         } else {
             ctx.console.out("\(id): nothing changed")

@@ -1,7 +1,6 @@
-import Exchange
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan user add|list|rm`.
 enum UserCommands {
@@ -24,7 +23,7 @@ enum UserCommands {
             user = try User(id: id, zone: zone, language: a.value("--language") ?? "en", displayName: a.value("--name"))
         } catch { throw error.asCLIError() }
         let db = try ctx.openDatabase()
-        try storeCall { () throws(StoreError) in try UserRepository(db).add(user, now: ctx.now) }
+        try useCase { () throws(UseCaseError) in try Roster(database: db).add(user, now: ctx.now) }
         ctx.console.out("added user \(id) (\(zone.identifier), \(user.language))")
         return .success
     }
@@ -35,7 +34,7 @@ enum UserCommands {
     ) { ctx in
         try ctx.arguments.rejectExtraPositionals(beyond: 0)
         let db = try ctx.openExistingDatabase()
-        let users = try storeCall { () throws(StoreError) in try UserRepository(db).list() }
+        let users = try useCase { () throws(UseCaseError) in try Roster(database: db).list() }
         if ctx.arguments.flag("--json") {
             ctx.console.out(
                 JSONValue.object([
@@ -85,10 +84,11 @@ enum UserCommands {
             )
         }
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(id) }
+        let roster = Roster(database: db)
+        let user = try useCase { () throws(UseCaseError) in try roster.user(id) }
         if !a.flag("--yes") {
-            let tasks = try storeCall { () throws(StoreError) in
-                try PlanRepository(db).loadPlan(userID: id, window: nil)
+            let tasks = try useCase { () throws(UseCaseError) in
+                try PlanReader(database: db).plan(userID: id, window: nil)
             }.tasks.count
             ctx.console.err(
                 "remove \(user.id) with \(tasks) task(s) and their whole history\(a.value("--keep-export").map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] "
@@ -99,15 +99,10 @@ enum UserCommands {
             }
         }
         if let path = a.value("--keep-export") {
-            let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: id, window: nil)
-            }
-            let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: id) }
-            let entry = ReplanDocument.Entry(
-                user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides, slides: plan.allSlides,
-                focusSessions: focus.map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) })
-            try writeNewPrivateFile(path, ReplanDocument(entries: [entry]).json.prettyText + "\n")
+            let document = try useCase { () throws(UseCaseError) in try Exporter(database: db).document(userID: id) }
+            try writeNewPrivateFile(path, document.prettyText + "\n")
         }
-        try storeCall { () throws(StoreError) in try UserRepository(db).remove(id) }
+        try useCase { () throws(UseCaseError) in try roster.remove(id) }
         ctx.console.out(
             "removed user \(id) and all of their tasks, runs and changesets\(a.value("--keep-export").map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")"
         )

@@ -1,7 +1,6 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan week --user ID [--date D]` and `replan show CHANGESET --week`: seven columns of a
 /// student's sessions, with what a changeset did marked, so a night's effect is seen at a
@@ -24,23 +23,22 @@ enum WeekCommand {
         try a.rejectExtraPositionals(beyond: 0)
         let userID = try a.required("--user")
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
-        let store = ChangesetStore(db)
+        let reader = PlanReader(database: db)
+        let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
         var header: ChangesetHeader?
         var edits: [PlanEdit] = []
         if let id = a.value("--changeset") {
-            let record = try storeCall { () throws(StoreError) in try store.changeset(ChangesetID(id)) }
+            let record = try useCase { () throws(UseCaseError) in try RunLog(database: db).changeset(ChangesetID(id)) }
             guard record.header.userID == userID else {
                 throw CLIError.badInput("changeset \(id) belongs to \(record.header.userID), not \(userID)")
             }
             header = record.header
-            edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
-        } else if let last = try storeCall({ () throws(StoreError) in try store.changesets(userID: userID, limit: 50) })
-            .first(where: { $0.origin == .nightly && $0.state == .applied })
-        {
+            edits = RunLog.edits(of: record)
+        } else if let (last, lastEdits) = try useCase({ () throws(UseCaseError) in
+            try reader.latestNight(userID: userID)
+        }) {
             header = last
-            let record = try storeCall { () throws(StoreError) in try store.changeset(last.id) }
-            edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+            edits = lastEdits
         }
         let day = try a.date("--date") ?? user.zone.civil(ctx.now).date
         try show(week: day, user: user, edits: edits, changeset: header, ctx: ctx, db: db)
@@ -49,12 +47,12 @@ enum WeekCommand {
 
     static func show(
         week day: CivilDate, user: User, edits: [PlanEdit], changeset: ChangesetHeader?, ctx: CommandContext,
-        db: Database
+        db: ReplanDatabase
     ) throws {
         let monday = day.adding(days: -day.weekday.index) // Weekday counts from Monday
         let sunday = monday.adding(days: 6)
-        let plan = try storeCall { () throws(StoreError) in
-            try PlanRepository(db).loadPlan(user: user, window: monday...sunday)
+        let plan = try useCase { () throws(UseCaseError) in
+            try PlanReader(database: db).plan(user: user, window: monday...sunday)
         }
         ctx.console.out(
             render(
