@@ -34,21 +34,14 @@ package struct Importer {
         self.now = now
     }
 
-    /// A replan/1 document from its bytes; an error names its JSON path.
-    package static func replanDocument(_ bytes: [UInt8], now: Date) throws -> ReplanDocument {
-        try ReplanDocumentDecoder(now: now).decode(try JSONValue(parsing: bytes))
-    }
+    /// What the input holds per user, without writing anything (`import --check`).
+    package static func check(_ input: ImportInput) -> [UserResult] { input.document.entries.map(UserResult.init) }
 
-    /// What `document` holds per user, without writing anything (`import --check`).
-    package static func check(_ document: ReplanDocument) -> [UserResult] { document.entries.map(UserResult.init) }
-
-    /// Writes `document`. `place` says where a task stands in the input (its JSON path, or its
-    /// document path in a Firestore export), for the error about a task id of another user.
-    package func commit(
-        _ document: ReplanDocument, source: String,
-        place: (_ user: Int, _ task: Int, _ entry: ReplanDocument.Entry) -> String
-    ) throws(UseCaseError) -> [UserResult] {
+    /// Writes the input read from `source`; a task id of another user rejects all of it,
+    /// naming where the task stands in the input.
+    package func commit(_ input: ImportInput, source: String) throws(UseCaseError) -> [UserResult] {
         let now = self.now
+        let document = input.document
         var results: [UserResult] = []
         do throws(StoreError) {
             try database.connection.write { (db) throws(StoreError) in
@@ -73,7 +66,8 @@ package struct Importer {
                     // Task ids are global: a task of another user with the same id is an error.
                     for (i, t) in entry.tasks.enumerated() {
                         if let owner = try plans.taskOwner(taskID: t.id), owner != user.id {
-                            throw StoreError.foreignRow(entity: "task", key: "\(t.id) (\(place(u, i, entry)))")
+                            throw StoreError.foreignRow(
+                                entity: "task", key: "\(t.id) (\(input.place(user: u, task: i)))")
                         }
                     }
                     let original = try plans.loadPlan(userID: user.id, window: nil)

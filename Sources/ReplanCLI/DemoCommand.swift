@@ -1,4 +1,3 @@
-import Exchange
 import Foundation
 import Nightly
 import Planning
@@ -29,12 +28,12 @@ enum DemoCommand {
         }
         let zone = try! UserZone(identifier: DemoScenario.zoneID)
         let today = zone.civil(ctx.now).date
-        let entry: ReplanDocument.Entry
-        do { entry = try DemoScenario.entry(today: today, now: ctx.now) } catch {
+        let document: JSONValue
+        do { document = try DemoScenario.document(today: today, now: ctx.now) } catch {
             throw CLIError(.internalError, "demo scenario: \(error)")
         }
         let file = NSTemporaryDirectory() + "replan-demo-\(getpid()).json"
-        guard fm.createFile(atPath: file, contents: Data(ReplanDocument(entries: [entry]).json.prettyText.utf8)) else {
+        guard fm.createFile(atPath: file, contents: Data(document.prettyText.utf8)) else {
             throw CLIError(.internalError, "cannot write \(file)")
         }
         defer { try? fm.removeItem(atPath: file) }

@@ -1,40 +1,9 @@
-import Exchange
 import Foundation
 import Nightly
 import Planning
 
 /// `replan import FILE`: a `replan/1` document, all or nothing.
 enum ImportCommand {
-    /// The largest document accepted, from a file or standard input (256 MiB): a 100,000-
-    /// student export is well below it, and an endless stream must not exhaust memory.
-    static let maxDocumentBytes = 256 << 20
-
-    /// The document's bytes; more than `maxDocumentBytes` is bad input (exit 65), read no
-    /// further than one byte past the limit. An array, because the parser reads one: a
-    /// `Data` would be copied into one, and a 200 MB export would sit in memory twice.
-    static func readBounded(_ path: String) throws(CLIError) -> [UInt8] {
-        let limit = maxDocumentBytes
-        let handle: FileHandle
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: path) else { throw CLIError.badInput("cannot read \(path)") }
-            handle = h
-        }
-        var data: [UInt8] = []
-        while data.count <= limit {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
-                throw CLIError.badInput("cannot read \(path): \(error)")
-            }
-            guard let chunk, !chunk.isEmpty else { return data }
-            data.append(contentsOf: chunk)
-        }
-        throw CLIError.badInput(
-            "\(path == "-" ? "standard input" : path) is larger than \(limit >> 20) MiB, the most replan imports at once; split the document by users"
-        )
-    }
-
     static let descriptor = CommandDescriptor(
         path: ["import"],
         synopsis: "import FILE | import --from firestore FILE|DIR --time-zone TZ [--time-zone-map FILE] [--check]",
@@ -64,35 +33,31 @@ enum ImportCommand {
     ) { ctx in
         let path = try ctx.arguments.positional(0, "FILE")
         try ctx.arguments.rejectExtraPositionals(beyond: 1)
-        let document: ReplanDocument
-        var report: FirestoreImportReport?
+        let input: ImportInput
         switch ctx.arguments.value("--from") ?? "replan" {
-        case "replan", ReplanDocument.format:
+        case "replan", ImportInput.replanFormat:
             for option in ["--time-zone", "--time-zone-map"] where ctx.arguments.value(option) != nil {
                 throw CLIError.usage(
                     "\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
-            let bytes = try readBounded(path)
-            do { document = try Importer.replanDocument(bytes, now: ctx.now) } catch {
-                throw CLIError.badInput("\(path): \(error)")
-            }
+            input = try useCase { () throws(UseCaseError) in try ImportInput.replan(path, now: ctx.now) }
         case "firestore":
-            let outcome = try FirestoreImportSource.load(
-                path, zone: ctx.arguments.value("--time-zone"),
-                zoneMap: ctx.arguments.value("--time-zone-map"))
-            document = outcome.document
-            report = outcome.report
+            let zone = try ctx.arguments.value("--time-zone").map(CLIValues.zone)
+            let zoneMap = ctx.arguments.value("--time-zone-map")
+            let zones = try useCase { () throws(UseCaseError) in try zoneMap.map(ImportInput.zoneMap) ?? [:] }
+            if zone == nil && zoneMap == nil {
+                throw CLIError.usage(
+                    "--from firestore needs --time-zone TZ or --time-zone-map FILE: the export holds no time zone")
+            }
+            input = try useCase { () throws(UseCaseError) in
+                try ImportInput.firestore(path, defaultZone: zone, zones: zones)
+            }
         case let other:
             throw CLIError.usage("--from '\(other)' is not replan or firestore")
         }
+        let report = input.firestoreReport
 
         let check = ctx.arguments.flag("--check")
-        // A conflict names the task where the input has it: its JSON path in a replan/1
-        // document, its document path in a Firestore export.
-        let firestore = report != nil
-        let place = { (u: Int, t: Int, e: ReplanDocument.Entry) -> String in
-            firestore ? "tasks/\(e.user.id)/userTasks/\(e.tasks[t].id)" : "users[\(u)].tasks[\(t)]"
-        }
         // A dry run touches no database at all (and never creates one).
         let results: [Importer.UserResult]
         if check {
@@ -100,11 +65,11 @@ enum ImportCommand {
         } else {
             let db = try ctx.openDatabase()
             results = try useCase { () throws(UseCaseError) in
-                try Importer(database: db, now: ctx.now).commit(document, source: path, place: place)
+                try Importer(database: db, now: ctx.now).commit(input, source: path)
             }
         }
         let changesets = Dictionary(results.map { ($0.userID, $0.changesetID) }, uniquingKeysWith: { a, _ in a })
-        let summaries = Importer.check(document)
+        let summaries = Importer.check(input)
         if ctx.arguments.flag("--json") {
             var out: [String: JSONValue] = [
                 "schema": "replan.import/1", "check": .bool(check),
