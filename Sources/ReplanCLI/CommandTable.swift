@@ -1,14 +1,20 @@
+/// `replan` itself: every command of cli.md, in the order the overview lists them.
+struct Replan: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "replan", abstract: "the nightly calendar assistant of a study planner",
+        subcommands: [
+            UserCommands.Group.self, SettingsCommands.Group.self, TaskCommands.Group.self, ImportCommand.self,
+            ExportCommand.self, FeedsCommand.self, WeekCommand.self, OutboxCommand.List.self, PruneCommand.self,
+            StatsCommand.self, NightlyCommands.Run.self, NightlyCommands.Preview.self, NightlyCommands.Undo.self,
+            NightlyCommands.Redo.self, LogCommand.self, NightlyCommands.Show.self, ConfigCommand.Group.self,
+            DemoCommand.self, CompletionCommand.self, ManPageCommand.self,
+        ])
+}
+
 /// All commands of cli.md and how a command line finds one.
 enum CommandTable {
-    static var all: [CommandDescriptor] {
-        UserCommands.all + SettingsCommands.all + TaskCommands.all + [
-            ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor,
-            OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
-            StatsCommand.descriptor,
-        ] + NightlyCommands.all + [
-            ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor,
-        ]
-    }
+    /// Every runnable command, generated once from the command types' declarations.
+    static let all: [CommandDescriptor] = Replan.configuration.subcommands.flatMap { $0.descriptors(under: []) }
 
     /// The command named by the first non-option words, and the tokens without those words.
     /// Global options may come first (`replan --db x.db run`).
@@ -84,8 +90,7 @@ enum CommandTable {
         return CommandDescriptor(
             path: [name], synopsis: "\(name) SUBCOMMAND [OPTIONS]   (replan \(name) SUBCOMMAND --help for details)",
             summary: "subcommands: \(names)",
-            details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n"),
-            options: []
+            details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n")
         ) { _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
     }
 

@@ -1,16 +1,14 @@
 import Foundation
 
-/// `replan man`: the replan(1) manual page in roff, generated from the command table, the
-/// settings table and the exit codes, so it says exactly what `--help` says.
+/// `replan man`: the replan(1) manual page in roff, generated from the commands' declarations,
+/// the settings table and the exit codes, so it says exactly what `--help` says.
 /// `man <(replan man)` reads it; the package installs it as `replan.1.gz`.
-enum ManPageCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["man"], synopsis: "man",
-        summary: "print the replan(1) manual page (roff); read it with: man <(replan man)",
-        options: []
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        ctx.console.out(page())
+struct ManPageCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "man", abstract: "print the replan(1) manual page (roff); read it with: man <(replan man)")
+
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        ctx.console.out(Self.page())
         return .success
     }
 
@@ -57,14 +55,14 @@ enum ManPageCommand {
             if !d.options.isEmpty {
                 r += ".RS\n"
                 for o in d.options {
-                    r += ".TP\n.B \(escape(o.name + (o.takesValue ? " VALUE" : "")))\n\(escape(o.help))\n"
+                    r += ".TP\n.B \(escape(Usage.item(o)))\n\(escape(o.help))\n"
                 }
                 r += ".RE\n"
             }
         }
         r += ".SH GLOBAL OPTIONS\nAccepted before or after the command name.\n"
         for o in GlobalOptions.specs {
-            r += ".TP\n.B \(escape(o.name + (o.takesValue ? " VALUE" : "")))\n\(escape(o.help))\n"
+            r += ".TP\n.B \(escape(Usage.item(o)))\n\(escape(o.help))\n"
         }
         r += """
             .SH CONFIGURATION

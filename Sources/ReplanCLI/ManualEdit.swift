@@ -32,29 +32,28 @@ struct ManualEdit {
 
     /// The task or occurrence id a command names as its one argument, the edit of its owner
     /// and the owner's plan as loaded.
-    static func target(_ ctx: CommandContext, _ what: String) throws(CLIError) -> (
+    static func target(_ ctx: CommandContext, _ target: String, user: String?) throws(CLIError) -> (
         String, OccurrenceID, ManualEdit, UserPlan
     ) {
-        let target = try ctx.arguments.positional(0, what)
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
         guard let oid = OccurrenceID(target) else { throw .badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
         let db = try ctx.openDatabase()
         let owner = try owner(of: oid.taskID, db: db)
-        try requireUser(ctx, owns: target, owner: owner)
+        try requireUser(user, owns: target, owner: owner)
         let edit = ManualEdit(context: ctx, db: db, userID: owner)
         return (target, oid, edit, try edit.loadPlan())
     }
 
     /// `--user`, when given next to an id, must name the id's owner: a script that means one
     /// student must never act on another's data (exit 65, nothing done).
-    static func requireUser(_ ctx: CommandContext, owns target: String, owner: String) throws(CLIError) {
-        if let named = ctx.arguments.value("--user"), named != owner {
+    static func requireUser(_ user: String?, owns target: String, owner: String) throws(CLIError) {
+        if let named = user, named != owner {
             throw .badInput("\(target) belongs to \(owner), not to --user \(named); nothing done")
         }
     }
 
-    /// The `--user` option of commands that take an id: a guard, checked against the owner.
-    static let userGuard = OptionSpec.value("--user", "refuse (exit 65) unless the id belongs to this student")
+    /// The help of the `--user` option of commands that take an id: a guard, checked against
+    /// the owner.
+    static let userGuardHelp = "refuse (exit 65) unless the id belongs to this student"
 
     /// The user who owns a task id (task ids are unique across users).
     static func owner(of taskID: String, db: Database) throws(CLIError) -> String {
