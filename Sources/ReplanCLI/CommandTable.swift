@@ -84,12 +84,18 @@ enum CommandTable {
         return seen
     }
 
+    /// What the group type named `name` (`task`) says of itself, if it says anything.
+    static func groupAbstract(_ name: String) -> String? {
+        let abstract = Replan.configuration.subcommands.first { $0.configuration.name == name }?.configuration.abstract
+        return abstract?.isEmpty == false ? abstract : nil
+    }
+
     /// A help-only command for a group of subcommands (`replan user --help`).
     static func groupHelp(_ name: String, _ group: [CommandDescriptor]) -> CommandDescriptor {
         let names = group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
         return CommandDescriptor(
             path: [name], synopsis: "\(name) SUBCOMMAND [OPTIONS]   (replan \(name) SUBCOMMAND --help for details)",
-            summary: "subcommands: \(names)",
+            summary: (groupAbstract(name).map { "\($0); " } ?? "") + "subcommands: \(names)",
             details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n")
         ) { _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
     }

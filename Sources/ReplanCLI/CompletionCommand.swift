@@ -156,6 +156,7 @@ struct CompletionCommand: ReplanCommand {
             // A command that is also a group (`outbox`, `outbox ack`) is described by itself.
             let summary =
                 members.first(where: { $0.path.count == 1 })?.summary
+                ?? CommandTable.groupAbstract(word)
                 ?? "subcommands: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
             lines.append("complete -c replan -n '__fish_use_subcommand' -a \(word) -d \(quoted(summary))")
         }

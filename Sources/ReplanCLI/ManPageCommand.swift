@@ -52,8 +52,11 @@ struct ManPageCommand: ReplanCommand {
         for d in CommandTable.all {
             r += ".TP\n.B \(escape("replan " + d.synopsis))\n\(escape(d.summary))\n"
             if !d.details.isEmpty { r += ".IP\n\(escape(d.details))\n" }
-            if !d.options.isEmpty {
+            if !d.options.isEmpty || d.arguments.contains(where: { !$0.help.isEmpty }) {
                 r += ".RS\n"
+                for a in d.arguments where !a.help.isEmpty {
+                    r += ".TP\n.I \(escape(a.name))\n\(escape(a.help))\n"
+                }
                 for o in d.options {
                     r += ".TP\n.B \(escape(Usage.item(o)))\n\(escape(o.help))\n"
                 }

@@ -165,7 +165,8 @@ enum NightlyCommands {
             abstract: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force"
         )
 
-        @Argument(name: "CHANGESET", what: "CHANGESET id") var changeset: String?
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String?
         @Option(
             name: "--user", value: "ID",
             help: "student id (with --last; with CHANGESET, refuse unless it is this student's)")
@@ -186,7 +187,8 @@ enum NightlyCommands {
         static let configuration = CommandConfiguration(
             name: "redo", abstract: "re-apply an undone changeset, with the same conflict check")
 
-        @Argument(name: "CHANGESET", what: "CHANGESET id") var changeset: String?
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String?
         @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
         @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
         @Flag(name: "--json", help: "print JSON") var json: Bool
@@ -304,7 +306,8 @@ enum NightlyCommands {
             name: "show",
             abstract: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange")
 
-        @Argument(name: "CHANGESET", what: "CHANGESET id") var changeset: String
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String
         @Flag(name: "--transcript", help: "include the model transcript") var transcript: Bool
         @Flag(name: "--week", help: "also the student's week around the changeset, its edits marked") var week: Bool
         @Flag(name: "--json", help: "print JSON") var json: Bool

@@ -67,7 +67,10 @@ enum OutboxCommand {
         static let configuration = CommandConfiguration(
             name: "ack", abstract: "remove the notification rows up to and including CURSOR (they were delivered)")
 
-        @Argument(name: "CURSOR", what: "CURSOR (the \"next\" of 'replan outbox')") var cursor: String
+        @Argument(
+            name: "CURSOR", what: "CURSOR (the \"next\" of 'replan outbox')",
+            help: "the \"next\" cursor 'replan outbox' printed")
+        var cursor: String
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
         func run(_ ctx: CommandContext) throws -> ExitCode { try OutboxCommand.ack(ctx, self) }

@@ -120,7 +120,10 @@ enum TaskCommands {
                 (its time of day and length) and need --all.
                 """)
 
-        @Argument(name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id") var target: String
+        @Argument(
+            name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id",
+            help: "a task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
         @Option(name: "--title", value: "T", help: Help.title) var title: String?
         @Option(name: "--start", value: "DT", help: Help.start) var start: String?
         @Option(name: "--end", value: "DT", help: Help.end) var end: String?
@@ -281,7 +284,10 @@ enum TaskCommands {
         static let configuration = CommandConfiguration(
             name: "rm", abstract: "delete a task (a whole series with its history), or skip one occurrence of a series")
 
-        @Argument(name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id") var target: String
+        @Argument(
+            name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id",
+            help: "a task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 
@@ -311,7 +317,10 @@ enum TaskCommands {
         static let configuration = CommandConfiguration(
             name: "done", abstract: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)")
 
-        @Argument(name: "OCCURRENCE", what: "occurrence id") var target: String
+        @Argument(
+            name: "OCCURRENCE", what: "occurrence id",
+            help: "a one-off task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 

@@ -14,7 +14,7 @@ enum UserCommands {
         static let configuration = CommandConfiguration(
             name: "add", abstract: "add a student (IANA time zone required; language defaults to en)")
 
-        @Argument(name: "ID", what: "user ID") var id: String
+        @Argument(name: "ID", what: "user ID", help: "the student's id") var id: String
         @Option(name: "--time-zone", value: "TZ", help: "IANA time zone, e.g. Asia/Taipei") var timeZone: String
         @Option(name: "--language", value: "L", help: "language tag, e.g. zh-TW") var language: String?
         @Option(name: "--name", value: "NAME", help: "display name") var name: String?
@@ -82,7 +82,7 @@ enum UserCommands {
                 otherwise --yes is required (exit 64).
                 """)
 
-        @Argument(name: "ID", what: "user ID") var id: String
+        @Argument(name: "ID", what: "user ID", help: "the student's id") var id: String
         @Option(
             name: "--keep-export", value: "FILE", help: "write the student's replan/1 export to FILE first",
             completion: .file)
