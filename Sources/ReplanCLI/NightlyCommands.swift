@@ -188,7 +188,7 @@ enum NightlyCommands {
             name: "redo", abstract: "re-apply an undone changeset, with the same conflict check")
 
         @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
-        var changeset: String?
+        var changeset: String
         @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
         @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
         @Flag(name: "--json", help: "print JSON") var json: Bool

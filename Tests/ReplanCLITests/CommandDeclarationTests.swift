@@ -1,3 +1,4 @@
+import Foundation
 import Planning
 import Testing
 
@@ -166,5 +167,45 @@ import Testing
         #expect(!paths.contains(["task"]) && paths.contains(["task", "add"]))
         #expect(paths.contains(["outbox"]) && paths.contains(["outbox", "ack"]), "outbox runs and has a subcommand")
         #expect(paths.first == ["user", "add"] && paths.last == ["man"], "the overview keeps the table's order")
+    }
+
+    // MARK: through the command line, in process
+
+    final class Captured {
+        var out = ""
+        var err = ""
+    }
+
+    static func run(_ tokens: [String]) -> (ExitCode, Captured) {
+        let captured = Captured()
+        let console = Console(
+            stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, noColor: true, journal: false,
+            writeOut: { captured.out += $0 }, writeErr: { captured.err += $0 })
+        let code = ReplanCommandLine.run(tokens, environment: ["HOME": "/nonexistent"], console: console)
+        return (code, captured)
+    }
+
+    @Test func aTypedErrorStopsTheCommandBeforeItOpensTheDatabase() {
+        let db = NSTemporaryDirectory() + "replan-declarations-\(UUID().uuidString).db"
+        for (tokens, code, message) in [
+            (["log", "--limit", "0"], ExitCode.badInput, "--limit must be a whole number from 1 to 10000, got '0'"),
+            (["redo"], .usage, "missing CHANGESET id"), (["task", "list"], .usage, "--user is required"),
+            (["settings", "set", "--user", "u", "--windows", "sometimes"], .badInput, "--windows must be on or off"),
+            (
+                ["task", "add", "--user", "u", "--title", "t", "--start", "s", "--end", "e"], .usage,
+                "--category is required: every task needs a specific category"
+            ),
+        ] {
+            let (result, captured) = Self.run(tokens + ["--db", db])
+            #expect(result == code && captured.err.contains(message), "\(tokens): \(captured.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing was opened or created")
+    }
+
+    @Test func helpIsTheGeneratedTextOnStdout() throws {
+        for d in CommandTable.all {
+            let (code, captured) = Self.run(d.path + ["--help"])
+            #expect(code == .success && captured.out == d.helpText(), "\(d.name)")
+        }
     }
 }

@@ -25,6 +25,11 @@ package struct CommandConfiguration: Sendable {
 /// One command of `replan`: a type whose stored properties (`@Option`, `@Flag`, `@Argument`,
 /// `@OptionGroup`) declare its options once. The usage line, `--help`, shell completion and
 /// the man page are generated from those declarations; `run` reads them as typed values.
+///
+/// To add a command: declare a struct conforming to this protocol (its configuration, its
+/// options as properties, `run`), and list it in `Replan.configuration.subcommands`
+/// (`CommandTable.swift`), or in its group's `subcommands`. A value of a new type converts
+/// through `ExpressibleByArgument`; a fixed set of words is an `ArgumentChoice` enum.
 package protocol ReplanCommand: Sendable {
     static var configuration: CommandConfiguration { get }
     init()
