@@ -5,18 +5,20 @@ import Planning
 /// `replan demo`: a sample database with a student who missed sessions, the nightly job run
 /// on it, and how to look at and undo what it did. Runs the other commands in-process, so
 /// what it shows is exactly what an operator would see.
-enum DemoCommand {
+struct DemoCommand: ReplanCommand {
     static let defaultPath = "./replan-demo.db"
 
-    static let descriptor = CommandDescriptor(
-        path: ["demo"], synopsis: "demo [--db PATH]",
-        summary: "create a sample database (./replan-demo.db), run the nightly job on it and show what changed",
-        details:
-            "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced.",
-        options: []
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let explicit = ctx.arguments.value("--db") != nil || ctx.environment["REPLAN_DB"] != nil
+    static let configuration = CommandConfiguration(
+        name: "demo",
+        abstract: "create a sample database (./replan-demo.db), run the nightly job on it and show what changed",
+        discussion:
+            "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced."
+    )
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx) }
+
+    static func run(_ ctx: CommandContext) throws -> ExitCode {
+        let explicit = ctx.databaseSource == "--db" || ctx.environment["REPLAN_DB"] != nil
         let path = explicit ? ctx.databasePath : defaultPath
         let fm = FileManager.default
         if fm.fileExists(atPath: path) {

@@ -3,28 +3,32 @@ import Nightly
 import Planning
 
 /// `replan export --user ID [--format json|ics]`.
-enum ExportCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["export"], synopsis: "export --user ID [--format json|ics] [--from DATE] [--to DATE]",
-        summary: "write a student's data as replan/1 JSON (everything) or iCalendar (a date range) to stdout",
-        details:
-            "iCalendar lists each occurrence as its own event; the range defaults to 30 days back and 90 days ahead.",
-        options: [
-            .value("--user", "student id"), .value("--format", "json (default) or ics"),
-            .value("--from", "ics: first date"), .value("--to", "ics: last date"),
-        ]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
-        let format = a.value("--format") ?? "json"
+struct ExportCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "export",
+        abstract: "write a student's data as replan/1 JSON (everything) or iCalendar (a date range) to stdout",
+        discussion:
+            "iCalendar lists each occurrence as its own event; the range defaults to 30 days back and 90 days ahead.")
+
+    @Option(name: "--user", value: "ID", help: "student id") var user: String
+    @Option(
+        name: "--format", value: "json|ics", help: "json (default) or ics", completion: .words(["json", "ics"]))
+    var format: String?
+    @Option(name: "--from", help: "ics: first date") var from: CivilDate?
+    @Option(name: "--to", help: "ics: last date") var to: CivilDate?
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: ExportCommand) throws -> ExitCode {
+        let userID = a.user
+        let format = a.format ?? "json"
         guard format == "json" || format == "ics" else {
             throw CLIError.usage("--format must be json or ics, got '\(format)'")
         }
         let db = try ctx.openExistingDatabase()
         let exporter = Exporter(database: db)
         if format == "ics" {
-            let (from, to) = (try a.date("--from"), try a.date("--to"))
+            let (from, to) = (a.from, a.to)
             let calendar = try useCase { () throws(UseCaseError) in
                 try exporter.calendar(userID: userID, from: from, to: to, now: ctx.now)
             }

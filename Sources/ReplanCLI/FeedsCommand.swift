@@ -5,38 +5,41 @@ import Planning
 /// `replan feeds --out DIR`: one iCalendar file per student (`DIR/<id>.ics`), for a static web
 /// server to serve as each student's subscription URL. Meant to run after every night. The
 /// writing is `FeedPublisher`'s; this prepares the directory, removes stale feeds and reports.
-enum FeedsCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["feeds"],
-        synopsis:
-            "feeds --out DIR [--user ID]… [--days-back N] [--days-ahead N] [--concurrency N] [--remove-stale] [--json]",
-        summary: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
-        details: """
+struct FeedsCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "feeds", abstract: "write one iCalendar feed per student (DIR/<id>.ics), each replaced atomically",
+        discussion: """
             Each feed holds the student's sessions from --days-back (14) days before their today to
             --days-ahead (60) days after it, as `replan export --format ics` writes them. Files are
             named after the student id: serve DIR only behind access control, since ids can be guessed.
-            """,
-        options: [
-            .value("--out", "directory to write the feeds to (created if missing)"),
-            .value("--user", "only this student (repeatable)", repeatable: true),
-            .value("--days-back", "days before today in each feed (default 30)"),
-            .value("--days-ahead", "days after today in each feed (default 60)"),
-            .value("--concurrency", "students written at once (default: the number of processors)"),
-            .flag("--remove-stale", "also delete DIR/*.ics of students that no longer exist"),
-            .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        let out = try a.required("--out")
-        let back = try a.int("--days-back", in: 0...3650) ?? 14
-        let ahead = try a.int("--days-ahead", in: 0...3650) ?? 60
+            """)
+
+    @Option(
+        name: "--out", value: "DIR", help: "directory to write the feeds to (created if missing)",
+        completion: .directory)
+    var out: String
+    @Option(name: "--user", value: "ID", help: "only this student (repeatable)") var user: [String]
+    @Option(name: "--days-back", range: 0...3650, help: "days before today in each feed (default 30)")
+    var daysBack: Int?
+    @Option(name: "--days-ahead", range: 0...3650, help: "days after today in each feed (default 60)")
+    var daysAhead: Int?
+    @Option(name: "--concurrency", range: 1...64, help: "students written at once (default: the number of processors)")
+    var concurrency: Int?
+    @Flag(name: "--remove-stale", help: "also delete DIR/*.ics of students that no longer exist") var removeStale: Bool
+    @Flag(name: "--json", help: "print JSON") var json: Bool
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: FeedsCommand) throws -> ExitCode {
+        let out = a.out
+        let back = a.daysBack ?? 14
+        let ahead = a.daysAhead ?? 60
         let started = Date()
         try prepare(directory: out)
         let db = try ctx.openExistingDatabase()
-        let workers = try a.int("--concurrency", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        let only = a.values("--user")
-        if a.flag("--remove-stale"), !only.isEmpty {
+        let workers = a.concurrency ?? ProcessInfo.processInfo.activeProcessorCount
+        let only = a.user
+        if a.removeStale, !only.isEmpty {
             throw CLIError.usage("--remove-stale needs every student: it cannot be combined with --user")
         }
         let (console, interruption) = (ctx.console, ctx.interruption)
@@ -51,7 +54,7 @@ enum FeedsCommand {
         // Feeds of students who no longer exist, only when asked (the directory may hold other
         // .ics files) and only after a complete pass (an interrupted one saw too few students).
         var removed = 0
-        if a.flag("--remove-stale"), !ctx.interruption.isRaised {
+        if a.removeStale, !ctx.interruption.isRaised {
             let seen = published.handedOut
             for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
             where name.hasSuffix(".ics") && !name.hasPrefix(".") && !seen.contains(String(name.dropLast(4))) {
@@ -59,7 +62,7 @@ enum FeedsCommand {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written),

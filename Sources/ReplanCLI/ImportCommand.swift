@@ -3,13 +3,12 @@ import Nightly
 import Planning
 
 /// `replan import FILE`: a `replan/1` document, all or nothing.
-enum ImportCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["import"],
-        synopsis: "import FILE | import --from firestore FILE|DIR --time-zone TZ [--time-zone-map FILE] [--check]",
-        summary:
+struct ImportCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "import",
+        abstract:
             "import a replan/1 JSON document, or the original app's Firestore export (all or nothing; - reads stdin)",
-        details: """
+        discussion: """
             The whole input is validated first; an error names its JSON path and nothing is written.
             Users are created or updated (zone, language, settings); the input's tasks replace the
             stored tasks of the same id (with their occurrences and slides); other stored tasks stay.
@@ -22,28 +21,43 @@ enum ImportCommand {
             gives users their own. It prints every correction it made (with the record's path in
             the export and why) and every record it could not take; --check prints the same
             without writing anything.
-            """,
-        options: [
-            .flag("--json", "print the result as JSON"),
-            .value("--from", "the input's format: replan (replan/1, the default) or firestore"),
-            .value("--time-zone", "--from firestore: the IANA zone of every user the map does not name"),
-            .value("--time-zone-map", "--from firestore: a JSON file {\"uid\": \"IANA zone\", ...}"),
-            .flag("--check", "validate and print what would be imported; write nothing"),
-        ]
-    ) { ctx in
-        let path = try ctx.arguments.positional(0, "FILE")
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
+            """)
+
+    @Argument(
+        name: "FILE", help: "the input (a replan/1 document; with --from firestore a file or directory; -: stdin)",
+        completion: .file)
+    var file: String
+    @Flag(name: "--json", help: "print the result as JSON") var json: Bool
+    @Option(
+        name: "--from", value: "replan|firestore",
+        help: "the input's format: replan (replan/1, the default) or firestore",
+        completion: .words(["replan", "firestore"]))
+    var from: String?
+    @Option(
+        name: "--time-zone", value: "TZ", help: "--from firestore: the IANA zone of every user the map does not name")
+    var timeZone: String?
+    @Option(
+        name: "--time-zone-map", value: "FILE", help: "--from firestore: a JSON file {\"uid\": \"IANA zone\", ...}",
+        completion: .file)
+    var timeZoneMap: String?
+    @Flag(name: "--check", help: "validate and print what would be imported; write nothing") var check: Bool
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: ImportCommand) throws -> ExitCode {
+        let path = a.file
         let input: ImportInput
-        switch ctx.arguments.value("--from") ?? "replan" {
+        switch a.from ?? "replan" {
         case "replan", ImportInput.replanFormat:
-            for option in ["--time-zone", "--time-zone-map"] where ctx.arguments.value(option) != nil {
+            for (option, given) in [("--time-zone", a.timeZone != nil), ("--time-zone-map", a.timeZoneMap != nil)]
+            where given {
                 throw CLIError.usage(
                     "\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
             input = try useCase { () throws(UseCaseError) in try ImportInput.replan(path, now: ctx.now) }
         case "firestore":
-            let zone = try ctx.arguments.value("--time-zone").map(CLIValues.zone)
-            let zoneMap = ctx.arguments.value("--time-zone-map")
+            let zone = try a.timeZone.map(CLIValues.zone)
+            let zoneMap = a.timeZoneMap
             let zones = try useCase { () throws(UseCaseError) in try zoneMap.map(ImportInput.zoneMap) ?? [:] }
             if zone == nil && zoneMap == nil {
                 throw CLIError.usage(
@@ -57,7 +71,7 @@ enum ImportCommand {
         }
         let report = input.firestoreReport
 
-        let check = ctx.arguments.flag("--check")
+        let check = a.check
         // A dry run touches no database at all (and never creates one).
         let results: [Importer.UserResult]
         if check {
@@ -70,7 +84,7 @@ enum ImportCommand {
         }
         let changesets = Dictionary(results.map { ($0.userID, $0.changesetID) }, uniquingKeysWith: { a, _ in a })
         let summaries = Importer.check(input)
-        if ctx.arguments.flag("--json") {
+        if a.json {
             var out: [String: JSONValue] = [
                 "schema": "replan.import/1", "check": .bool(check),
                 "users": .array(

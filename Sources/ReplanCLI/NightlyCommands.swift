@@ -5,67 +5,45 @@ import Synchronization
 
 /// `replan run|preview|undo|redo|log|show`.
 enum NightlyCommands {
-    static let all = [run, preview, undo, redo, LogCommand.descriptor, show]
+    struct Run: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "run", abstract: "the nightly job: plan every due student once per local night",
+            discussion: """
+                A student is due when auto-update is on, their local time is past --run-after (03:00) and
+                they have no finished run for their local date yet. --force re-plans students already done
+                (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
+                """)
 
-    static let modelOptions: [OptionSpec] = [
-        .flag("--no-model", "skip the model: the local rules' edits are the whole changeset"),
-        .value(
-            "--on-model-error", "local (default: commit the local edits) or skip (commit nothing; retried next run)"),
-        .value("--model", "model name (default: $REPLAN_MODEL or gpt-5.1)"),
-        .value("--reasoning-effort", "reasoning effort (default: $REPLAN_REASONING_EFFORT or low; empty: omitted)"),
-        .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
-        .value("--request-timeout", "seconds per model request (default 120)"),
-        .value("--max-completion-tokens", "token cap per model response (default 8000)"),
-        .value("--service-tier", "service_tier sent to the model (e.g. flex); default: not sent"),
-        .value("--review-every", "days between reviews of an unchanged standing instruction (default 7; 0: never)"),
-        .value("--price-input", "US dollars per 1M input tokens, for the cost estimate (default 1.25)"),
-        .value("--price-cached", "US dollars per 1M cached input tokens (default 0.125)"),
-        .value("--price-output", "US dollars per 1M output tokens (default 10)"),
-        .value("--model-concurrency", "most model requests in flight (default 64; adapts to the rate limit below it)"),
-        .value(
-            "--model-deadline",
-            "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
-        .value(
-            "--student-deadline",
-            "seconds one student's model conversation may take; then local edits only (default 300)"),
-    ]
+        @Option(name: "--user", value: "ID", help: "only this student (repeatable)") var user: [String]
+        @Flag(name: "--force", help: "re-plan students already done today") var force: Bool
+        @Option(
+            setting: .concurrency, value: "N",
+            help: "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)")
+        var concurrency: String?
+        @Option(setting: .runAfter, value: "HH:MM", help: "local time a night starts (default 03:00)")
+        var runAfter: String?
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @OptionGroup(title: "model options") var model: ModelOptions
 
-    static let run = CommandDescriptor(
-        path: ["run"],
-        synopsis: "run [--user ID]… [--no-model] [--force] [--concurrency N] [--run-after HH:MM] [--json]",
-        summary: "the nightly job: plan every due student once per local night",
-        details: """
-            A student is due when auto-update is on, their local time is past --run-after (03:00) and
-            they have no finished run for their local date yet. --force re-plans students already done
-            (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
-            """,
-        options: [
-            .value("--user", "only this student (repeatable)", repeatable: true),
-            .flag("--force", "re-plan students already done today"),
-            .value(
-                "--concurrency",
-                "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)"),
-            .value("--run-after", "local time a night starts (default 03:00)"),
-            .flag("--json", "print JSON"),
-        ] + modelOptions
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.run(ctx, self) }
+    }
+
+    static func run(_ ctx: CommandContext, _ a: Run) throws -> ExitCode {
         ctx.interruption.handleGracefully()
         var options = RunOptions(now: ctx.now)
-        options.userIDs = a.values("--user")
-        options.force = a.flag("--force")
+        options.userIDs = a.user
+        options.force = a.force
         if let t = ctx.setting(.runAfter) {
             guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
         }
-        let model = try ModelSetup(context: ctx)
+        let model = try ModelSetup(context: ctx, options: a.model)
         // Decision: a night that asks the model spends its time waiting on the network, so
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
         options.concurrency =
             try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
         _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
-        let json = a.flag("--json")
+        let json = a.json
         let collected = Collected()
         let progress = RunProgress(console: ctx.console)
         let runner = NightlyRunner(
@@ -138,23 +116,28 @@ enum NightlyCommands {
         return s
     }
 
-    static let preview = CommandDescriptor(
-        path: ["preview"], synopsis: "preview --user ID [--no-model] [--json]",
-        summary: "show the changeset tonight's job would commit for one student; writes nothing",
-        options: [.value("--user", "student id"), .flag("--json", "print JSON")] + modelOptions
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
+    struct Preview: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "preview", abstract: "show the changeset tonight's job would commit for one student; writes nothing")
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @OptionGroup(title: "model options") var model: ModelOptions
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.preview(ctx, self) }
+    }
+
+    static func preview(_ ctx: CommandContext, _ a: Preview) throws -> ExitCode {
+        let userID = a.user
         guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
             throw CLIError(.cannotOpenDatabase, "no database at \(ctx.databasePath)")
         }
-        let model = try ModelSetup(context: ctx)
+        let model = try ModelSetup(context: ctx, options: a.model)
         let db = try ctx.openDatabase()
         let night = try useCase { () throws(UseCaseError) in
             try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
         }
-        if a.flag("--json") {
+        if a.json {
             var o = NightText.json(night, schema: "replan.preview/1", now: ctx.now, includeChangeset: false)
             if case .object(var fields) = o {
                 fields["transcriptMessages"] = .int(night.transcript.arrayValue?.count ?? 0)
@@ -173,54 +156,79 @@ enum NightlyCommands {
         return .success
     }
 
-    static let undo = CommandDescriptor(
-        path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
-        summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [
-            .value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"),
-            .flag("--last", "the student's most recent applied changeset"),
-            .flag("--force", "overwrite rows changed since"),
-            .flag("--yes", "do not ask (needed when not on a terminal)"),
-            .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        try reversal(ctx, undo: true)
+    struct Undo: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "undo",
+            abstract: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force"
+        )
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String?
+        @Option(
+            name: "--user", value: "ID",
+            help: "student id (with --last; with CHANGESET, refuse unless it is this student's)")
+        var user: String?
+        @Flag(name: "--last", help: "the student's most recent applied changeset") var last: Bool
+        @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
+        @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            try NightlyCommands.reversal(
+                ctx, undo: true,
+                Reversal(changeset: changeset, user: user, last: last, force: force, yes: yes, json: json))
+        }
     }
 
-    static let redo = CommandDescriptor(
-        path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
-        summary: "re-apply an undone changeset, with the same conflict check",
-        options: [
-            .flag("--force", "overwrite rows changed since"),
-            .flag("--yes", "do not ask (needed when not on a terminal)"),
-            .flag("--json", "print JSON"), ManualEdit.userGuard,
-        ]
-    ) { ctx in
-        try reversal(ctx, undo: false)
+    struct Redo: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "redo", abstract: "re-apply an undone changeset, with the same conflict check")
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String
+        @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
+        @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            try NightlyCommands.reversal(
+                ctx, undo: false,
+                Reversal(changeset: changeset, user: user, last: false, force: force, yes: yes, json: json))
+        }
     }
 
-    static func reversal(_ ctx: CommandContext, undo: Bool) throws -> ExitCode {
-        let a = ctx.arguments
+    /// What `undo` and `redo` were asked, from either command's declarations.
+    struct Reversal {
+        var changeset: String?
+        var user: String?
+        var last: Bool
+        var force: Bool
+        var yes: Bool
+        var json: Bool
+    }
+
+    static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
         let db = try ctx.openDatabase()
         let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
         let id: ChangesetID
-        if undo, a.flag("--last") {
-            let userID = try a.required("--user")
-            try a.rejectExtraPositionals(beyond: 0)
+        if undo, a.last {
+            guard let userID = a.user else { throw CLIError.usage("--user is required") }
+            if let extra = a.changeset { throw CLIError.usage("unexpected argument '\(extra)'") }
             id = try useCase { () throws(UseCaseError) in try reversal.lastApplied(userID: userID) }
         } else {
-            id = ChangesetID(try a.positional(0, "CHANGESET id"))
-            try a.rejectExtraPositionals(beyond: 1)
+            guard let changeset = a.changeset else { throw CLIError.usage("missing CHANGESET id") }
+            id = ChangesetID(changeset)
         }
         let pending = try useCase { () throws(UseCaseError) in try reversal.load(id) }
-        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: pending.header.userID)
+        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: pending.header.userID)
         let verb = reversal.direction.verb
         let days = try PruneCommand.retentionDays(ctx)
         try useCase { () throws(UseCaseError) in
             try reversal.refuseBeyondRetention(pending, retentionDays: days, now: ctx.now)
         }
         let edits = pending.edits
-        if !a.flag("--yes") {
+        if !a.yes {
             guard ctx.console.stdinIsTTY else {
                 throw CLIError.usage("\(verb) needs --yes when not run on a terminal")
             }
@@ -234,7 +242,7 @@ enum NightlyCommands {
                 return .success
             }
         }
-        let force = a.flag("--force")
+        let force = a.force
         let outcome = try useCase { () throws(UseCaseError) in
             try reversal.perform(pending, force: force, now: ctx.now)
         }
@@ -247,7 +255,7 @@ enum NightlyCommands {
             ctx.console.log("use --force to overwrite them", priority: .error)
             return .conflicts
         case .done(let done):
-            if a.flag("--json") {
+            if a.json {
                 var o: [String: JSONValue] = [
                     "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
                     "state": .string(done.state.rawValue),
@@ -273,29 +281,33 @@ enum NightlyCommands {
         }
     }
 
-    static let show = CommandDescriptor(
-        path: ["show"], synopsis: "show CHANGESET [--transcript] [--week] [--json]",
-        summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [
-            .flag("--transcript", "include the model transcript"),
-            .flag("--week", "also the student's week around the changeset, its edits marked"),
-            .flag("--json", "print JSON"),
-            ManualEdit.userGuard,
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        let id = ChangesetID(try a.positional(0, "CHANGESET id"))
-        try a.rejectExtraPositionals(beyond: 1)
+    struct Show: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "show",
+            abstract: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange")
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String
+        @Flag(name: "--transcript", help: "include the model transcript") var transcript: Bool
+        @Flag(name: "--week", help: "also the student's week around the changeset, its edits marked") var week: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.show(ctx, self) }
+    }
+
+    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
+        let id = ChangesetID(a.changeset)
         let db = try ctx.openExistingDatabase()
         let runLog = RunLog(database: db)
         let record = try useCase { () throws(UseCaseError) in try runLog.changeset(id) }
-        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
+        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
-        if a.flag("--transcript") {
+        if a.transcript {
             transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
         }
         let h = record.header
-        if a.flag("--json") {
+        if a.json {
             var o: [String: JSONValue] = [
                 "schema": "replan.show/1",
                 "changeset": [
@@ -315,7 +327,7 @@ enum NightlyCommands {
                         ]
                     }),
             ]
-            if a.flag("--transcript") { o["transcript"] = transcript ?? [] }
+            if a.transcript { o["transcript"] = transcript ?? [] }
             ctx.console.out(JSONValue.object(o).prettyText)
             return .success
         }
@@ -344,14 +356,14 @@ enum NightlyCommands {
         ctx.console.out(
             "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")"
         )
-        if a.flag("--week") {
+        if a.week {
             let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
             let day =
                 h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
                 ?? user.zone.civil(h.createdAt).date
             try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
         }
-        if a.flag("--transcript") {
+        if a.transcript {
             ctx.console.out(ctx.console.paint("transcript", .bold))
             ctx.console.out(transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")
         }
