@@ -5,8 +5,8 @@ import Store
 /// `Nightly`: the command line holds this handle and passes it to the use cases, and never
 /// sees a repository or SQL.
 package final class ReplanDatabase {
-    /// The open connection; `package` for the use-case tests, which seed their fixtures with it.
-    package let connection: Database
+    /// The open connection: internal, so nothing outside the use cases can run a statement on it.
+    let connection: Database
 
     package var path: String { connection.path }
 
