@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Synchronization
 
 /// How long the model stage may take: per run and per student (issue 13, item 10).
 ///
@@ -43,26 +44,28 @@ package struct ModelDeadline: Sendable {
 /// A cancellation token for one student's conversation: cancelled when the run is
 /// interrupted (`parent`) or when `end` passes, whichever comes first. Checked every 50 ms
 /// on a timer of its own, which `finish()` stops.
+///
+/// Unchecked only for the timer: `DispatchSourceTimer` is not `Sendable` in swift-corelibs-
+/// libdispatch, though `resume()` and `cancel()` may be called from any thread; the one piece
+/// of mutable state is in a `Mutex`.
 final class DeadlineWatch: @unchecked Sendable {
     let token = CancellationToken()
     private let timer: DispatchSourceTimer
-    private let lock = NSLock()
-    private var expired = false
+    private let expired: Mutex<Bool>
 
     init(end: Date, parent: CancellationToken?) {
         timer = DispatchSource.makeTimerSource(queue: .global())
-        if Date() >= end {
-            expired = true
-            token.cancel()
-        }
+        let expiredAtStart = Date() >= end
+        expired = Mutex(expiredAtStart)
+        if expiredAtStart { token.cancel() }
         timer.schedule(deadline: .now(), repeating: .milliseconds(50))
-        timer.setEventHandler { [token, lock] in
+        timer.setEventHandler { [token] in
             if parent?.isCancelled == true {
                 token.cancel()
                 return
             }
             if Date() >= end {
-                lock.withLock { self.expired = true }
+                self.expired.withLock { $0 = true }
                 token.cancel()
             }
         }
@@ -70,7 +73,7 @@ final class DeadlineWatch: @unchecked Sendable {
     }
 
     /// Whether the deadline (not the parent) cancelled the token.
-    var deadlinePassed: Bool { lock.withLock { expired } }
+    var deadlinePassed: Bool { expired.withLock { $0 } }
 
     func finish() { timer.cancel() }
 }

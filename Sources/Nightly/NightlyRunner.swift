@@ -1,13 +1,14 @@
 import Foundation
 import Planning
 import Store
+import Synchronization
 
 /// The nightly job over many users: streams the due users from the database, runs their
 /// pipelines on `concurrency` worker threads (each with its own read connection, at a lower
 /// CPU priority than the writer) and hands every user's changeset, user-run row and statistics
 /// to one writer thread and connection (`BatchingWriter`), so a user's night is either fully
 /// recorded or not at all (crash-only) and writers never fight over the database.
-package final class NightlyRunner: @unchecked Sendable {
+package final class NightlyRunner: Sendable {
     /// Why a run could not start.
     package enum RunError: Error, CustomStringConvertible {
         case locked(path: String)
@@ -17,6 +18,14 @@ package final class NightlyRunner: @unchecked Sendable {
             switch self {
             case .locked(let path): return "another replan run holds the lock on \(path); try again later"
             case .store(let e): return e.description
+            }
+        }
+
+        /// The failure as the other use cases report theirs (another run's lock is `locked`).
+        package var useCaseError: UseCaseError {
+            switch self {
+            case .locked: return UseCaseError(.locked, description)
+            case .store(let e): return UseCaseError(store: e)
             }
         }
     }
@@ -66,8 +75,7 @@ package final class NightlyRunner: @unchecked Sendable {
     /// land a student's edit between the night's reads and its commit.
     let beforeCommit: @Sendable (String) -> Void
 
-    private let lock = NSLock()
-    private var report = Report()
+    private let report = Mutex(Report())
 
     package init(
         databasePath: String, pipeline: UserPipeline, options: RunOptions,
@@ -98,9 +106,9 @@ package final class NightlyRunner: @unchecked Sendable {
                 try RunStore(db).startRun(startedAt: options.now, options: options.json)
             }
         }
-        lock.withLock {
-            report.runID = runID
-            report.startedAt = Date()
+        report.withLock {
+            $0.runID = runID
+            $0.startedAt = Date()
         }
 
         // Users travel through the queue as decoded rows, read once by the producer. A settings
@@ -111,7 +119,7 @@ package final class NightlyRunner: @unchecked Sendable {
             do throws(StoreError) {
                 let reader = try Database.open(path: databasePath)
                 try forEachDueUser(reader) { user in
-                    lock.withLock { report.due += 1 }
+                    report.withLock { $0.due += 1 }
                     return queue.put(user)
                 }
             } catch {
@@ -147,10 +155,10 @@ package final class NightlyRunner: @unchecked Sendable {
         try wrap { () throws(StoreError) in
             try writer.perform { (db) throws(StoreError) in try RunStore(db).finishRun(id: runID, finishedAt: Date()) }
         }
-        return lock.withLock {
-            report.interrupted = shouldStop()
-            report.finishedAt = Date()
-            return report
+        return report.withLock {
+            $0.interrupted = shouldStop()
+            $0.finishedAt = Date()
+            return $0
         }
     }
 
@@ -287,7 +295,7 @@ package final class NightlyRunner: @unchecked Sendable {
             night.changesetID = nil
             night.error = "commit failed: \(error); nothing written, the next run retries"
         }
-        lock.withLock {
+        report.withLock { report in
             switch night.status {
             case .changed: report.changed += 1
             case .unchanged: report.unchanged += 1
@@ -305,7 +313,7 @@ package final class NightlyRunner: @unchecked Sendable {
             }
         }
         onUser(night)
-        onProgress(lock.withLock { report })
+        onProgress(report.withLock { $0 })
     }
 
     /// The changeset, the user-run row and the transcript in one transaction: `db` is in the
@@ -370,11 +378,10 @@ package final class NightlyRunner: @unchecked Sendable {
 }
 
 /// The first error of a background thread.
-final class ErrorBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: StoreError?
-    func set(_ e: StoreError) { lock.withLock { if stored == nil { stored = e } } }
-    var error: StoreError? { lock.withLock { stored } }
+final class ErrorBox: Sendable {
+    private let stored = Mutex<StoreError?>(nil)
+    func set(_ e: StoreError) { stored.withLock { if $0 == nil { $0 = e } } }
+    var error: StoreError? { stored.withLock { $0 } }
 }
 
 /// A bounded hand-over queue between the user producer and the workers: the producer blocks

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Planning
+import Synchronization
 
 /// Everything a command needs from the outside world, injected so tests can run commands
 /// in-process with a fixed clock, environment and captured output.
@@ -64,27 +65,28 @@ package struct CommandContext: Sendable {
 /// A flag raised by a signal handler and read by the work loop: stop after the current unit.
 /// Raising it also cancels `cancellation`, so a model request in flight ends at once instead
 /// of holding the run for up to the request timeout.
-package final class Interruption: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signal: Int32?
+package final class Interruption: Sendable {
+    private struct State {
+        var signal: Int32?
+        var graceful = false
+    }
+    private let state = Mutex(State())
     /// Handed to the model client; cancelled when the interruption is raised.
     package let cancellation = CancellationToken()
-
-    private var graceful = false
 
     package init() {}
 
     /// Called by commands that stop cleanly between units of work (`run`, `preview`): a signal
     /// then only raises the flag. Every other command is ended at once by a signal, which is
     /// safe because an open SQLite transaction that never committed leaves no trace.
-    package func handleGracefully() { lock.withLock { graceful = true } }
-    package var isGraceful: Bool { lock.withLock { graceful } }
+    package func handleGracefully() { state.withLock { $0.graceful = true } }
+    package var isGraceful: Bool { state.withLock { $0.graceful } }
 
     package func raise(_ signal: Int32) {
-        lock.withLock { if self.signal == nil { self.signal = signal } }
+        state.withLock { if $0.signal == nil { $0.signal = signal } }
         cancellation.cancel()
     }
-    package var raisedSignal: Int32? { lock.withLock { signal } }
+    package var raisedSignal: Int32? { state.withLock { $0.signal } }
     package var isRaised: Bool { raisedSignal != nil }
 
     /// The exit code cli.md gives an interrupted run.

@@ -1,43 +1,52 @@
-/// One command of the `replan` command line: its words, help, options and what it does.
+/// One runnable command as the table lists it: its words and what its type declares, with the
+/// usage line generated from the declarations, and how to run it.
 package struct CommandDescriptor: Sendable {
     package var path: [String]
+    /// Generated from the declarations (`task list --user ID [--from DATE] …`).
     package var synopsis: String
     package var summary: String
     /// Extra help text printed under the synopsis (may be empty).
     package var details: String
     package var options: [OptionSpec]
+    package var arguments: [ArgumentSpec]
     package var run: @Sendable (CommandContext) throws -> ExitCode
 
-    package init(
-        path: [String], synopsis: String, summary: String, details: String = "", options: [OptionSpec],
+    /// The descriptor of a command type: everything but the path comes from the type.
+    init<Command: ReplanCommand>(_ command: Command.Type, path: [String]) {
+        let declarations = Command.declarations
+        self.path = path
+        synopsis = Usage.synopsis(path: path, declarations: declarations)
+        summary = Command.configuration.abstract
+        details = Command.configuration.discussion
+        options = declarations.compactMap {
+            if case .option(let o) = $0 { return o }
+            return nil
+        }
+        arguments = declarations.compactMap {
+            if case .argument(let a) = $0 { return a }
+            return nil
+        }
+        run = { ctx in try Command.parse(ctx.arguments).run(ctx) }
+    }
+
+    /// A help-only entry (a group's `--help`), described by hand from its members.
+    init(
+        path: [String], synopsis: String, summary: String, details: String,
         run: @escaping @Sendable (CommandContext) throws -> ExitCode
     ) {
         self.path = path
         self.synopsis = synopsis
         self.summary = summary
         self.details = details
-        self.options = options
+        options = []
+        arguments = []
         self.run = run
     }
 
     package var name: String { path.joined(separator: " ") }
 
     /// The `--help` text of this command, global options included.
-    package func helpText() -> String {
-        var text = "usage: replan \(synopsis)\n\n\(summary)\n"
-        if !details.isEmpty { text += "\n\(details)\n" }
-        // A command's own option wins over a global one of the same name (`task add --color`).
-        let all = options + GlobalOptions.specs.filter { g in !options.contains { $0.name == g.name } }
-        if !all.isEmpty {
-            text += "\noptions:\n"
-            let width = all.map { $0.name.count + ($0.takesValue ? 6 : 0) }.max() ?? 0
-            for o in all {
-                let left = o.name + (o.takesValue ? " VALUE" : "")
-                text += "  \(DisplayWidth.padded(left, to: width))  \(o.help)\n"
-            }
-        }
-        return text
-    }
+    package func helpText() -> String { Usage.help(self) }
 }
 
 /// Options every command accepts, before or after the command name.
@@ -45,13 +54,21 @@ package enum GlobalOptions {
     package static let specs: [OptionSpec] = [
         .value(
             "--db",
-            "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)"
-        ),
-        .value("--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)"),
-        .value("--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)"),
-        .value("--api-key-file", "file holding the model API key"),
-        .value("--prompts", "directory of system-prompt templates (default: the installed prompts/)"),
-        .value("--color", "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never"),
+            "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)",
+            valueName: "PATH", completion: .file),
+        .value(
+            "--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)",
+            valueName: "FILE", completion: .file),
+        .value(
+            "--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)",
+            valueName: "INSTANT"),
+        .value("--api-key-file", "file holding the model API key", valueName: "FILE", completion: .file),
+        .value(
+            "--prompts", "directory of system-prompt templates (default: the installed prompts/)", valueName: "DIR",
+            completion: .directory),
+        .value(
+            "--color", "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never",
+            valueName: "auto|always|never", completion: .words(ColorMode.allCases.map(\.rawValue))),
         .flag("--version", "print the version"),
         .flag("--help", "show this help"),
     ]

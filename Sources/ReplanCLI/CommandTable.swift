@@ -1,14 +1,20 @@
+/// `replan` itself: every command of cli.md, in the order the overview lists them.
+struct Replan: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "replan", abstract: "the nightly calendar assistant of a study planner",
+        subcommands: [
+            UserCommands.Group.self, SettingsCommands.Group.self, TaskCommands.Group.self, ImportCommand.self,
+            ExportCommand.self, FeedsCommand.self, WeekCommand.self, OutboxCommand.List.self, PruneCommand.self,
+            StatsCommand.self, NightlyCommands.Run.self, NightlyCommands.Preview.self, NightlyCommands.Undo.self,
+            NightlyCommands.Redo.self, LogCommand.self, NightlyCommands.Show.self, ConfigCommand.Group.self,
+            DemoCommand.self, CompletionCommand.self, ManPageCommand.self,
+        ])
+}
+
 /// All commands of cli.md and how a command line finds one.
 enum CommandTable {
-    static var all: [CommandDescriptor] {
-        UserCommands.all + SettingsCommands.all + TaskCommands.all + [
-            ImportCommand.descriptor, ExportCommand.descriptor, FeedsCommand.descriptor, WeekCommand.descriptor,
-            OutboxCommand.list, OutboxCommand.ack, PruneCommand.descriptor,
-            StatsCommand.descriptor,
-        ] + NightlyCommands.all + [
-            ConfigCommand.show, DemoCommand.descriptor, CompletionCommand.descriptor, ManPageCommand.descriptor,
-        ]
-    }
+    /// Every runnable command, generated once from the command types' declarations.
+    static let all: [CommandDescriptor] = Replan.configuration.subcommands.flatMap { $0.descriptors(under: []) }
 
     /// The command named by the first non-option words, and the tokens without those words.
     /// Global options may come first (`replan --db x.db run`).
@@ -78,14 +84,19 @@ enum CommandTable {
         return seen
     }
 
+    /// What the group type named `name` (`task`) says of itself, if it says anything.
+    static func groupAbstract(_ name: String) -> String? {
+        let abstract = Replan.configuration.subcommands.first { $0.configuration.name == name }?.configuration.abstract
+        return abstract?.isEmpty == false ? abstract : nil
+    }
+
     /// A help-only command for a group of subcommands (`replan user --help`).
     static func groupHelp(_ name: String, _ group: [CommandDescriptor]) -> CommandDescriptor {
         let names = group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
         return CommandDescriptor(
             path: [name], synopsis: "\(name) SUBCOMMAND [OPTIONS]   (replan \(name) SUBCOMMAND --help for details)",
-            summary: "subcommands: \(names)",
-            details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n"),
-            options: []
+            summary: (groupAbstract(name).map { "\($0); " } ?? "") + "subcommands: \(names)",
+            details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n")
         ) { _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
     }
 

@@ -1,18 +1,21 @@
-/// `replan completion bash|zsh|fish`: a shell completion script generated from the command
-/// table, so help, completion and the man page cannot disagree about commands and options.
-enum CompletionCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["completion"], synopsis: "completion bash|zsh|fish",
-        summary: "print a shell completion script for replan",
-        details: """
+/// `replan completion bash|zsh|fish`: a shell completion script generated from the commands'
+/// declarations, so help, completion and the man page cannot disagree about commands and options.
+struct CompletionCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "completion", abstract: "print a shell completion script for replan",
+        discussion: """
             bash:  replan completion bash > ~/.local/share/bash-completion/completions/replan
             zsh:   replan completion zsh > "${fpath[1]}/_replan"   (uses zsh's bashcompinit)
             fish:  replan completion fish > ~/.config/fish/completions/replan.fish
-            """,
-        options: []
-    ) { ctx in
-        let shell = try ctx.arguments.positional(0, "shell (bash, zsh or fish)")
-        try ctx.arguments.rejectExtraPositionals(beyond: 1)
+            """)
+
+    @Argument(name: "bash|zsh|fish", what: "shell (bash, zsh or fish)", completion: .words(["bash", "zsh", "fish"]))
+    var shell: String
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: CompletionCommand) throws -> ExitCode {
+        let shell = a.shell
         switch shell {
         case "bash": ctx.console.out(bash())
         case "zsh": ctx.console.out(zsh())
@@ -22,23 +25,16 @@ enum CompletionCommand {
         return .success
     }
 
-    /// Options whose value is a file or a directory, completed as such.
-    static let fileOptions: Set<String> = ["--db", "--config", "--api-key-file", "--out"]
-    static let directoryOptions: Set<String> = ["--prompts"]
-
-    /// Fixed value sets of options, completed as words.
-    static func values(of option: String) -> [String]? {
-        switch option {
-        // The global colour mode, and a task's colour in `task add|edit`.
-        case "--color": return ColorMode.allCases.map(\.rawValue) + ["red", "yellow", "green", "blue"]
-        case "--format": return ["json", "ics"]
-        case "--on-model-error": return ["local", "skip"]
-        case "--repeat": return ["daily", "weekly", "monthly"]
-        case "--missed": return ["shift", "skip", "make-up"]
-        case "--windows", "--auto-update", "--notifications", "--split-sessions", "--session-minutes-enabled":
-            return ["on", "off"]
-        default: return nil
-        }
+    /// How bash completes the value of `option`, from every declaration of that name: bash
+    /// completes by the option alone, so the global colour mode and a task's colour in
+    /// `task add|edit` share one word list.
+    static func completion(of option: String, among specs: [OptionSpec]) -> CompletionKind {
+        let kinds = specs.filter { $0.name == option }.map(\.completion)
+        if kinds.contains(.file) { return .file }
+        if kinds.contains(.directory) { return .directory }
+        var words: [String] = []
+        for case .words(let list) in kinds { words += list.filter { !words.contains($0) } }
+        return words.isEmpty ? .none : .words(words)
     }
 
     /// Every option name of a command, its own and the global ones.
@@ -60,18 +56,19 @@ enum CompletionCommand {
             let subs = commands.filter { $0.path.count > 1 && $0.path[0] == g }.map { $0.path[1] }
             groupCases += "        \(g)) words=\"\(subs.joined(separator: " "))\" ;;\n"
         }
-        let valued = Set(commands.flatMap { $0.options + GlobalOptions.specs }.filter(\.takesValue).map(\.name))
-            .sorted()
+        let specs = GlobalOptions.specs + commands.flatMap(\.options)
+        let valued = Set(specs.filter(\.takesValue).map(\.name)).sorted()
         var valueCases = ""
         for option in valued {
-            if fileOptions.contains(option) {
+            switch completion(of: option, among: specs) {
+            case .file:
                 valueCases += "        \(option)) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-            } else if directoryOptions.contains(option) {
+            case .directory:
                 valueCases += "        \(option)) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-            } else if let words = values(of: option) {
+            case .words(let words):
                 valueCases +=
                     "        \(option)) COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
-            } else {
+            case .none:
                 valueCases += "        \(option)) return ;;\n"
             }
         }
@@ -139,10 +136,11 @@ enum CompletionCommand {
             line += " -l \(o.name.dropFirst(2))"
             if o.takesValue {
                 line += " -r"
-                if let words = values(of: o.name) {
-                    line += " -f -a \(quoted(words.joined(separator: " ")))"
-                } else if !fileOptions.contains(o.name) && !directoryOptions.contains(o.name) {
-                    line += " -f"
+                switch o.completion {
+                case .words(let words): line += " -f -a \(quoted(words.joined(separator: " ")))"
+                case .file: break
+                case .directory: line += " -a '(__fish_complete_directories)'"
+                case .none: line += " -f"
                 }
             }
             return line + " -d \(quoted(o.help))"
@@ -158,6 +156,7 @@ enum CompletionCommand {
             // A command that is also a group (`outbox`, `outbox ack`) is described by itself.
             let summary =
                 members.first(where: { $0.path.count == 1 })?.summary
+                ?? CommandTable.groupAbstract(word)
                 ?? "subcommands: " + members.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", ")
             lines.append("complete -c replan -n '__fish_use_subcommand' -a \(word) -d \(quoted(summary))")
         }

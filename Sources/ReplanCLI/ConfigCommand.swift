@@ -5,20 +5,29 @@ import Planning
 /// every setting with where its value comes from. It also checks the values (exit 65 naming
 /// the file and line of a bad one), so an operator can test an edited file before the night.
 enum ConfigCommand {
-    static let show = CommandDescriptor(
-        path: ["config", "show"], synopsis: "config show [--json]",
-        summary: "the configuration file and database in use, and every setting with its source",
-        details: """
-            Settings come from a flag, else the environment, else the configuration file
-            (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
-            The file holds one 'key = value' per line; '#' starts a comment. Keys:
-            \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
-            """,
-        options: [.flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
+    struct Group: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "config", abstract: "the configuration in use", subcommands: [Show.self])
+    }
+
+    struct Show: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "show", abstract: "the configuration file and database in use, and every setting with its source",
+            discussion: """
+                Settings come from a flag, else the environment, else the configuration file
+                (--config FILE, $REPLAN_CONFIG, or /etc/replan/replan.conf when it exists), else the default.
+                The file holds one 'key = value' per line; '#' starts a comment. Keys:
+                \(SettingSpec.all.map { "  \(DisplayWidth.padded($0.key, to: 22)) \($0.help)" }.joined(separator: "\n"))
+                """)
+
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try ConfigCommand.show(ctx, self) }
+    }
+
+    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
         let rows = try resolvedRows(ctx)
-        if ctx.arguments.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.config/1",

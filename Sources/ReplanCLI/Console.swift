@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the command line writes: data to stdout, everything else to stderr (cli.md). Knows
 /// whether each is a terminal, and whether colour is allowed: `--color=always|never`, else
@@ -153,18 +154,18 @@ private let stderrStream = OutputStream(descriptor: 2)
 /// killed a nightly run after some students were planned (issue 13, item 8). Here a failed
 /// write (EPIPE, EBADF, EIO…) marks the stream closed and later output is dropped: the run
 /// goes on, commits every student and exits with the code that says how the run went.
-final class OutputStream: @unchecked Sendable {
+final class OutputStream: Sendable {
     private let descriptor: Int32
-    private let lock = NSLock()
-    private var closed = false
+    /// Whether a write failed; held while writing, so writes never interleave.
+    private let closed = Mutex(false)
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// Whether a write has failed (nobody reads this stream any more).
-    var isClosed: Bool { lock.withLock { closed } }
+    var isClosed: Bool { closed.withLock { $0 } }
 
     func write(_ text: String) {
-        lock.withLock {
+        closed.withLock { closed in
             guard !closed else { return }
             var bytes = Array(text.utf8)
             var offset = 0

@@ -1,28 +1,18 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 extension CommandContext {
     /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
-    func openDatabase() throws(CLIError) -> Database { try openDatabaseAt(databasePath) }
+    func openDatabase() throws(CLIError) -> ReplanDatabase { try openDatabaseAt(databasePath) }
 
     /// Opens the database for a command that only reads (`log`, `show`, `stats`, `user list`,
     /// `task list`, `export`): a missing or empty file is an error naming the path looked for,
     /// never a new database (a mistyped `--db` used to create one, directories included).
-    func openExistingDatabase() throws(CLIError) -> Database {
-        var info = stat()
-        guard stat(databasePath, &info) == 0 else {
-            throw CLIError(
-                .cannotOpenDatabase,
-                "no database at \(databasePath) (\(String(cString: strerror(errno)))); looked there because of \(databasePathSource); nothing was created"
-            )
+    func openExistingDatabase() throws(CLIError) -> ReplanDatabase {
+        try useCase { () throws(UseCaseError) in
+            try ReplanDatabase.openExisting(path: databasePath, source: databasePathSource)
         }
-        guard info.st_size > 0 else {
-            throw CLIError(
-                .cannotOpenDatabase,
-                "\(databasePath) is empty, not a replan database yet (looked there because of \(databasePathSource))")
-        }
-        return try openDatabaseAt(databasePath)
     }
 
     /// Where the database path came from, for messages about a missing database.
@@ -30,48 +20,27 @@ extension CommandContext {
     /// default location: resolved once, in `CommandContext.databaseLocation`.)
     var databasePathSource: String { databaseSource }
 
-    func openDatabaseAt(_ databasePath: String) throws(CLIError) -> Database {
-        let dir = (databasePath as NSString).deletingLastPathComponent
-        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
-            // Only the default location's parent is created; it holds one user's private data.
-            if let reason = makeDirectories(dir) {
-                throw CLIError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(reason)")
-            }
-        }
-        do { return try Database.open(path: databasePath) } catch { throw CLIError(store: error) }
-    }
-
-    /// `mkdir -p` with mode 0700; nil on success, else the system's reason ("Not a directory"),
-    /// which says more than Foundation's "NSCocoaErrorDomain error 512".
-    private func makeDirectories(_ dir: String) -> String? {
-        var path = dir.hasPrefix("/") ? "" : "."
-        for component in dir.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0 && errno != EEXIST { return "\(path): \(String(cString: strerror(errno)))" }
-        }
-        return nil
+    func openDatabaseAt(_ databasePath: String) throws(CLIError) -> ReplanDatabase {
+        try useCase { () throws(UseCaseError) in try ReplanDatabase.open(path: databasePath) }
     }
 }
 
 extension CLIError {
-    /// The exit code and message of a store failure.
-    init(store error: StoreError) {
-        switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew:
-            self.init(.cannotOpenDatabase, error.description)
-        case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow: self.init(.badInput, error.description)
-        case .alreadyUndone, .notUndone: self.init(.badInput, error.description)
-        case .conflict: self.init(.conflicts, error.description)
-        case .sqlite where error.isBusy:
-            self.init(.locked, "the database is busy (another replan process holds it); try again later")
-        default: self.init(.internalError, error.description)
+    /// The exit code and message of a use case's failure.
+    init(_ error: UseCaseError) {
+        switch error.kind {
+        case .cannotOpenDatabase: self.init(.cannotOpenDatabase, error.message)
+        case .badInput: self.init(.badInput, error.message)
+        case .conflicts: self.init(.conflicts, error.message)
+        case .locked: self.init(.locked, error.message)
+        case .internalError: self.init(.internalError, error.message)
         }
     }
 }
 
-/// Runs a store call, turning its error into the CLI's.
-func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
-    do { return try body() } catch { throw CLIError(store: error) }
+/// Runs a use case, turning its error into the CLI's.
+func useCase<T>(_ body: () throws(UseCaseError) -> T) throws(CLIError) -> T {
+    do { return try body() } catch { throw CLIError(error) }
 }
 
 /// Parses user-given values of the CLI.

@@ -1,23 +1,24 @@
-import Exchange
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan demo`: a sample database with a student who missed sessions, the nightly job run
 /// on it, and how to look at and undo what it did. Runs the other commands in-process, so
 /// what it shows is exactly what an operator would see.
-enum DemoCommand {
+struct DemoCommand: ReplanCommand {
     static let defaultPath = "./replan-demo.db"
 
-    static let descriptor = CommandDescriptor(
-        path: ["demo"], synopsis: "demo [--db PATH]",
-        summary: "create a sample database (./replan-demo.db), run the nightly job on it and show what changed",
-        details:
-            "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced.",
-        options: []
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let explicit = ctx.arguments.value("--db") != nil || ctx.environment["REPLAN_DB"] != nil
+    static let configuration = CommandConfiguration(
+        name: "demo",
+        abstract: "create a sample database (./replan-demo.db), run the nightly job on it and show what changed",
+        discussion:
+            "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced."
+    )
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx) }
+
+    static func run(_ ctx: CommandContext) throws -> ExitCode {
+        let explicit = ctx.databaseSource == "--db" || ctx.environment["REPLAN_DB"] != nil
         let path = explicit ? ctx.databasePath : defaultPath
         let fm = FileManager.default
         if fm.fileExists(atPath: path) {
@@ -29,12 +30,12 @@ enum DemoCommand {
         }
         let zone = try! UserZone(identifier: DemoScenario.zoneID)
         let today = zone.civil(ctx.now).date
-        let entry: ReplanDocument.Entry
-        do { entry = try DemoScenario.entry(today: today, now: ctx.now) } catch {
+        let document: JSONValue
+        do { document = try DemoScenario.document(today: today, now: ctx.now) } catch {
             throw CLIError(.internalError, "demo scenario: \(error)")
         }
         let file = NSTemporaryDirectory() + "replan-demo-\(getpid()).json"
-        guard fm.createFile(atPath: file, contents: Data(ReplanDocument(entries: [entry]).json.prettyText.utf8)) else {
+        guard fm.createFile(atPath: file, contents: Data(document.prettyText.utf8)) else {
             throw CLIError(.internalError, "cannot write \(file)")
         }
         defer { try? fm.removeItem(atPath: file) }
@@ -61,7 +62,7 @@ enum DemoCommand {
             "the nightly job (forced, since it may not be past 03:00 in Taipei)", ["run", "--no-model", "--force"])
         try step("what it did", ["log", "--user", DemoScenario.userID, "--limit", "3"])
         let db = try ctx.openDatabaseAt(path)
-        guard let last = try? Store.ChangesetStore(db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly
+        guard let last = try? PlanReader(database: db).lastApplied(userID: DemoScenario.userID), last.origin == .nightly
         else {
             console.out("\nthe job changed nothing")
             return .success
@@ -90,7 +91,7 @@ enum DemoCommand {
     }
 
     static func isDemoDatabase(_ path: String) -> Bool {
-        guard let db = try? Store.Database.open(path: path), let users = try? Store.UserRepository(db).list() else {
+        guard let db = try? ReplanDatabase.open(path: path), let users = try? Roster(database: db).list() else {
             return false
         }
         return users.map(\.id) == [DemoScenario.userID]

@@ -1,37 +1,40 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan log`: one line per run by default (due, changed, unchanged, skipped, failed, model
 /// errors, tokens, estimated cost, duration), so a night of 1,000 students is one line; the
 /// students of a run on request (`--run N`, `--detail`), one student's runs with `--user`.
 /// Runs in which nobody was due (most ticks of the hourly timer) are hidden unless `--all`.
-enum LogCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["log"],
-        synopsis: "log [--run N] [--user ID] [--status S] [--since DATE] [--detail] [--all] [--limit N] [--json]",
-        summary:
+struct LogCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "log",
+        abstract:
             "runs newest first, one line each (due, changed, failed, model errors, tokens, cost, duration), then changesets",
-        details: """
+        discussion: """
             --run N shows one run with a line per student; --detail does that for every run listed.
             --user ID lists that student's line of each run. --status keeps the runs (and student lines)
             with that outcome: changed, unchanged, skipped, failed, or model-error. --since takes a date
             (midnight, this machine's time zone) or an ISO-8601 instant. The cost is estimated from the
             configuration's price_input, price_cached_input and price_output (USD per million tokens).
             On a terminal a long log goes through $PAGER (default: less -FRX).
-            """,
-        options: [
-            .value("--run", "one run, with a line per student"), .value("--user", "only this student"),
-            .value("--status", "changed, unchanged, skipped, failed or model-error"),
-            .value("--since", "runs and changesets from this date (YYYY-MM-DD) or instant on"),
-            .flag("--detail", "a line per student under each run"), .flag("--all", "also runs in which nobody was due"),
-            .value("--limit", "how many runs / changesets (default 20)"), .flag("--no-pager", "never page"),
-            .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        try run(ctx)
-    }
+            """)
+
+    @Option(name: "--run", range: 1...Int.max, help: "one run, with a line per student") var runID: Int?
+    @Option(name: "--user", value: "ID", help: "only this student") var user: String?
+    @Option(
+        name: "--status", value: "S", help: "changed, unchanged, skipped, failed or model-error",
+        completion: .words(["changed", "unchanged", "skipped", "failed", "model-error"]))
+    var status: String?
+    @Option(name: "--since", value: "DATE", help: "runs and changesets from this date (YYYY-MM-DD) or instant on")
+    var since: String?
+    @Flag(name: "--detail", help: "a line per student under each run") var detail: Bool
+    @Flag(name: "--all", help: "also runs in which nobody was due") var all: Bool
+    @Option(name: "--limit", range: 1...10_000, help: "how many runs / changesets (default 20)") var limit: Int?
+    @Flag(name: "--no-pager", help: "never page") var noPager: Bool
+    @Flag(name: "--json", help: "print JSON") var json: Bool
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
 
     /// The prices of the configuration (`ModelSetup.prices`: gpt-5.1's unless set), the same
     /// ones `run` estimates a night's cost with.
@@ -55,57 +58,33 @@ enum LogCommand {
         }
     }
 
-    static func run(_ ctx: CommandContext) throws -> ExitCode {
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        let limit = try a.int("--limit", in: 1...10_000) ?? 20
-        let runID = try a.int("--run", in: 1...Int.max)
-        let filter = try statusFilter(a.value("--status"))
-        let since = try sinceDate(a.value("--since"))
+    static func run(_ ctx: CommandContext, _ a: LogCommand) throws -> ExitCode {
+        let limit = a.limit ?? 20
+        let runID = a.runID
+        let filter = try statusFilter(a.status)
+        let since = try sinceDate(a.since)
         let prices = try Prices(context: ctx)
         let db = try ctx.openExistingDatabase()
-        let user = a.value("--user")
-        if let user { _ = try storeCall { () throws(StoreError) in try UserRepository(db).get(user) } }
-        let store = RunStore(db)
+        let user = a.user
+        var query = RunLog.Query()
+        query.runID = runID
+        query.userID = user
+        query.filter = filter
+        query.since = since
+        query.limit = limit
+        query.includeEmpty = a.all
+        query.students = runID != nil || user != nil || a.detail || a.json
+        let found = try useCase { () throws(UseCaseError) in try RunLog(database: db).entries(query) }
+        let (totals, students, changesets) = (found.totals, found.students, found.changesets)
 
-        var totals: [RunTotals]
-        if let runID {
-            guard let one = try storeCall({ () throws(StoreError) in try store.runTotals(id: runID) }) else {
-                throw CLIError.badInput("no run \(runID) (replan log lists the runs)")
-            }
-            totals = [one]
-        } else {
-            totals = try storeCall { () throws(StoreError) in
-                try store.runTotals(
-                    limit: limit, since: since, userID: user, filter: filter, includeEmpty: a.flag("--all"))
-            }
-        }
-        let showStudents = runID != nil || user != nil || a.flag("--detail") || a.flag("--json")
-        var students: [Int: [UserRunRecord]] = [:]
-        if showStudents {
-            for t in totals {
-                students[t.run.id] = try storeCall { () throws(StoreError) in
-                    try store.userRuns(runID: t.run.id, userID: user, filter: filter)
-                }
-            }
-        }
-        // Changesets belong to the overview; a question about runs (--run, --status) gets runs.
-        var changesets: [ChangesetHeader] = []
-        if runID == nil && filter == nil {
-            changesets = try storeCall { () throws(StoreError) in
-                try ChangesetStore(db).changesets(userID: user, limit: limit)
-            }
-            if let since { changesets = changesets.filter { $0.createdAt >= since } }
-        }
-
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(json(totals, students: students, changesets: changesets, prices: prices).prettyText)
             return .success
         }
         let text = render(
             ctx.console, totals, students: students, changesets: changesets, prices: prices,
-            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.flag("--detail"))
-        Pager.show(text, console: ctx.console, environment: ctx.environment, allowed: !a.flag("--no-pager"))
+            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail)
+        Pager.show(text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager)
         return .success
     }
 

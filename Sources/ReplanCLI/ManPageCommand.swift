@@ -1,16 +1,14 @@
 import Foundation
 
-/// `replan man`: the replan(1) manual page in roff, generated from the command table, the
-/// settings table and the exit codes, so it says exactly what `--help` says.
+/// `replan man`: the replan(1) manual page in roff, generated from the commands' declarations,
+/// the settings table and the exit codes, so it says exactly what `--help` says.
 /// `man <(replan man)` reads it; the package installs it as `replan.1.gz`.
-enum ManPageCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["man"], synopsis: "man",
-        summary: "print the replan(1) manual page (roff); read it with: man <(replan man)",
-        options: []
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        ctx.console.out(page())
+struct ManPageCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "man", abstract: "print the replan(1) manual page (roff); read it with: man <(replan man)")
+
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        ctx.console.out(Self.page())
         return .success
     }
 
@@ -54,17 +52,20 @@ enum ManPageCommand {
         for d in CommandTable.all {
             r += ".TP\n.B \(escape("replan " + d.synopsis))\n\(escape(d.summary))\n"
             if !d.details.isEmpty { r += ".IP\n\(escape(d.details))\n" }
-            if !d.options.isEmpty {
+            if !d.options.isEmpty || d.arguments.contains(where: { !$0.help.isEmpty }) {
                 r += ".RS\n"
+                for a in d.arguments where !a.help.isEmpty {
+                    r += ".TP\n.I \(escape(a.name))\n\(escape(a.help))\n"
+                }
                 for o in d.options {
-                    r += ".TP\n.B \(escape(o.name + (o.takesValue ? " VALUE" : "")))\n\(escape(o.help))\n"
+                    r += ".TP\n.B \(escape(Usage.item(o)))\n\(escape(o.help))\n"
                 }
                 r += ".RE\n"
             }
         }
         r += ".SH GLOBAL OPTIONS\nAccepted before or after the command name.\n"
         for o in GlobalOptions.specs {
-            r += ".TP\n.B \(escape(o.name + (o.takesValue ? " VALUE" : "")))\n\(escape(o.help))\n"
+            r += ".TP\n.B \(escape(Usage.item(o)))\n\(escape(o.help))\n"
         }
         r += """
             .SH CONFIGURATION

@@ -27,8 +27,7 @@ struct ModelSetup {
     /// Why the model was off, from the start or since the quota ran out; nil while it is on.
     var offReason: String? { disabledReason ?? shutoff.reason }
 
-    init(context ctx: CommandContext) throws(CLIError) {
-        let a = ctx.arguments
+    init(context ctx: CommandContext, options a: ModelOptions) throws(CLIError) {
         let policy: UserPipeline.ModelErrorPolicy
         let onError = ctx.setting(.onModelError)
         switch onError?.value ?? "local" {
@@ -41,14 +40,14 @@ struct ModelSetup {
                 "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
         }
         shutoff = ModelShutoff()
-        let configuration = try ModelSetup.configuration(context: ctx)
-        modelConcurrency = try a.int("--model-concurrency", in: 1...1024) ?? ModelSetup.defaultModelConcurrency
+        let configuration = try ModelSetup.configuration(context: ctx, serviceTier: a.serviceTier)
+        modelConcurrency = a.modelConcurrency ?? ModelSetup.defaultModelConcurrency
         let callPolicy = ModelCallPolicy(
-            reviewEveryDays: try a.int("--review-every", in: 0...365) ?? ModelCallPolicy.defaultReviewEveryDays)
+            reviewEveryDays: a.reviewEvery ?? ModelCallPolicy.defaultReviewEveryDays)
         // Prices feed the cost estimate; a typo shows on the first run, not weeks later in `log`.
         let prices = try ModelSetup.prices(context: ctx)
-        _ = try ModelSetup.deadline(context: ctx)
-        if a.flag("--no-model") {
+        _ = try ModelSetup.deadline(a)
+        if a.noModel {
             var p = UserPipeline(reviewer: nil, onModelError: policy)
             p.policy = callPolicy
             p.prices = prices
@@ -80,7 +79,7 @@ struct ModelSetup {
             conversation: ModelConversation(
                 client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
             cancellation: ctx.interruption.cancellation, shutoff: shutoff,
-            deadline: try ModelSetup.deadline(context: ctx))
+            deadline: try ModelSetup.deadline(a))
         let shutoff = self.shutoff
         var p = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
         p.policy = callPolicy
@@ -117,7 +116,9 @@ struct ModelSetup {
 
     /// Endpoint, model and limits from flags, environment and the configuration file (the key
     /// is added separately).
-    static func configuration(context ctx: CommandContext) throws(CLIError) -> ModelConfiguration {
+    static func configuration(
+        context ctx: CommandContext, serviceTier: String? = nil
+    ) throws(CLIError) -> ModelConfiguration {
         var c = ModelConfiguration(apiKey: Secret(""))
         if let url = ctx.setting(.baseURL) {
             let lower = url.value.lowercased()
@@ -141,7 +142,7 @@ struct ModelSetup {
         if let tokens = try ctx.intSetting(.maxCompletionTokens, in: 1...1_000_000) {
             c.maxCompletionTokens = tokens
         }
-        if let tier = ctx.arguments.value("--service-tier")?.trimmingWhitespace(), !tier.isEmpty {
+        if let tier = serviceTier?.trimmingWhitespace(), !tier.isEmpty {
             c.serviceTier = tier
         }
         return c
@@ -163,17 +164,18 @@ struct ModelSetup {
     /// `--model-deadline` (the run's model stage, default 2 h) and `--student-deadline` (one
     /// student's conversation, default 300 s), in seconds, counted from now (wall time, not
     /// `--now`). 0 turns the model stage off in effect; checked even with `--no-model`.
-    static func deadline(context ctx: CommandContext) throws(CLIError) -> ModelDeadline {
-        func seconds(_ option: String, _ fallback: TimeInterval) throws(CLIError) -> TimeInterval {
-            guard let text = ctx.arguments.value(option) else { return fallback }
+    static func deadline(_ options: ModelOptions) throws(CLIError) -> ModelDeadline {
+        func seconds(_ option: String, _ text: String?, _ fallback: TimeInterval) throws(CLIError) -> TimeInterval {
+            guard let text else { return fallback }
             guard let value = Double(text), value.isFinite, value >= 0, value <= 7 * 86_400 else {
                 throw .badInput("\(option) must be a number of seconds from 0 to 604800, got '\(text)'")
             }
             return value
         }
         return ModelDeadline(
-            perRun: try seconds("--model-deadline", ModelDeadline.defaultPerRun),
-            perStudent: try seconds("--student-deadline", ModelDeadline.defaultPerStudent), startedAt: Date())
+            perRun: try seconds("--model-deadline", options.modelDeadline, ModelDeadline.defaultPerRun),
+            perStudent: try seconds("--student-deadline", options.studentDeadline, ModelDeadline.defaultPerStudent),
+            startedAt: Date())
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".

@@ -1,7 +1,6 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// Human-readable renderings of nights and changesets: before → after, grouped by day.
 enum NightText {

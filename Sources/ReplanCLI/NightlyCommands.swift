@@ -1,71 +1,49 @@
 import Foundation
 import Nightly
 import Planning
-import Store
+import Synchronization
 
 /// `replan run|preview|undo|redo|log|show`.
 enum NightlyCommands {
-    static let all = [run, preview, undo, redo, LogCommand.descriptor, show]
+    struct Run: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "run", abstract: "the nightly job: plan every due student once per local night",
+            discussion: """
+                A student is due when auto-update is on, their local time is past --run-after (03:00) and
+                they have no finished run for their local date yet. --force re-plans students already done
+                (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
+                """)
 
-    static let modelOptions: [OptionSpec] = [
-        .flag("--no-model", "skip the model: the local rules' edits are the whole changeset"),
-        .value(
-            "--on-model-error", "local (default: commit the local edits) or skip (commit nothing; retried next run)"),
-        .value("--model", "model name (default: $REPLAN_MODEL or gpt-5.1)"),
-        .value("--reasoning-effort", "reasoning effort (default: $REPLAN_REASONING_EFFORT or low; empty: omitted)"),
-        .value("--base-url", "OpenAI-compatible base URL (default: $OPENAI_BASE_URL or https://api.openai.com/v1)"),
-        .value("--request-timeout", "seconds per model request (default 120)"),
-        .value("--max-completion-tokens", "token cap per model response (default 8000)"),
-        .value("--service-tier", "service_tier sent to the model (e.g. flex); default: not sent"),
-        .value("--review-every", "days between reviews of an unchanged standing instruction (default 7; 0: never)"),
-        .value("--price-input", "US dollars per 1M input tokens, for the cost estimate (default 1.25)"),
-        .value("--price-cached", "US dollars per 1M cached input tokens (default 0.125)"),
-        .value("--price-output", "US dollars per 1M output tokens (default 10)"),
-        .value("--model-concurrency", "most model requests in flight (default 64; adapts to the rate limit below it)"),
-        .value(
-            "--model-deadline",
-            "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)"),
-        .value(
-            "--student-deadline",
-            "seconds one student's model conversation may take; then local edits only (default 300)"),
-    ]
+        @Option(name: "--user", value: "ID", help: "only this student (repeatable)") var user: [String]
+        @Flag(name: "--force", help: "re-plan students already done today") var force: Bool
+        @Option(
+            setting: .concurrency, value: "N",
+            help: "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)")
+        var concurrency: String?
+        @Option(setting: .runAfter, value: "HH:MM", help: "local time a night starts (default 03:00)")
+        var runAfter: String?
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @OptionGroup(title: "model options") var model: ModelOptions
 
-    static let run = CommandDescriptor(
-        path: ["run"],
-        synopsis: "run [--user ID]… [--no-model] [--force] [--concurrency N] [--run-after HH:MM] [--json]",
-        summary: "the nightly job: plan every due student once per local night",
-        details: """
-            A student is due when auto-update is on, their local time is past --run-after (03:00) and
-            they have no finished run for their local date yet. --force re-plans students already done
-            (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
-            """,
-        options: [
-            .value("--user", "only this student (repeatable)", repeatable: true),
-            .flag("--force", "re-plan students already done today"),
-            .value(
-                "--concurrency",
-                "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)"),
-            .value("--run-after", "local time a night starts (default 03:00)"),
-            .flag("--json", "print JSON"),
-        ] + modelOptions
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.run(ctx, self) }
+    }
+
+    static func run(_ ctx: CommandContext, _ a: Run) throws -> ExitCode {
         ctx.interruption.handleGracefully()
         var options = RunOptions(now: ctx.now)
-        options.userIDs = a.values("--user")
-        options.force = a.flag("--force")
+        options.userIDs = a.user
+        options.force = a.force
         if let t = ctx.setting(.runAfter) {
             guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
         }
-        let model = try ModelSetup(context: ctx)
+        let model = try ModelSetup(context: ctx, options: a.model)
         // Decision: a night that asks the model spends its time waiting on the network, so
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
         options.concurrency =
             try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
         _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
-        let json = a.flag("--json")
+        let json = a.json
         let collected = Collected()
         let progress = RunProgress(console: ctx.console)
         let runner = NightlyRunner(
@@ -86,10 +64,7 @@ enum NightlyCommands {
             onProgress: { progress.update($0) })
         let report: NightlyRunner.Report
         do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
-            switch error {
-            case .locked: throw CLIError(.locked, error.description)
-            case .store(let e): throw CLIError(store: e)
-            }
+            throw CLIError(error.useCaseError)
         }
         progress.finish()
         if json {
@@ -141,23 +116,28 @@ enum NightlyCommands {
         return s
     }
 
-    static let preview = CommandDescriptor(
-        path: ["preview"], synopsis: "preview --user ID [--no-model] [--json]",
-        summary: "show the changeset tonight's job would commit for one student; writes nothing",
-        options: [.value("--user", "student id"), .flag("--json", "print JSON")] + modelOptions
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
+    struct Preview: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "preview", abstract: "show the changeset tonight's job would commit for one student; writes nothing")
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @OptionGroup(title: "model options") var model: ModelOptions
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.preview(ctx, self) }
+    }
+
+    static func preview(_ ctx: CommandContext, _ a: Preview) throws -> ExitCode {
+        let userID = a.user
         guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
             throw CLIError(.cannotOpenDatabase, "no database at \(ctx.databasePath)")
         }
-        let model = try ModelSetup(context: ctx)
+        let model = try ModelSetup(context: ctx, options: a.model)
         let db = try ctx.openDatabase()
-        let (night, _) = try storeCall { () throws(StoreError) in
-            try model.pipeline.prepare(userID: userID, db: db, now: ctx.now)
+        let night = try useCase { () throws(UseCaseError) in
+            try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
         }
-        if a.flag("--json") {
+        if a.json {
             var o = NightText.json(night, schema: "replan.preview/1", now: ctx.now, includeChangeset: false)
             if case .object(var fields) = o {
                 fields["transcriptMessages"] = .int(night.transcript.arrayValue?.count ?? 0)
@@ -176,71 +156,84 @@ enum NightlyCommands {
         return .success
     }
 
-    static let undo = CommandDescriptor(
-        path: ["undo"], synopsis: "undo CHANGESET | undo --user ID --last [--force] [--yes]",
-        summary: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force",
-        options: [
-            .value("--user", "student id (with --last; with CHANGESET, refuse unless it is this student's)"),
-            .flag("--last", "the student's most recent applied changeset"),
-            .flag("--force", "overwrite rows changed since"),
-            .flag("--yes", "do not ask (needed when not on a terminal)"),
-            .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        try reversal(ctx, undo: true)
+    struct Undo: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "undo",
+            abstract: "revert a changeset; refuses (exit 2, listing conflicts) when a row changed since, unless --force"
+        )
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String?
+        @Option(
+            name: "--user", value: "ID",
+            help: "student id (with --last; with CHANGESET, refuse unless it is this student's)")
+        var user: String?
+        @Flag(name: "--last", help: "the student's most recent applied changeset") var last: Bool
+        @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
+        @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            try NightlyCommands.reversal(
+                ctx, undo: true,
+                Reversal(changeset: changeset, user: user, last: last, force: force, yes: yes, json: json))
+        }
     }
 
-    static let redo = CommandDescriptor(
-        path: ["redo"], synopsis: "redo CHANGESET [--force] [--yes]",
-        summary: "re-apply an undone changeset, with the same conflict check",
-        options: [
-            .flag("--force", "overwrite rows changed since"),
-            .flag("--yes", "do not ask (needed when not on a terminal)"),
-            .flag("--json", "print JSON"), ManualEdit.userGuard,
-        ]
-    ) { ctx in
-        try reversal(ctx, undo: false)
+    struct Redo: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "redo", abstract: "re-apply an undone changeset, with the same conflict check")
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String
+        @Flag(name: "--force", help: "overwrite rows changed since") var force: Bool
+        @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            try NightlyCommands.reversal(
+                ctx, undo: false,
+                Reversal(changeset: changeset, user: user, last: false, force: force, yes: yes, json: json))
+        }
     }
 
-    static func reversal(_ ctx: CommandContext, undo: Bool) throws -> ExitCode {
-        let a = ctx.arguments
+    /// What `undo` and `redo` were asked, from either command's declarations.
+    struct Reversal {
+        var changeset: String?
+        var user: String?
+        var last: Bool
+        var force: Bool
+        var yes: Bool
+        var json: Bool
+    }
+
+    static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
         let db = try ctx.openDatabase()
-        let store = ChangesetStore(db)
+        let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
         let id: ChangesetID
-        if undo, a.flag("--last") {
-            let userID = try a.required("--user")
-            try a.rejectExtraPositionals(beyond: 0)
-            guard let last = try storeCall({ () throws(StoreError) in try store.lastApplied(userID: userID) }) else {
-                throw CLIError.badInput("\(userID) has no applied changeset to undo")
-            }
-            id = last.id
+        if undo, a.last {
+            guard let userID = a.user else { throw CLIError.usage("--user is required") }
+            if let extra = a.changeset { throw CLIError.usage("unexpected argument '\(extra)'") }
+            id = try useCase { () throws(UseCaseError) in try reversal.lastApplied(userID: userID) }
         } else {
-            id = ChangesetID(try a.positional(0, "CHANGESET id"))
-            try a.rejectExtraPositionals(beyond: 1)
+            guard let changeset = a.changeset else { throw CLIError.usage("missing CHANGESET id") }
+            id = ChangesetID(changeset)
         }
-        let record: ChangesetRecord
-        do { record = try store.changeset(id) } catch .unknownChangeset {
-            throw CLIError.badInput(
-                "no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)"
-            )
-        } catch { throw CLIError(store: error) }
-        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
-        let verb = undo ? "undo" : "redo"
-        // Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
-        if let days = try PruneCommand.retentionDays(ctx),
-            record.header.createdAt < PruneCommand.cutoff(days: days, now: ctx.now)
-        {
-            throw CLIError.badInput(
-                "changeset \(id) is older than the retention of \(days) days (retention_days); it can no longer be \(undo ? "undone" : "redone")"
-            )
+        let pending = try useCase { () throws(UseCaseError) in try reversal.load(id) }
+        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: pending.header.userID)
+        let verb = reversal.direction.verb
+        let days = try PruneCommand.retentionDays(ctx)
+        try useCase { () throws(UseCaseError) in
+            try reversal.refuseBeyondRetention(pending, retentionDays: days, now: ctx.now)
         }
-        let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
-        if !a.flag("--yes") {
+        let edits = pending.edits
+        if !a.yes {
             guard ctx.console.stdinIsTTY else {
                 throw CLIError.usage("\(verb) needs --yes when not run on a terminal")
             }
             ctx.console.out(
-                "\(verb) changeset \(id) of \(record.header.userID) (\(record.header.origin.rawValue), \(edits.count) edit(s)):"
+                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)):"
             )
             ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
             ctx.console.err("\(verb)? [y/N] ")
@@ -249,74 +242,72 @@ enum NightlyCommands {
                 return .success
             }
         }
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(record.header.userID) }
-        let plan = UserPlan(user: user, tasks: [])
-        let reverted = edits.map { e -> PlanEdit in
-            guard undo else { return e }
-            var r = e
-            r.before = e.after
-            r.after = e.before
-            return r
+        let force = a.force
+        let outcome = try useCase { () throws(UseCaseError) in
+            try reversal.perform(pending, force: force, now: ctx.now)
         }
-        let outbox = PlanCommitter.outbox(for: reverted, plan: plan, now: ctx.now)
-        do {
-            let outcome =
-                try
-                (undo
-                ? store.undo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox)
-                : store.redo(changesetID: id, force: a.flag("--force"), now: ctx.now, outbox: outbox))
-            // Statistics are derived from the plan: recount them for what the plan is now.
-            try? StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(ctx.now).date, db: db)
-            if a.flag("--json") {
-                ctx.console.out(
-                    JSONValue.object([
-                        "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
-                        "state": .string(outcome.changeset.state.rawValue),
-                        "overwritten": .array(outcome.overwritten.map { .string($0.description) }),
-                    ]).prettyText)
-            } else {
-                ctx.console.out(
-                    "\(undo ? "undid" : "redid") \(id): \(edits.count) edit(s)\(outcome.overwritten.isEmpty ? "" : ", \(outcome.overwritten.count) changed row(s) overwritten (--force)")"
-                )
-                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
-            }
-            return .success
-        } catch .conflict(let conflict) {
+        switch outcome {
+        case .refused(let rows):
             ctx.console.log(
                 "replan: \(verb) refused: these rows changed since the changeset \(undo ? "was applied" : "was undone"):",
                 priority: .error)
-            for row in conflict.rows { ctx.console.log("  \(row)", priority: .error) }
+            for row in rows { ctx.console.log("  \(row)", priority: .error) }
             ctx.console.log("use --force to overwrite them", priority: .error)
             return .conflicts
-        } catch {
-            throw CLIError(store: error)
+        case .done(let done):
+            if a.json {
+                var o: [String: JSONValue] = [
+                    "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
+                    "state": .string(done.state.rawValue),
+                    "overwritten": .array(done.overwritten.map { .string($0.description) }),
+                ]
+                if let failure = done.statisticsFailure { o["statisticsError"] = .string(failure.message) }
+                ctx.console.out(JSONValue.object(o).prettyText)
+            } else {
+                ctx.console.out(
+                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
+                )
+                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
+            }
+            if let failure = done.statisticsFailure {
+                // The flip is committed; only the derived statistics lag behind.
+                ctx.console.log(
+                    "the \(verb) is done, but \(pending.header.userID)'s statistics could not be recounted (\(failure.message)); "
+                        + "`replan stats` is unaffected, and the stored statistics are recounted by the student's next nightly run "
+                        + "(or now with: replan run --user \(pending.header.userID) --force)",
+                    priority: .warning)
+            }
+            return .success
         }
     }
 
-    static let show = CommandDescriptor(
-        path: ["show"], synopsis: "show CHANGESET [--transcript] [--week] [--json]",
-        summary: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange",
-        options: [
-            .flag("--transcript", "include the model transcript"),
-            .flag("--week", "also the student's week around the changeset, its edits marked"),
-            .flag("--json", "print JSON"),
-            ManualEdit.userGuard,
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        let id = ChangesetID(try a.positional(0, "CHANGESET id"))
-        try a.rejectExtraPositionals(beyond: 1)
+    struct Show: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "show",
+            abstract: "one changeset's edits (before → after, reason) and, with --transcript, the model exchange")
+
+        @Argument(name: "CHANGESET", what: "CHANGESET id", help: "a changeset id (replan log lists them)")
+        var changeset: String
+        @Flag(name: "--transcript", help: "include the model transcript") var transcript: Bool
+        @Flag(name: "--week", help: "also the student's week around the changeset, its edits marked") var week: Bool
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.show(ctx, self) }
+    }
+
+    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
+        let id = ChangesetID(a.changeset)
         let db = try ctx.openExistingDatabase()
-        let record = try storeCall { () throws(StoreError) in try ChangesetStore(db).changeset(id) }
-        try ManualEdit.requireUser(ctx, owns: "changeset \(id)", owner: record.header.userID)
+        let runLog = RunLog(database: db)
+        let record = try useCase { () throws(UseCaseError) in try runLog.changeset(id) }
+        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: record.header.userID)
         var transcript: JSONValue?
-        if a.flag("--transcript") {
-            if let run = try storeCall({ () throws(StoreError) in try RunStore(db).userRun(changesetID: id) }) {
-                transcript = try storeCall { () throws(StoreError) in try RunStore(db).transcript(userRunID: run.id) }
-            }
+        if a.transcript {
+            transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
         }
         let h = record.header
-        if a.flag("--json") {
+        if a.json {
             var o: [String: JSONValue] = [
                 "schema": "replan.show/1",
                 "changeset": [
@@ -336,14 +327,14 @@ enum NightlyCommands {
                         ]
                     }),
             ]
-            if a.flag("--transcript") { o["transcript"] = transcript ?? [] }
+            if a.transcript { o["transcript"] = transcript ?? [] }
             ctx.console.out(JSONValue.object(o).prettyText)
             return .success
         }
         ctx.console.out(
             "changeset \(h.id)  \(h.userID)  \(h.origin.rawValue)  \(h.state.rawValue)  created \(Timestamp.text(h.createdAt))\(h.planDate.map { "  plan date \($0)" } ?? "")"
         )
-        let edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+        let edits = RunLog.edits(of: record)
         ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
         for f in record.report["flags"]?.arrayValue ?? [] {
             ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
@@ -365,14 +356,14 @@ enum NightlyCommands {
         ctx.console.out(
             "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")"
         )
-        if a.flag("--week") {
-            let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(h.userID) }
+        if a.week {
+            let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
             let day =
                 h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
                 ?? user.zone.civil(h.createdAt).date
             try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
         }
-        if a.flag("--transcript") {
+        if a.transcript {
             ctx.console.out(ctx.console.paint("transcript", .bold))
             ctx.console.out(transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")
         }
@@ -381,9 +372,8 @@ enum NightlyCommands {
 }
 
 /// Results gathered from worker threads for `run --json`.
-final class Collected: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nights: [UserNight] = []
-    func append(_ n: UserNight) { lock.withLock { nights.append(n) } }
-    var all: [UserNight] { lock.withLock { nights } }
+final class Collected: Sendable {
+    private let nights = Mutex<[UserNight]>([])
+    func append(_ n: UserNight) { nights.withLock { $0.append(n) } }
+    var all: [UserNight] { nights.withLock { $0 } }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan outbox` and `replan outbox ack`: how a push service consumes the notification
 /// outbox. Rows have increasing ids; the id is the cursor. A consumer reads the rows after its
@@ -9,28 +9,32 @@ import Store
 /// deliveries should be idempotent per (occurrenceId, action, fireAt). `docs/outbox.md` has
 /// a consumer to copy.
 enum OutboxCommand {
-    static let list = CommandDescriptor(
-        path: ["outbox"], synopsis: "outbox [--since CURSOR] [--limit N] [--json]",
-        summary: "notification rows to deliver, oldest first, after CURSOR (a row id; default 0)",
-        details: """
-            Each row says to schedule or cancel the reminder of one session (fireAt is already the
-            session's start minus the student's reminder minutes). Deliver them, then run
-            'replan outbox ack CURSOR' with the "next" cursor printed here. See docs/outbox.md.
-            """,
-        options: [
-            .value("--since", "the last row id already handled (default 0)"),
-            .value("--limit", "at most this many rows (default 100)"), .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        let since = try a.int("--since", in: 0...Int.max) ?? 0
-        let limit = try a.int("--limit", in: 1...10_000) ?? 100
+    struct List: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "outbox", abstract: "notification rows to deliver, oldest first, after CURSOR (a row id; default 0)",
+            discussion: """
+                Each row says to schedule or cancel the reminder of one session (fireAt is already the
+                session's start minus the student's reminder minutes). Deliver them, then run
+                'replan outbox ack CURSOR' with the "next" cursor printed here. See docs/outbox.md.
+                """, subcommands: [Ack.self], runsWithoutSubcommand: true)
+
+        @Option(
+            name: "--since", value: "CURSOR", range: 0...Int.max, help: "the last row id already handled (default 0)")
+        var since: Int?
+        @Option(name: "--limit", range: 1...10_000, help: "at most this many rows (default 100)") var limit: Int?
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try OutboxCommand.list(ctx, self) }
+    }
+
+    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
+        let since = a.since ?? 0
+        let limit = a.limit ?? 100
         let db = try ctx.openExistingDatabase()
-        let rows = try storeCall { () throws(StoreError) in try OutboxRepository(db).entries(after: since, limit: limit)
+        let rows = try useCase { () throws(UseCaseError) in try Outbox(database: db).entries(after: since, limit: limit)
         }
         let next = rows.last?.id ?? since
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.outbox/1", "since": .int(since), "next": .int(next),
@@ -59,20 +63,27 @@ enum OutboxCommand {
         return .success
     }
 
-    static let ack = CommandDescriptor(
-        path: ["outbox", "ack"], synopsis: "outbox ack CURSOR [--json]",
-        summary: "remove the notification rows up to and including CURSOR (they were delivered)",
-        options: [.flag("--json", "print JSON")]
-    ) { ctx in
-        let a = ctx.arguments
-        let text = try a.positional(0, "CURSOR (the \"next\" of 'replan outbox')")
-        try a.rejectExtraPositionals(beyond: 1)
+    struct Ack: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "ack", abstract: "remove the notification rows up to and including CURSOR (they were delivered)")
+
+        @Argument(
+            name: "CURSOR", what: "CURSOR (the \"next\" of 'replan outbox')",
+            help: "the \"next\" cursor 'replan outbox' printed")
+        var cursor: String
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try OutboxCommand.ack(ctx, self) }
+    }
+
+    static func ack(_ ctx: CommandContext, _ a: Ack) throws -> ExitCode {
+        let text = a.cursor
         guard let cursor = Int(text), cursor >= 0 else {
             throw CLIError.badInput("CURSOR must be a row id (a whole number), got '\(text)'")
         }
         let db = try ctx.openExistingDatabase()
-        let removed = try storeCall { () throws(StoreError) in try OutboxRepository(db).acknowledge(through: cursor) }
-        if a.flag("--json") {
+        let removed = try useCase { () throws(UseCaseError) in try Outbox(database: db).acknowledge(through: cursor) }
+        if a.json {
             ctx.console.out(
                 JSONValue.object(["schema": "replan.outbox-ack/1", "cursor": .int(cursor), "removed": .int(removed)])
                     .prettyText)

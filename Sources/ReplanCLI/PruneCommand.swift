@@ -1,49 +1,51 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// Retention: `replan prune`, and the prune every `run` does after its students. Without it
 /// nothing ever deleted runs, changesets or transcripts (a model night for 3,000 students
 /// doubled a 75 MB database).
-enum PruneCommand {
+struct PruneCommand: ReplanCommand {
     /// The configured retention in days (`retention_days`, default 30); nil means keep forever.
     static func retentionDays(_ ctx: CommandContext) throws(CLIError) -> Int? {
         let days = try ctx.intSetting(.retentionDays, in: 0...36_500) ?? 30
         return days == 0 ? nil : days
     }
 
-    static func cutoff(days: Int, now: Date) -> Date { now.addingTimeInterval(-Double(days) * 86_400) }
+    static func cutoff(days: Int, now: Date) -> Date { Retention.cutoff(days: days, now: now) }
 
-    static let descriptor = CommandDescriptor(
-        path: ["prune"], synopsis: "prune [--older-than DAYS] [--dry-run] [--json]",
-        summary: "delete changesets, runs and model transcripts older than the retention (retention_days, default 30)",
-        details: """
+    static let configuration = CommandConfiguration(
+        name: "prune",
+        abstract: "delete changesets, runs and model transcripts older than the retention (retention_days, default 30)",
+        discussion: """
             Deletes in batches of 500 rows, each its own short transaction, so the nightly job and
             other commands are not held up. Changesets older than the retention cannot be undone.
             Every `replan run` prunes the same way after its students (for at most a minute).
-            """,
-        options: [
-            .value("--older-than", "days to keep instead of retention_days"), .flag("--dry-run", "only count"),
-            .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        guard let days = try a.int("--older-than", in: 1...36_500) ?? retentionDays(ctx) else {
+            """)
+
+    @Option(name: "--older-than", value: "DAYS", range: 1...36_500, help: "days to keep instead of retention_days")
+    var olderThan: Int?
+    @Flag(name: "--dry-run", help: "only count") var dryRun: Bool
+    @Flag(name: "--json", help: "print JSON") var json: Bool
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: PruneCommand) throws -> ExitCode {
+        guard let days = try a.olderThan ?? retentionDays(ctx) else {
             ctx.console.out("retention_days is 0: history is kept forever; pass --older-than DAYS to prune anyway")
             return .success
         }
         let cutoff = cutoff(days: days, now: ctx.now)
         let db = try ctx.openExistingDatabase()
-        let pruner = RetentionPruner(db)
-        let dry = a.flag("--dry-run")
+        let pruner = Retention(database: db)
+        let dry = a.dryRun
         let started = Date()
-        let report = try storeCall { () throws(StoreError) in
+        let report = try useCase { () throws(UseCaseError) in
             try dry
                 ? pruner.count(olderThan: cutoff)
                 : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
         }
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
@@ -57,7 +59,7 @@ enum PruneCommand {
         return report.stopped ? ctx.interruption.exitCode : .success
     }
 
-    static func text(_ r: RetentionPruner.Report, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
+    static func text(_ r: PruneReport, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
         "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff))"
             + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s")
             + (r.stopped ? " (stopped early)" : "")
@@ -71,8 +73,8 @@ enum PruneCommand {
             let cutoff = cutoff(days: days, now: ctx.now)
             let db = try ctx.openExistingDatabase()
             let started = Date()
-            let report = try storeCall { () throws(StoreError) in
-                try RetentionPruner(db).prune(
+            let report = try useCase { () throws(UseCaseError) in
+                try Retention(database: db).prune(
                     olderThan: cutoff,
                     shouldStop: {
                         ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds

@@ -1,20 +1,28 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan settings show|set`.
 enum SettingsCommands {
-    static let all = [show, set]
+    struct Group: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "settings", abstract: "a student's settings", subcommands: [Show.self, Set.self])
+    }
 
-    static let show = CommandDescriptor(
-        path: ["settings", "show"], synopsis: "settings show --user ID [--json]", summary: "show a student's settings",
-        options: [.value("--user", "student id"), .flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let userID = try ctx.arguments.required("--user")
+    struct Show: ReplanCommand {
+        static let configuration = CommandConfiguration(name: "show", abstract: "show a student's settings")
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try SettingsCommands.show(ctx, self) }
+    }
+
+    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
-        if ctx.arguments.flag("--json") {
+        let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.settings/1", "user": .string(userID), "settings": json(user.settings),
@@ -25,36 +33,43 @@ enum SettingsCommands {
         return .success
     }
 
-    static let set = CommandDescriptor(
-        path: ["settings", "set"],
-        synopsis:
-            "settings set --user ID [--window mon=09:00-12:00,14:00-17:00]… [--windows on|off] [--session-minutes N] [--tone T] [--instruction T] [--auto-update on|off] [--notifications on|off] [--reminder-minutes N]",
-        summary: "change a student's settings",
-        details:
-            "--window DAY=RANGES replaces that weekday's windows (DAY=  with nothing clears it); DAY may be mon…sun, or a list like mon,tue,wed.",
-        options: [
-            .value("--user", "student id"), .value("--window", "DAY=HH:MM-HH:MM[,HH:MM-HH:MM]", repeatable: true),
-            .value("--windows", "on|off: use the study windows (off: 08:00-22:00 every day)"),
-            .value("--session-minutes", "15-240"), .value("--session-minutes-enabled", "on|off"),
-            .value("--tone", "how the assistant writes"),
-            .value("--instruction", "the standing request to the assistant"),
-            .value("--auto-update", "on|off: let the nightly run plan this student"),
-            .value("--notifications", "on|off"),
-            .value("--reminder-minutes", "0, 5, 10, 15, 30 or 60"),
-            .value("--delete-after-days", "days before a missed session is dropped"),
-            .value("--horizon-days", "days searched for a new slot"),
-            .value("--keep-category", "never drop this category", repeatable: true),
-            .value("--split-sessions", "on|off"), .flag("--json", "print the new settings as JSON"),
-        ]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
+    struct Set: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "set", abstract: "change a student's settings",
+            discussion:
+                "--window DAY=RANGES replaces that weekday's windows (DAY=  with nothing clears it); DAY may be mon…sun, or a list like mon,tue,wed."
+        )
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Option(name: "--window", value: "DAY=RANGES", help: "DAY=HH:MM-HH:MM[,HH:MM-HH:MM]") var window: [String]
+        @Option(name: "--windows", help: "on|off: use the study windows (off: 08:00-22:00 every day)")
+        var windows: Bool?
+        @Option(name: "--session-minutes", range: 15...240, help: "15-240") var sessionMinutes: Int?
+        @Option(name: "--session-minutes-enabled", help: "on|off") var sessionMinutesEnabled: Bool?
+        @Option(name: "--tone", value: "T", help: "how the assistant writes") var tone: String?
+        @Option(name: "--instruction", value: "T", help: "the standing request to the assistant")
+        var instruction: String?
+        @Option(name: "--auto-update", help: "on|off: let the nightly run plan this student") var autoUpdate: Bool?
+        @Option(name: "--notifications", help: "on|off") var notifications: Bool?
+        @Option(name: "--reminder-minutes", range: 0...60, help: "0, 5, 10, 15, 30 or 60") var reminderMinutes: Int?
+        @Option(name: "--delete-after-days", range: 0...365, help: "days before a missed session is dropped")
+        var deleteAfterDays: Int?
+        @Option(name: "--horizon-days", range: 1...90, help: "days searched for a new slot") var horizonDays: Int?
+        @Option(name: "--keep-category", value: "C", help: "never drop this category") var keepCategory: [String]
+        @Option(name: "--split-sessions", help: "on|off") var splitSessions: Bool?
+        @Flag(name: "--json", help: "print the new settings as JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try SettingsCommands.set(ctx, self) }
+    }
+
+    static func set(_ ctx: CommandContext, _ a: Set) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openDatabase()
-        var s = try storeCall { () throws(StoreError) in try UserRepository(db).settings(for: userID) }
-        if !a.values("--window").isEmpty {
+        let roster = Roster(database: db)
+        var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
+        if !a.window.isEmpty {
             var byDay = s.windows.byWeekday
-            for spec in a.values("--window") {
+            for spec in a.window {
                 let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else { throw CLIError.badInput("--window '\(spec)' is not DAY=HH:MM-HH:MM[,…]") }
                 var days: [Weekday] = []
@@ -74,24 +89,24 @@ enum SettingsCommands {
             }
             do { s.windows = try WeeklyWindows(byDay) } catch { throw CLIError.badInput("--window: \(error)") }
         }
-        if let v = try a.onOff("--windows") { s.windowsEnabled = v }
-        if let v = try a.int("--session-minutes", in: 15...240) { s.sessionMinutes = v }
-        if let v = try a.onOff("--session-minutes-enabled") { s.sessionMinutesEnabled = v }
-        if let v = a.value("--tone") { s.tone = v }
-        if let v = a.value("--instruction") { s.instruction = v }
-        if let v = try a.onOff("--auto-update") { s.autoUpdate = v }
-        if let v = try a.onOff("--notifications") { s.notificationsEnabled = v }
-        if let v = try a.int("--reminder-minutes", in: 0...60) { s.reminderMinutes = v }
-        if let v = try a.int("--delete-after-days", in: 0...365) { s.deleteAfterDays = v }
-        if let v = try a.int("--horizon-days", in: 1...90) { s.horizonDays = v }
-        if !a.values("--keep-category").isEmpty {
-            s.keepCategories = a.values("--keep-category").filter { !$0.isEmpty }
+        if let v = a.windows { s.windowsEnabled = v }
+        if let v = a.sessionMinutes { s.sessionMinutes = v }
+        if let v = a.sessionMinutesEnabled { s.sessionMinutesEnabled = v }
+        if let v = a.tone { s.tone = v }
+        if let v = a.instruction { s.instruction = v }
+        if let v = a.autoUpdate { s.autoUpdate = v }
+        if let v = a.notifications { s.notificationsEnabled = v }
+        if let v = a.reminderMinutes { s.reminderMinutes = v }
+        if let v = a.deleteAfterDays { s.deleteAfterDays = v }
+        if let v = a.horizonDays { s.horizonDays = v }
+        if !a.keepCategory.isEmpty {
+            s.keepCategories = a.keepCategory.filter { !$0.isEmpty }
         }
-        if let v = try a.onOff("--split-sessions") { s.splitSessions = v }
+        if let v = a.splitSessions { s.splitSessions = v }
         do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
         let final = s
-        _ = try storeCall { () throws(StoreError) in try UserRepository(db).saveSettings(final, for: userID) }
-        if a.flag("--json") {
+        try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
+        if a.json {
             ctx.console.out(
                 JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(final)])
                     .prettyText)

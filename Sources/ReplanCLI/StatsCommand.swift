@@ -1,28 +1,30 @@
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan stats --user ID [--today] [--json]`.
-enum StatsCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["stats"], synopsis: "stats --user ID [--today] [--json]",
-        summary: "per-category sessions, completed sessions, completion rate and focus minutes",
-        details:
-            "Counts every non-skipped session up to today (with --today: today's only); a bar chart on a terminal.",
-        options: [.value("--user", "student id"), .flag("--today", "only today"), .flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
+struct StatsCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "stats", abstract: "per-category sessions, completed sessions, completion rate and focus minutes",
+        discussion:
+            "Counts every non-skipped session up to today (with --today: today's only); a bar chart on a terminal.")
+
+    @Option(name: "--user", value: "ID", help: "student id") var user: String
+    @Flag(name: "--today", help: "only today") var today: Bool
+    @Flag(name: "--json", help: "print JSON") var json: Bool
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: StatsCommand) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openExistingDatabase()
-        let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: userID, window: nil)
-        }
-        let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: userID) }
-            .map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) }
+        let reader = PlanReader(database: db)
+        let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: nil) }
+        let focus = try useCase { () throws(UseCaseError) in try reader.focusSessions(userID: userID) }
         let today = plan.zone.civil(ctx.now).date
-        let from = a.flag("--today") ? today : (CategoryStatistics.firstDate(of: plan, focusSessions: focus) ?? today)
+        let from = a.today ? today : (CategoryStatistics.firstDate(of: plan, focusSessions: focus) ?? today)
         let stats = CategoryStatistics.compute(plan: plan, focusSessions: focus, from: min(from, today), through: today)
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.stats/1", "user": .string(userID), "from": .string(min(from, today).description),

@@ -1,123 +1,165 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan task add|edit|rm|done|list`. Every change is a `manual` changeset (undoable).
 enum TaskCommands {
-    static let all = [add, edit, remove, done, list]
+    struct Group: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "task", abstract: "tasks and occurrences",
+            subcommands: [Add.self, Edit.self, Remove.self, Done.self, List.self])
+    }
 
-    static let taskOptions: [OptionSpec] = [
-        .value("--title", "1-200 characters"), .value("--start", "local YYYY-MM-DDTHH:MM (a date for --all-day)"),
-        .value("--end", "local YYYY-MM-DDTHH:MM (the last day for --all-day)"),
-        .value("--category", "specific category"),
-        .value("--color", "red (urgent), yellow (medium), green (learning), blue (routine)"),
-        .value("--note", "free text"),
-    ]
+    /// The help of the options `task add` and `task edit` share.
+    enum Help {
+        static let title = "1-200 characters"
+        static let start = "local YYYY-MM-DDTHH:MM (a date for --all-day)"
+        static let end = "local YYYY-MM-DDTHH:MM (the last day for --all-day)"
+        static let category = "specific category"
+        static let color = "red (urgent), yellow (medium), green (learning), blue (routine)"
+        static let note = "free text"
+        /// planning.md §4: what a series does with a missed session.
+        static let missed =
+            "a missed session of the series: shift (appended after its end: a course), skip (a habit), make-up (before the next one); default: shift for a daily series with an end, skip without one, make-up weekly and monthly"
+    }
 
-    /// planning.md §4: what a series does with a missed session.
-    static let missedOption = OptionSpec.value(
-        "--missed",
-        "a missed session of the series: shift (appended after its end: a course), skip (a habit), make-up (before the next one); default: shift for a daily series with an end, skip without one, make-up weekly and monthly"
-    )
+    static let colors = CompletionKind.words(["red", "yellow", "green", "blue"])
 
-    static func missedPolicy(_ a: Arguments) throws(CLIError) -> RepeatRule.MissedPolicy? {
-        guard let v = a.value("--missed") else { return nil }
+    static func missedPolicy(_ value: String?) throws(CLIError) -> RepeatRule.MissedPolicy? {
+        guard let v = value else { return nil }
         guard let policy = RepeatRule.MissedPolicy(rawValue: v) else {
             throw CLIError.badInput("--missed '\(v)' is not shift, skip or make-up")
         }
         return policy
     }
 
-    static let add = CommandDescriptor(
-        path: ["task", "add"],
-        synopsis:
-            "task add --user ID --title T --start DT --end DT --category C [--color C] [--note N] [--all-day] [--repeat daily|weekly|monthly [--until DATE] [--missed shift|skip|make-up]] [--subtask T]…",
-        summary: "add a study session or a repeating series",
-        details: "Every task needs a specific category. Times are local wall-clock times in the student's zone.",
-        options: [.value("--user", "student id")] + taskOptions + [
-            .flag("--all-day", "an all-day task (dates, end = last day)"), .value("--repeat", "daily|weekly|monthly"),
-            .value("--until", "last date of the series (inclusive)"), missedOption,
-            .value("--subtask", "a checklist item", repeatable: true),
-            .value("--id", "use this task id instead of a generated one"), .flag("--json", "print the result as JSON"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        let userID = try a.required("--user")
+    struct Add: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "add a study session or a repeating series",
+            discussion: "Every task needs a specific category. Times are local wall-clock times in the student's zone.")
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Option(name: "--title", value: "T", help: Help.title) var title: String
+        @Option(name: "--start", value: "DT", help: Help.start) var start: String
+        @Option(name: "--end", value: "DT", help: Help.end) var end: String
+        @Option(
+            name: "--category", value: "C", help: Help.category,
+            missing: "--category is required: every task needs a specific category")
+        var category: String
+        @Option(name: "--color", value: "C", help: Help.color, completion: colors) var color: String?
+        @Option(name: "--note", value: "N", help: Help.note) var note: String?
+        @Flag(name: "--all-day", help: "an all-day task (dates, end = last day)") var allDay: Bool
+        @Option(
+            name: "--repeat", value: "daily|weekly|monthly", help: "how the series repeats",
+            completion: .words(["daily", "weekly", "monthly"]))
+        var `repeat`: String?
+        @Option(name: "--until", help: "last date of the series (inclusive)") var until: CivilDate?
+        @Option(
+            name: "--missed", value: "shift|skip|make-up", help: Help.missed,
+            completion: .words(["shift", "skip", "make-up"]))
+        var missed: String?
+        @Option(name: "--subtask", value: "T", help: "a checklist item") var subtasks: [String]
+        @Option(name: "--id", value: "ID", help: "use this task id instead of a generated one") var id: String?
+        @Flag(name: "--json", help: "print the result as JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.add(ctx, self) }
+    }
+
+    static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
-        let allDay = a.flag("--all-day")
-        guard a.value("--category") != nil else {
-            throw CLIError.usage("--category is required: every task needs a specific category")
-        }
+        let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
+        let user = try useCase { () throws(UseCaseError) in try edit.user() }
+        let allDay = a.allDay
         var rule: RepeatRule?
-        if let r = a.value("--repeat"), r != "none" {
+        if let r = a.repeat, r != "none" {
             guard let f = RepeatRule.Frequency(rawValue: r) else {
                 throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly")
             }
-            rule = RepeatRule(every: f, until: try a.date("--until"), missed: try missedPolicy(a))
-        } else if a.value("--until") != nil || a.value("--missed") != nil {
-            throw CLIError.usage("\(a.value("--until") != nil ? "--until" : "--missed") needs --repeat")
+            rule = RepeatRule(every: f, until: a.until, missed: try missedPolicy(a.missed))
+        } else if a.until != nil || a.missed != nil {
+            throw CLIError.usage("\(a.until != nil ? "--until" : "--missed") needs --repeat")
         }
-        let id = try a.value("--id") ?? newTaskID(db)
-        if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) != nil {
+        let id = try a.id ?? useCase { () throws(UseCaseError) in try edit.newTaskID() }
+        if try useCase({ () throws(UseCaseError) in try edit.taskExists(id) }) {
             throw CLIError.badInput("a task with id '\(id)' already exists")
         }
         let task = StudyTask(
-            id: id, userID: userID, title: try a.required("--title").trimmingWhitespace(),
-            note: a.value("--note") ?? "",
-            category: try a.required("--category").trimmingWhitespace(),
-            color: try a.value("--color").map(CLIValues.color) ?? .green,
+            id: id, userID: userID, title: a.title.trimmingWhitespace(),
+            note: a.note ?? "",
+            category: a.category.trimmingWhitespace(),
+            color: try a.color.map(CLIValues.color) ?? .green,
             start: try CLIValues.dateTime(
-                try a.required("--start"), option: "--start", zone: user.zone, allDay: allDay),
-            end: try CLIValues.dateTime(try a.required("--end"), option: "--end", zone: user.zone, allDay: allDay),
-            allDay: allDay, subtasks: a.values("--subtask").map { Subtask(title: $0.trimmingWhitespace()) },
+                a.start, option: "--start", zone: user.zone, allDay: allDay),
+            end: try CLIValues.dateTime(a.end, option: "--end", zone: user.zone, allDay: allDay),
+            allDay: allDay, subtasks: a.subtasks.map { Subtask(title: $0.trimmingWhitespace()) },
             repeatRule: rule,
             createdAt: ctx.now)
         do throws(DataError) { try task.validate() } catch {
             throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
         }
-        let edit = ManualEdit(context: ctx, db: db, userID: userID)
-        let original = try edit.loadPlan()
+        let original = try useCase { () throws(UseCaseError) in try edit.loadPlan() }
         var working = original
         working.put(task)
-        let result = try edit.commit(original: original, working: working)
-        report(ctx, verb: "added", id: id, result: result)
+        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
+        report(ctx, verb: "added", id: id, result: result, json: a.json)
         return .success
     }
 
-    static let edit = CommandDescriptor(
-        path: ["task", "edit"],
-        synopsis:
-            "task edit ID|ID@YYYY-MM-DD [--title T] [--start DT] [--end DT] [--category C] [--color C] [--note N] [--until DATE] [--missed shift|skip|make-up|default]",
-        summary: "change a task; with ID@DATE, move one occurrence of a series",
-        details: """
-            On an occurrence id (ID@DATE), only --start/--end apply: the occurrence moves, the series stays.
-            On a series id with sessions before today, say which sessions change: --from DATE changes the
-            series from its first session on or after DATE ("this and following": the series ends before
-            it and a new series, printed, continues with the change; the past keeps its titles, categories
-            and statistics), --all changes every session, past ones included. On a terminal replan asks;
-            otherwise one of the two is required (exit 64). --start/--end move the series' first session
-            (its time of day and length) and need --all.
-            """,
-        options: taskOptions + [
-            .value("--until", "last date of a series (inclusive); 'none' removes it"),
-            .value("--missed", "a series' policy for missed sessions: shift, skip, make-up, or default (its kind's)"),
-            .flag("--json", "print the result as JSON"),
-            .value("--from", "series: change sessions from this date on only (the series is split)"),
-            .flag("--all", "series: change every session, past ones included"),
-            ManualEdit.userGuard,
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
+    struct Edit: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "edit", abstract: "change a task; with ID@DATE, move one occurrence of a series",
+            discussion: """
+                On an occurrence id (ID@DATE), only --start/--end apply: the occurrence moves, the series stays.
+                On a series id with sessions before today, say which sessions change: --from DATE changes the
+                series from its first session on or after DATE ("this and following": the series ends before
+                it and a new series, printed, continues with the change; the past keeps its titles, categories
+                and statistics), --all changes every session, past ones included. On a terminal replan asks;
+                otherwise one of the two is required (exit 64). --start/--end move the series' first session
+                (its time of day and length) and need --all.
+                """)
+
+        @Argument(
+            name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id",
+            help: "a task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
+        @Option(name: "--title", value: "T", help: Help.title) var title: String?
+        @Option(name: "--start", value: "DT", help: Help.start) var start: String?
+        @Option(name: "--end", value: "DT", help: Help.end) var end: String?
+        @Option(name: "--category", value: "C", help: Help.category) var category: String?
+        @Option(name: "--color", value: "C", help: Help.color, completion: colors) var color: String?
+        @Option(name: "--note", value: "N", help: Help.note) var note: String?
+        @Option(name: "--until", value: "DATE", help: "last date of a series (inclusive); 'none' removes it")
+        var until: String?
+        @Option(
+            name: "--missed", value: "shift|skip|make-up|default",
+            help: "a series' policy for missed sessions: shift, skip, make-up, or default (its kind's)",
+            completion: .words(["shift", "skip", "make-up", "default"]))
+        var missed: String?
+        @Flag(name: "--json", help: "print the result as JSON") var json: Bool
+        @Option(name: "--from", help: "series: change sessions from this date on only (the series is split)")
+        var from: CivilDate?
+        @Flag(name: "--all", help: "series: change every session, past ones included") var all: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.edit(ctx, self) }
+
+        /// The options that change the whole series, with whether each was given.
+        var seriesOptions: [(String, Bool)] {
+            [
+                ("--title", title != nil), ("--category", category != nil), ("--color", color != nil),
+                ("--note", note != nil), ("--until", until != nil), ("--missed", missed != nil),
+            ]
+        }
+    }
+
+    static func edit(_ ctx: CommandContext, _ a: Edit) throws -> ExitCode {
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
         var working = original
         guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
         let zone = original.zone
         if oid.originalDate != nil {
-            for option in ["--title", "--category", "--color", "--note", "--until", "--missed"]
-            where a.value(option) != nil {
+            for (option, given) in a.seriesOptions where given {
                 throw CLIError.usage("\(option) changes the whole series; edit \(oid.taskID) instead of one occurrence")
             }
             guard let occurrence = original.occurrence(oid) else {
@@ -127,11 +169,11 @@ enum TaskCommands {
                 throw CLIError.badInput("\(target) is completed; its history is not changed")
             }
             let start =
-                try a.value("--start").map { (t: String) throws(CLIError) in
+                try a.start.map { (t: String) throws(CLIError) in
                     try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
                 } ?? occurrence.start
             let end =
-                try a.value("--end").map { (t: String) throws(CLIError) in
+                try a.end.map { (t: String) throws(CLIError) in
                     try CLIValues.dateTime(t, option: "--end", zone: zone, allDay: task.allDay)
                 }
                 ?? start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
@@ -143,13 +185,13 @@ enum TaskCommands {
             let today = zone.civil(ctx.now).date
             var from: CivilDate?
             if task.isSeries {
-                from = try seriesScope(ctx, task: task, today: today)
-            } else if a.flag("--all") || a.value("--from") != nil {
+                from = try seriesScope(ctx, a, task: task, today: today)
+            } else if a.all || a.from != nil {
                 throw CLIError.usage("--all and --from apply to a repeating task only")
             }
             if let from, let split = original.splitDate(ofSeries: task.id, from: from), split > task.start.date {
                 // This and following: the changes go to the continuing series only.
-                let newID = try newTaskID(edit.db)
+                let newID = try useCase { () throws(UseCaseError) in try edit.newTaskID() }
                 guard let continued = working.splitSeries(task.id, at: split, newID: newID, now: ctx.now) else {
                     throw CLIError.badInput("\(task.id) cannot be split at \(split)")
                 }
@@ -160,62 +202,61 @@ enum TaskCommands {
             } else if let from, original.splitDate(ofSeries: task.id, from: from) == nil {
                 throw CLIError.badInput("\(oid.taskID) has no session on or after \(from)")
             }
-            if let v = a.value("--title") { task.title = v.trimmingWhitespace() }
-            if let v = a.value("--category") { task.category = v.trimmingWhitespace() }
-            if let v = a.value("--color") { task.color = try CLIValues.color(v) }
-            if let v = a.value("--note") { task.note = v }
-            let newStart = try a.value("--start").map { (t: String) throws(CLIError) in
+            if let v = a.title { task.title = v.trimmingWhitespace() }
+            if let v = a.category { task.category = v.trimmingWhitespace() }
+            if let v = a.color { task.color = try CLIValues.color(v) }
+            if let v = a.note { task.note = v }
+            let newStart = try a.start.map { (t: String) throws(CLIError) in
                 try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
             }
             if let s = newStart {
                 // Keep the length when only the start moves.
-                if a.value("--end") == nil {
+                if a.end == nil {
                     task.end = s.adding(minutes: task.end.minuteNumber - task.start.minuteNumber)
                 }
                 task.start = s
             }
-            if let v = a.value("--end") {
+            if let v = a.end {
                 task.end = try CLIValues.dateTime(v, option: "--end", zone: zone, allDay: task.allDay)
             }
-            if let v = a.value("--until") {
+            if let v = a.until {
                 guard task.repeatRule != nil else { throw CLIError.usage("--until applies to a repeating task only") }
                 task.repeatRule?.until = v == "none" ? nil : try CLIValues.date(v, option: "--until")
             }
-            if let v = a.value("--missed") {
+            if let v = a.missed {
                 guard task.repeatRule != nil else { throw CLIError.usage("--missed applies to a repeating task only") }
-                task.repeatRule?.missed = v == "default" ? nil : try missedPolicy(a)
+                task.repeatRule?.missed = v == "default" ? nil : try missedPolicy(v)
             }
             do throws(DataError) { try task.validate() } catch {
                 throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
             }
             working.put(task)
         }
-        let result = try edit.commit(original: original, working: working)
-        report(ctx, verb: "edited", id: target, result: result)
+        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
+        report(ctx, verb: "edited", id: target, result: result, json: a.json)
         return .success
     }
 
     /// Which sessions an edit of a series changes: nil = all of them, else from that date on.
     /// Only a series with sessions before today needs the choice (changing it whole rewrites
     /// history); `--until` alone never does.
-    static func seriesScope(_ ctx: CommandContext, task: StudyTask, today: CivilDate) throws(CLIError) -> CivilDate? {
-        let a = ctx.arguments
-        let movesTimes = a.value("--start") != nil || a.value("--end") != nil
-        if a.flag("--all") {
-            guard a.value("--from") == nil else { throw .usage("--all and --from exclude each other") }
+    static func seriesScope(
+        _ ctx: CommandContext, _ a: Edit, task: StudyTask, today: CivilDate
+    ) throws(CLIError) -> CivilDate? {
+        let movesTimes = a.start != nil || a.end != nil
+        if a.all {
+            guard a.from == nil else { throw .usage("--all and --from exclude each other") }
             return nil
         }
-        if let text = a.value("--from") {
+        if let from = a.from {
             guard !movesTimes else {
                 throw .usage(
                     "--start/--end move the whole series and need --all; move single sessions with \(task.id)@YYYY-MM-DD"
                 )
             }
-            return try CLIValues.date(text, option: "--from")
+            return from
         }
-        let changesHistory = ["--title", "--category", "--color", "--note", "--start", "--end"].contains {
-            a.value($0) != nil
-        }
+        let changesHistory = [a.title, a.category, a.color, a.note, a.start, a.end].contains { $0 != nil }
         guard changesHistory, task.start.date < today else { return nil }
         guard ctx.console.stdinIsTTY else {
             throw .usage(
@@ -238,77 +279,83 @@ enum TaskCommands {
         }
     }
 
-    static let remove = CommandDescriptor(
-        path: ["task", "rm"], synopsis: "task rm ID|ID@YYYY-MM-DD",
-        summary: "delete a task (a whole series with its history), or skip one occurrence of a series",
-        options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
-    ) { ctx in
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, "task or occurrence id")
-        var working = original
-        if oid.originalDate != nil {
-            guard let o = original.occurrence(oid) else {
-                throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
-            }
-            guard o.state != .completed else {
-                throw CLIError.badInput("\(target) is completed; its history is not changed")
-            }
-            working.skip(oid)
-        } else {
-            working.deleteTask(oid.taskID)
+    struct Remove: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "delete a task (a whole series with its history), or skip one occurrence of a series")
+
+        @Argument(
+            name: "ID|ID@YYYY-MM-DD", what: "task or occurrence id",
+            help: "a task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
+        @Flag(name: "--json", help: "print the result as JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.remove(ctx, self) }
+    }
+
+    static func remove(_ ctx: CommandContext, _ a: Remove) throws -> ExitCode {
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
+        let result = try useCase { () throws(UseCaseError) in
+            try edit.commit(original: original, working: try edit.removing(oid, from: original))
         }
-        let result = try edit.commit(original: original, working: working)
-        report(ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result)
+        report(ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result, json: a.json)
         return .success
     }
 
-    static let done = CommandDescriptor(
-        path: ["task", "done"], synopsis: "task done OCCURRENCE",
-        summary: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)",
-        options: [.flag("--json", "print the result as JSON"), ManualEdit.userGuard]
-    ) { ctx in
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, "occurrence id")
-        guard original.occurrence(oid) != nil else {
-            if original.tasks[oid.taskID]?.isSeries == true, oid.originalDate == nil {
-                throw CLIError.badInput("\(target) is a series; name the occurrence as \(target)@YYYY-MM-DD")
-            }
-            throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
+    struct Done: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "done", abstract: "mark one occurrence completed (a one-off task id, or ID@YYYY-MM-DD of a series)")
+
+        @Argument(
+            name: "OCCURRENCE", what: "occurrence id",
+            help: "a one-off task id, or ID@YYYY-MM-DD for one occurrence of a series")
+        var target: String
+        @Flag(name: "--json", help: "print the result as JSON") var json: Bool
+        @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.done(ctx, self) }
+    }
+
+    static func done(_ ctx: CommandContext, _ a: Done) throws -> ExitCode {
+        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
+        let result = try useCase { () throws(UseCaseError) in
+            try edit.commit(original: original, working: try edit.completing(oid, in: original))
         }
-        var working = original
-        working.complete(oid)
-        let result = try edit.commit(original: original, working: working)
-        report(ctx, verb: "completed", id: target, result: result)
+        report(ctx, verb: "completed", id: target, result: result, json: a.json)
         return .success
     }
 
-    static let list = CommandDescriptor(
-        path: ["task", "list"], synopsis: "task list --user ID [--from DATE] [--to DATE] [--json]",
-        summary: "list occurrences in a date range (default: the planning window around today)",
-        options: [
-            .value("--user", "student id"), .value("--from", "first local date (inclusive)"),
-            .value("--to", "last local date (inclusive)"), .flag("--json", "print JSON"),
-        ]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
-        let a = ctx.arguments
-        let userID = try a.required("--user")
+    struct List: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "list", abstract: "list occurrences in a date range (default: the planning window around today)")
+
+        @Option(name: "--user", value: "ID", help: "student id") var user: String
+        @Option(name: "--from", help: "first local date (inclusive)") var from: CivilDate?
+        @Option(name: "--to", help: "last local date (inclusive)") var to: CivilDate?
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.list(ctx, self) }
+    }
+
+    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
+        let reader = PlanReader(database: db)
+        let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
         let today = user.zone.civil(ctx.now).date
         let from =
-            try a.date("--from")
+            a.from
             ?? today.adding(days: -user.settings.deleteAfterDays)
         let to =
-            try a.date("--to")
+            a.to
             ?? today.adding(days: user.settings.horizonDays)
         guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
         guard from.days(until: to) <= 3660 else {
             throw CLIError.badInput("the range \(from)…\(to) is longer than ten years")
         }
-        let plan = try storeCall { () throws(StoreError) in
-            try PlanRepository(db).loadPlan(userID: userID, window: from...to)
-        }
+        let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: from...to) }
         let occurrences = plan.occurrences(from: from, through: to)
-        if a.flag("--json") {
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.tasks/1", "user": .string(userID), "from": .string(from.description),
@@ -351,22 +398,15 @@ enum TaskCommands {
         return .success
     }
 
-    static func newTaskID(_ db: Database) throws(CLIError) -> String {
-        while true {
-            let id = "t-" + StableID.base32(UInt64.random(in: 0...UInt64.max), length: 10)
-            if try storeCall({ () throws(StoreError) in try PlanRepository(db).task(id: id) }) == nil { return id }
-        }
-    }
-
-    static func report(_ ctx: CommandContext, verb: String, id: String, result: (ChangesetID, [PlanEdit])?) {
-        if ctx.arguments.flag("--json") {
+    static func report(_ ctx: CommandContext, verb: String, id: String, result: ManualEditor.Change?, json: Bool) {
+        if json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.task-change/1", "id": .string(id),
-                    "changesetId": result.map { .string($0.0.description) } ?? .null,
-                    "edits": .array((result?.1 ?? []).map(EditReport.edit)),
+                    "changesetId": result.map { .string($0.changesetID.description) } ?? .null,
+                    "edits": .array((result?.edits ?? []).map(EditReport.edit)),
                 ]).prettyText)
-        } else if let (cs, _) = result {
+        } else if let cs = result?.changesetID {
             ctx.console.out("\(verb) \(id) (changeset \(cs); undo with: replan undo \(cs))")
         } else {
             ctx.console.out("\(id): nothing changed")

@@ -1,42 +1,51 @@
-import Exchange
 import Foundation
+import Nightly
 import Planning
-import Store
 
 /// `replan user add|list|rm`.
 enum UserCommands {
-    static let all = [add, list, remove]
+    struct Group: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "user", abstract: "students", subcommands: [Add.self, List.self, Remove.self])
+    }
 
-    static let add = CommandDescriptor(
-        path: ["user", "add"], synopsis: "user add ID --time-zone TZ [--language L] [--name NAME]",
-        summary: "add a student (IANA time zone required; language defaults to en)",
-        options: [
-            .value("--time-zone", "IANA time zone, e.g. Asia/Taipei"), .value("--language", "language tag, e.g. zh-TW"),
-            .value("--name", "display name"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        let id = try a.positional(0, "user ID")
-        try a.rejectExtraPositionals(beyond: 1)
-        let zone = try CLIValues.zone(try a.required("--time-zone"))
+    struct Add: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "add a student (IANA time zone required; language defaults to en)")
+
+        @Argument(name: "ID", what: "user ID", help: "the student's id") var id: String
+        @Option(name: "--time-zone", value: "TZ", help: "IANA time zone, e.g. Asia/Taipei") var timeZone: String
+        @Option(name: "--language", value: "L", help: "language tag, e.g. zh-TW") var language: String?
+        @Option(name: "--name", value: "NAME", help: "display name") var name: String?
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.add(ctx, self) }
+    }
+
+    static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
+        let id = a.id
+        let zone = try CLIValues.zone(a.timeZone)
         let user: User
         do throws(DataError) {
-            user = try User(id: id, zone: zone, language: a.value("--language") ?? "en", displayName: a.value("--name"))
+            user = try User(id: id, zone: zone, language: a.language ?? "en", displayName: a.name)
         } catch { throw error.asCLIError() }
         let db = try ctx.openDatabase()
-        try storeCall { () throws(StoreError) in try UserRepository(db).add(user, now: ctx.now) }
+        try useCase { () throws(UseCaseError) in try Roster(database: db).add(user, now: ctx.now) }
         ctx.console.out("added user \(id) (\(zone.identifier), \(user.language))")
         return .success
     }
 
-    static let list = CommandDescriptor(
-        path: ["user", "list"], synopsis: "user list [--json]", summary: "list students",
-        options: [.flag("--json", "print JSON")]
-    ) { ctx in
-        try ctx.arguments.rejectExtraPositionals(beyond: 0)
+    struct List: ReplanCommand {
+        static let configuration = CommandConfiguration(name: "list", abstract: "list students")
+
+        @Flag(name: "--json", help: "print JSON") var json: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.list(ctx, self) }
+    }
+
+    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
         let db = try ctx.openExistingDatabase()
-        let users = try storeCall { () throws(StoreError) in try UserRepository(db).list() }
-        if ctx.arguments.flag("--json") {
+        let users = try useCase { () throws(UseCaseError) in try Roster(database: db).list() }
+        if a.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.users/1",
@@ -62,54 +71,55 @@ enum UserCommands {
         return .success
     }
 
-    static let remove = CommandDescriptor(
-        path: ["user", "rm"], synopsis: "user rm ID [--keep-export FILE] [--yes]",
-        summary: "remove a student and all of their data",
-        details: """
-            Removes the student with every task, run, changeset and transcript: this cannot be undone with
-            `replan undo`. --keep-export FILE first writes the student's data as replan/1 JSON (mode 0600;
-            an existing file is refused), so `replan import FILE` brings the plan back. Asks on a terminal;
-            otherwise --yes is required (exit 64).
-            """,
-        options: [
-            .value("--keep-export", "write the student's replan/1 export to FILE first"),
-            .flag("--yes", "do not ask (needed when not on a terminal)"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        let id = try a.positional(0, "user ID")
-        try a.rejectExtraPositionals(beyond: 1)
-        if !a.flag("--yes") && !ctx.console.stdinIsTTY {
+    struct Remove: ReplanCommand {
+        static let configuration = CommandConfiguration(
+            name: "rm", abstract: "remove a student and all of their data",
+            discussion: """
+                Removes the student with every task, run, changeset and transcript: this cannot be undone with
+                `replan undo`. --keep-export FILE first writes the student's data as replan/1 JSON (mode 0600;
+                an existing file is refused), so `replan import FILE` brings the plan back. Asks on a terminal;
+                otherwise --yes is required (exit 64).
+                """)
+
+        @Argument(name: "ID", what: "user ID", help: "the student's id") var id: String
+        @Option(
+            name: "--keep-export", value: "FILE", help: "write the student's replan/1 export to FILE first",
+            completion: .file)
+        var keepExport: String?
+        @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
+
+        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.remove(ctx, self) }
+    }
+
+    static func remove(_ ctx: CommandContext, _ a: Remove) throws -> ExitCode {
+        let id = a.id
+        if !a.yes && !ctx.console.stdinIsTTY {
             throw CLIError.usage(
                 "user rm deletes \(id) and all of their history for good: pass --yes (and --keep-export FILE to keep a copy)"
             )
         }
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(id) }
-        if !a.flag("--yes") {
-            let tasks = try storeCall { () throws(StoreError) in
-                try PlanRepository(db).loadPlan(userID: id, window: nil)
+        let roster = Roster(database: db)
+        let user = try useCase { () throws(UseCaseError) in try roster.user(id) }
+        if !a.yes {
+            let tasks = try useCase { () throws(UseCaseError) in
+                try PlanReader(database: db).plan(userID: id, window: nil)
             }.tasks.count
             ctx.console.err(
-                "remove \(user.id) with \(tasks) task(s) and their whole history\(a.value("--keep-export").map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] "
+                "remove \(user.id) with \(tasks) task(s) and their whole history\(a.keepExport.map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] "
             )
             guard let answer = ctx.console.readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 ctx.console.out("nothing done")
                 return .success
             }
         }
-        if let path = a.value("--keep-export") {
-            let plan = try storeCall { () throws(StoreError) in try PlanRepository(db).loadPlan(userID: id, window: nil)
-            }
-            let focus = try storeCall { () throws(StoreError) in try FocusSessionRepository(db).sessions(userID: id) }
-            let entry = ReplanDocument.Entry(
-                user: plan.user, tasks: plan.sortedTasks, overrides: plan.allOverrides, slides: plan.allSlides,
-                focusSessions: focus.map { FocusSession(category: $0.category, start: $0.start, minutes: $0.minutes) })
-            try writeNewPrivateFile(path, ReplanDocument(entries: [entry]).json.prettyText + "\n")
+        if let path = a.keepExport {
+            let document = try useCase { () throws(UseCaseError) in try Exporter(database: db).document(userID: id) }
+            try writeNewPrivateFile(path, document.prettyText + "\n")
         }
-        try storeCall { () throws(StoreError) in try UserRepository(db).remove(id) }
+        try useCase { () throws(UseCaseError) in try roster.remove(id) }
         ctx.console.out(
-            "removed user \(id) and all of their tasks, runs and changesets\(a.value("--keep-export").map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")"
+            "removed user \(id) and all of their tasks, runs and changesets\(a.keepExport.map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")"
         )
         return .success
     }

@@ -1,60 +1,61 @@
 import Foundation
 import Nightly
 import Planning
-import Store
 
 /// `replan week --user ID [--date D]` and `replan show CHANGESET --week`: seven columns of a
 /// student's sessions, with what a changeset did marked, so a night's effect is seen at a
 /// glance. `week` marks the student's latest nightly changeset.
-enum WeekCommand {
-    static let descriptor = CommandDescriptor(
-        path: ["week"], synopsis: "week --user ID [--date DATE] [--changeset CHANGESET]",
-        summary: "the student's week in seven columns, with the latest night's moves and new sessions marked",
-        details: """
+struct WeekCommand: ReplanCommand {
+    static let configuration = CommandConfiguration(
+        name: "week",
+        abstract: "the student's week in seven columns, with the latest night's moves and new sessions marked",
+        discussion: """
             Marks: ✓ completed, ✗ skipped, → moved here, + new, ~ changed, ⇢ where a moved session was.
             The moves and new sessions are those of the student's latest nightly changeset, or of
             --changeset. --date picks the week (Monday to Sunday; default: the student's today).
-            """,
-        options: [
-            .value("--user", "student id"), .value("--date", "a day of the week to show (default: today)"),
-            .value("--changeset", "mark this changeset's edits instead of the latest night's"),
-        ]
-    ) { ctx in
-        let a = ctx.arguments
-        try a.rejectExtraPositionals(beyond: 0)
-        let userID = try a.required("--user")
+            """)
+
+    @Option(name: "--user", value: "ID", help: "student id") var user: String
+    @Option(name: "--date", help: "a day of the week to show (default: today)") var date: CivilDate?
+    @Option(
+        name: "--changeset", value: "CHANGESET", help: "mark this changeset's edits instead of the latest night's")
+    var changeset: String?
+
+    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+
+    static func run(_ ctx: CommandContext, _ a: WeekCommand) throws -> ExitCode {
+        let userID = a.user
         let db = try ctx.openExistingDatabase()
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(userID) }
-        let store = ChangesetStore(db)
+        let reader = PlanReader(database: db)
+        let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
         var header: ChangesetHeader?
         var edits: [PlanEdit] = []
-        if let id = a.value("--changeset") {
-            let record = try storeCall { () throws(StoreError) in try store.changeset(ChangesetID(id)) }
+        if let id = a.changeset {
+            let record = try useCase { () throws(UseCaseError) in try RunLog(database: db).changeset(ChangesetID(id)) }
             guard record.header.userID == userID else {
                 throw CLIError.badInput("changeset \(id) belongs to \(record.header.userID), not \(userID)")
             }
             header = record.header
-            edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
-        } else if let last = try storeCall({ () throws(StoreError) in try store.changesets(userID: userID, limit: 50) })
-            .first(where: { $0.origin == .nightly && $0.state == .applied })
-        {
+            edits = RunLog.edits(of: record)
+        } else if let (last, lastEdits) = try useCase({ () throws(UseCaseError) in
+            try reader.latestNight(userID: userID)
+        }) {
             header = last
-            let record = try storeCall { () throws(StoreError) in try store.changeset(last.id) }
-            edits = (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+            edits = lastEdits
         }
-        let day = try a.date("--date") ?? user.zone.civil(ctx.now).date
+        let day = a.date ?? user.zone.civil(ctx.now).date
         try show(week: day, user: user, edits: edits, changeset: header, ctx: ctx, db: db)
         return .success
     }
 
     static func show(
         week day: CivilDate, user: User, edits: [PlanEdit], changeset: ChangesetHeader?, ctx: CommandContext,
-        db: Database
+        db: ReplanDatabase
     ) throws {
         let monday = day.adding(days: -day.weekday.index) // Weekday counts from Monday
         let sunday = monday.adding(days: 6)
-        let plan = try storeCall { () throws(StoreError) in
-            try PlanRepository(db).loadPlan(user: user, window: monday...sunday)
+        let plan = try useCase { () throws(UseCaseError) in
+            try PlanReader(database: db).plan(user: user, window: monday...sunday)
         }
         ctx.console.out(
             render(

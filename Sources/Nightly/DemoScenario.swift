@@ -4,12 +4,17 @@ import Planning
 
 /// The sample student of `replan demo`: a week, relative to today, with missed sessions, a
 /// five-day course chain, a daily series with a missed evening, a stale session and a full day.
-enum DemoScenario {
-    static let userID = "mei"
-    static let zoneID = "Asia/Taipei"
+package enum DemoScenario {
+    package static let userID = "mei"
+    package static let zoneID = "Asia/Taipei"
+
+    /// The demo student as a replan/1 document, for `import`.
+    package static func document(today: CivilDate, now: Date) throws -> JSONValue {
+        ReplanDocument(entries: [try entry(today: today, now: now)]).json
+    }
 
     /// The demo student's plan around the local date `today`.
-    static func entry(today: CivilDate, now: Date) throws -> ReplanDocument.Entry {
+    package static func entry(today: CivilDate, now: Date) throws -> ReplanDocument.Entry {
         var settings = UserSettings()
         let weekday = ["09:00-12:00", "14:00-18:00"]
         let weekend = ["10:00-16:00"]

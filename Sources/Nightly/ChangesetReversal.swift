@@ -1,0 +1,123 @@
+import Foundation
+import Planning
+import Store
+
+/// `undo` and `redo`: flips a changeset with the conflict check, writes the notification rows
+/// the flip implies in the same transaction, then recounts the student's statistics for the
+/// plan as it now is.
+///
+/// The recount runs after the flip has committed, so its failure cannot undo the flip; it is
+/// reported in the result (`Done.statisticsFailure`) instead of dropped, so the caller can say
+/// that the statistics are stale until the student's next night recounts them.
+package struct ChangesetReversal {
+    package enum Direction: Sendable, Equatable {
+        case undo, redo
+
+        /// "undo" or "redo", for messages.
+        package var verb: String { self == .undo ? "undo" : "redo" }
+    }
+
+    /// A changeset about to be flipped: enough to show it and ask before doing it.
+    package struct Pending: Sendable {
+        package var header: ChangesetHeader
+        /// The changeset's edits as its report recorded them (as applied, not inverted).
+        package var edits: [PlanEdit]
+    }
+
+    /// What a flip did.
+    package struct Done: Sendable {
+        package var id: ChangesetID
+        /// The changeset's state afterwards (`undone` after an undo, `applied` after a redo).
+        package var state: ChangesetState
+        package var editCount: Int
+        /// Rows changed since the changeset that `force` overwrote.
+        package var overwritten: [ConflictRow]
+        /// Why the statistics could not be recounted; nil when they were. The flip itself is
+        /// committed either way.
+        package var statisticsFailure: UseCaseError?
+    }
+
+    package enum Outcome: Sendable {
+        case done(Done)
+        /// Refused without `force`: these rows changed since the changeset was applied (undo) or
+        /// undone (redo). Nothing was written.
+        case refused([ConflictRow])
+    }
+
+    let database: ReplanDatabase
+    package let direction: Direction
+
+    package init(database: ReplanDatabase, direction: Direction) {
+        self.database = database
+        self.direction = direction
+    }
+
+    /// The student's most recent applied changeset (`undo --last`).
+    package func lastApplied(userID: String) throws(UseCaseError) -> ChangesetID {
+        let store = ChangesetStore(database.connection)
+        guard let last = try storeCall({ () throws(StoreError) in try store.lastApplied(userID: userID) }) else {
+            throw .badInput("\(userID) has no applied changeset to undo")
+        }
+        return last.id
+    }
+
+    /// The changeset `id`, to confirm and flip.
+    package func load(_ id: ChangesetID) throws(UseCaseError) -> Pending {
+        let record: ChangesetRecord
+        do { record = try ChangesetStore(database.connection).changeset(id) } catch .unknownChangeset {
+            throw .badInput(
+                "no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)"
+            )
+        } catch { throw UseCaseError(store: error) }
+        return Pending(
+            header: record.header,
+            edits: (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:)))
+    }
+
+    /// Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
+    /// `retentionDays` nil keeps history forever.
+    package func refuseBeyondRetention(_ pending: Pending, retentionDays: Int?, now: Date) throws(UseCaseError) {
+        guard let days = retentionDays, pending.header.createdAt < now.addingTimeInterval(-Double(days) * 86_400)
+        else { return }
+        throw .badInput(
+            "changeset \(pending.header.id) is older than the retention of \(days) days (retention_days); it can no longer be \(direction == .undo ? "undone" : "redone")"
+        )
+    }
+
+    /// Flips the changeset (`force` overwrites rows changed since), with its notification rows,
+    /// then recounts the student's statistics.
+    package func perform(_ pending: Pending, force: Bool, now: Date) throws(UseCaseError) -> Outcome {
+        let db = database.connection
+        let id = pending.header.id
+        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(pending.header.userID) }
+        let reverted = pending.edits.map { e -> PlanEdit in
+            guard direction == .undo else { return e }
+            var r = e
+            r.before = e.after
+            r.after = e.before
+            return r
+        }
+        let outbox = PlanCommitter.outbox(for: reverted, plan: UserPlan(user: user, tasks: []), now: now)
+        let store = ChangesetStore(db)
+        let outcome: ChangesetOutcome
+        do {
+            outcome =
+                try direction == .undo
+                ? store.undo(changesetID: id, force: force, now: now, outbox: outbox)
+                : store.redo(changesetID: id, force: force, now: now, outbox: outbox)
+        } catch .conflict(let conflict) {
+            return .refused(conflict.rows)
+        } catch { throw UseCaseError(store: error) }
+        // Statistics are derived from the plan: recount them for what the plan is now.
+        var statisticsFailure: UseCaseError?
+        do throws(StoreError) {
+            try StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(now).date, db: db)
+        } catch {
+            statisticsFailure = UseCaseError(store: error)
+        }
+        return .done(
+            Done(
+                id: id, state: outcome.changeset.state, editCount: pending.edits.count,
+                overwritten: outcome.overwritten, statisticsFailure: statisticsFailure))
+    }
+}

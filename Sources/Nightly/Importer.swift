@@ -1,0 +1,107 @@
+import Exchange
+import Foundation
+import Planning
+import Store
+
+/// `import`: writes a validated document (replan/1, or the original app's Firestore export
+/// converted to one) every user in one write transaction, all or nothing. Each user's plan is
+/// one changeset of origin `import` through the same committer as every other edit, so an
+/// import is undoable and a second import of the same data changes nothing.
+package struct Importer {
+    /// One user of a document: what it holds, and the changeset that imported it.
+    package struct UserResult: Sendable, Equatable {
+        package var userID: String
+        package var zoneIdentifier: String
+        package var tasks = 0, series = 0, completedSessions = 0, focusMinutes = 0
+        /// nil: checked only, or already up to date.
+        package var changesetID: ChangesetID?
+
+        init(_ e: ReplanDocument.Entry) {
+            userID = e.user.id
+            zoneIdentifier = e.user.zone.identifier
+            tasks = e.tasks.count
+            series = e.tasks.filter(\.isSeries).count
+            completedSessions = e.tasks.filter(\.completed).count + e.overrides.filter { $0.state == .completed }.count
+            focusMinutes = e.focusSessions.reduce(0) { $0 + $1.minutes }
+        }
+    }
+
+    let database: ReplanDatabase
+    let now: Date
+
+    package init(database: ReplanDatabase, now: Date) {
+        self.database = database
+        self.now = now
+    }
+
+    /// What the input holds per user, without writing anything (`import --check`).
+    package static func check(_ input: ImportInput) -> [UserResult] { input.document.entries.map(UserResult.init) }
+
+    /// Writes the input read from `source`; a task id of another user rejects all of it,
+    /// naming where the task stands in the input.
+    package func commit(_ input: ImportInput, source: String) throws(UseCaseError) -> [UserResult] {
+        let now = self.now
+        let document = input.document
+        var results: [UserResult] = []
+        do throws(StoreError) {
+            try database.connection.write { (db) throws(StoreError) in
+                results = []
+                let plans = PlanRepository(db)
+                let users = UserRepository(db)
+                for (u, entry) in document.entries.enumerated() {
+                    let user = entry.user
+                    if let existing = try users.find(user.id) {
+                        if existing.zone != user.zone || existing.language != user.language
+                            || existing.displayName != user.displayName
+                        {
+                            try users.update(user, now: now)
+                        }
+                        if existing.settings != user.settings {
+                            _ = try users.saveSettings(user.settings, for: user.id)
+                        }
+                    } else {
+                        try users.add(user, now: now)
+                        _ = try users.saveSettings(user.settings, for: user.id)
+                    }
+                    // Task ids are global: a task of another user with the same id is an error.
+                    for (i, t) in entry.tasks.enumerated() {
+                        if let owner = try plans.taskOwner(taskID: t.id), owner != user.id {
+                            throw StoreError.foreignRow(
+                                entity: "task", key: "\(t.id) (\(input.place(user: u, task: i)))")
+                        }
+                    }
+                    let original = try plans.loadPlan(userID: user.id, window: nil)
+                    var working = original
+                    working.user = user
+                    let overrides = Dictionary(grouping: entry.overrides, by: \.taskID)
+                    let slides = Dictionary(grouping: entry.slides, by: \.taskID)
+                    for t in entry.tasks {
+                        working.replace(t, overrides: overrides[t.id] ?? [], slides: slides[t.id] ?? [])
+                    }
+                    var result = UserResult(entry)
+                    let today = user.zone.civil(now).date
+                    if let prepared = PlanCommitter().prepare(
+                        original: original, working: working, origin: .import, planDate: nil, now: now,
+                        reasons: [:],
+                        defaultReason: .manual, through: today.adding(days: user.settings.horizonDays))
+                    {
+                        result.changesetID = try ChangesetStore(db).commit(prepared.changeset)
+                    }
+                    let focus = FocusSessionRepository(db)
+                    let known = Set(
+                        try focus.sessions(userID: user.id).map { "\($0.category)|\($0.start)|\($0.minutes)" })
+                    for f in entry.focusSessions where !known.contains("\(f.category)|\(f.start)|\(f.minutes)") {
+                        _ = try focus.add(userID: user.id, category: f.category, start: f.start, minutes: f.minutes)
+                    }
+                    results.append(result)
+                }
+            }
+        } catch {
+            if case .foreignRow(_, let key) = error {
+                throw .badInput("\(source): task id \(key) belongs to another user; nothing was imported")
+            }
+            throw UseCaseError(store: error)
+        }
+        return results
+    }
+}

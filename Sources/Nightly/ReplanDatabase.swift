@@ -1,0 +1,56 @@
+import Foundation
+import Store
+
+/// A replan database opened for the use cases. The connection stays on this side of
+/// `Nightly`: the command line holds this handle and passes it to the use cases, and never
+/// sees a repository or SQL.
+package final class ReplanDatabase {
+    /// The open connection: internal, so nothing outside the use cases can run a statement on it.
+    let connection: Database
+
+    package var path: String { connection.path }
+
+    init(_ connection: Database) { self.connection = connection }
+
+    /// Opens the database at `path`, creating it (and, mode 0700, its missing parent
+    /// directories) and migrating it as needed.
+    package static func open(path: String) throws(UseCaseError) -> ReplanDatabase {
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+            // Only the default location's parent is created; it holds one user's private data.
+            if let reason = makeDirectories(dir) {
+                throw UseCaseError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(reason)")
+            }
+        }
+        return ReplanDatabase(try storeCall { () throws(StoreError) in try Database.open(path: path) })
+    }
+
+    /// Opens the database for a command that only reads: a missing or empty file is an error
+    /// naming the path and why it was looked for (`source`), never a new database (a mistyped
+    /// `--db` used to create one, directories included).
+    package static func openExisting(path: String, source: String) throws(UseCaseError) -> ReplanDatabase {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw UseCaseError(
+                .cannotOpenDatabase,
+                "no database at \(path) (\(String(cString: strerror(errno)))); looked there because of \(source); nothing was created"
+            )
+        }
+        guard info.st_size > 0 else {
+            throw UseCaseError(
+                .cannotOpenDatabase, "\(path) is empty, not a replan database yet (looked there because of \(source))")
+        }
+        return try open(path: path)
+    }
+
+    /// `mkdir -p` with mode 0700; nil on success, else the system's reason ("Not a directory"),
+    /// which says more than Foundation's "NSCocoaErrorDomain error 512".
+    private static func makeDirectories(_ dir: String) -> String? {
+        var path = dir.hasPrefix("/") ? "" : "."
+        for component in dir.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST { return "\(path): \(String(cString: strerror(errno)))" }
+        }
+        return nil
+    }
+}

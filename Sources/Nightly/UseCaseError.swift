@@ -1,0 +1,50 @@
+import Store
+
+/// Why a use case did not do what it was asked, sorted by what the person who asked can do
+/// about it. The CLI gives each kind its exit code (cli.md); the message names the input, never
+/// an SQL argument.
+package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
+        /// The database cannot be opened or created, or is not replan's (exit 73).
+        case cannotOpenDatabase
+        /// The request names something that does not exist or is not allowed (exit 65).
+        case badInput
+        /// Rows changed since a changeset saw them (exit 2).
+        case conflicts
+        /// Another process holds the database; worth retrying later (exit 75).
+        case locked
+        /// Anything else: a bug or a damaged database (exit 70).
+        case internalError
+    }
+
+    package var kind: Kind
+    package var message: String
+
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    package static func badInput(_ message: String) -> UseCaseError { UseCaseError(.badInput, message) }
+
+    package var description: String { message }
+
+    /// A store failure, classified.
+    package init(store error: StoreError) {
+        switch error {
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew:
+            self.init(.cannotOpenDatabase, error.description)
+        case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
+            self.init(.badInput, error.description)
+        case .conflict: self.init(.conflicts, error.description)
+        case .sqlite where error.isBusy:
+            self.init(.locked, "the database is busy (another replan process holds it); try again later")
+        default: self.init(.internalError, error.description)
+        }
+    }
+}
+
+/// Runs a store call, classifying its error.
+func storeCall<T>(_ body: () throws(StoreError) -> T) throws(UseCaseError) -> T {
+    do { return try body() } catch { throw UseCaseError(store: error) }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+import Testing
+
+@Suite("Manual edits as a use case: the owner is found, history is kept, a concurrent edit conflicts")
+struct ManualEditorTests {
+    /// `s0` with a daily vocabulary series from 2025-01-08, added by hand.
+    func withSeries(_ f: NightlyFixture) throws -> (ReplanDatabase, ManualEditor) {
+        try f.addStudents(1)
+        let db = try f.database()
+        let editor = ManualEditor(database: db, userID: "s0", now: NightlyFixture.now)
+        let original = try editor.loadPlan()
+        var working = original
+        working.put(
+            StudyTask(
+                id: "s0-vocab", userID: "s0", title: "Vocabulary", category: "English",
+                start: CivilDateTime("2025-01-08T07:00")!, end: CivilDateTime("2025-01-08T07:30")!,
+                repeatRule: RepeatRule(every: .daily)))
+        let added = try #require(try editor.commit(original: original, working: working))
+        #expect(added.edits.contains { $0.op == .create })
+        return (db, editor)
+    }
+
+    @Test("the editor of a task is its owner's; an unknown task is bad input")
+    func ownerOfATask() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(2)
+        let db = try f.database()
+        #expect(try ManualEditor.owning(taskID: "s1-eng-0", database: db, now: NightlyFixture.now).userID == "s1")
+        #expect(throws: UseCaseError.badInput("no task 'nope'")) {
+            try ManualEditor.owning(taskID: "nope", database: db, now: NightlyFixture.now)
+        }
+    }
+
+    @Test("a new task id is free; an existing one is found")
+    func taskIDs() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let editor = ManualEditor(database: try f.database(), userID: "s0", now: NightlyFixture.now)
+        #expect(try editor.taskExists("s0-eng-0"))
+        let id = try editor.newTaskID()
+        #expect(id.hasPrefix("t-"))
+        #expect(try !editor.taskExists(id))
+    }
+
+    @Test("done on a series id asks for the occurrence; a completed occurrence cannot be skipped")
+    func historyIsKept() throws {
+        let f = try NightlyFixture()
+        let (_, editor) = try withSeries(f)
+        let plan = try editor.loadPlan()
+        #expect(throws: UseCaseError.badInput("s0-vocab is a series; name the occurrence as s0-vocab@YYYY-MM-DD")) {
+            try editor.completing(OccurrenceID("s0-vocab")!, in: plan)
+        }
+        #expect(throws: UseCaseError.badInput("s0-vocab@2025-01-06 is not an occurrence of s0-vocab")) {
+            try editor.completing(OccurrenceID("s0-vocab@2025-01-06")!, in: plan)
+        }
+        let first = OccurrenceID("s0-vocab@2025-01-08")!
+        let done = try #require(try editor.commit(original: plan, working: editor.completing(first, in: plan)))
+        #expect(done.edits.count == 1)
+        let after = try editor.loadPlan()
+        #expect(throws: UseCaseError.badInput("s0-vocab@2025-01-08 is completed; its history is not changed")) {
+            try editor.removing(first, from: after)
+        }
+        let skipped = try editor.removing(OccurrenceID("s0-vocab@2025-01-09")!, from: after)
+        #expect(skipped.occurrence(OccurrenceID("s0-vocab@2025-01-09")!)?.state == .skipped)
+    }
+
+    @Test("an edit that changes nothing commits nothing")
+    func nothingChanged() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let editor = ManualEditor(database: try f.database(), userID: "s0", now: NightlyFixture.now)
+        let plan = try editor.loadPlan()
+        #expect(try editor.commit(original: plan, working: plan) == nil)
+    }
+
+    @Test("deleting a task removes it; a second editor's stale plan then conflicts instead of overwriting")
+    func staleEditConflicts() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let db = try f.database()
+        let one = ManualEditor(database: db, userID: "s0", now: NightlyFixture.now)
+        let two = ManualEditor(database: db, userID: "s0", now: NightlyFixture.now)
+        let seenByOne = try one.loadPlan()
+        let seenByTwo = try two.loadPlan()
+        let id = OccurrenceID("s0-eng-3")!
+        _ = try one.commit(original: seenByOne, working: one.removing(id, from: seenByOne))
+        #expect(try f.start(of: "s0-eng-3") == nil)
+        #expect {
+            try two.commit(original: seenByTwo, working: two.completing(id, in: seenByTwo))
+        } throws: { ($0 as? UseCaseError)?.kind == .conflicts }
+    }
+}

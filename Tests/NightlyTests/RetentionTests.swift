@@ -1,0 +1,44 @@
+import Foundation
+import Nightly
+import Planning
+import Store
+import Testing
+
+@Suite("Retention and the outbox as use cases")
+struct RetentionTests {
+    @Test("a dry count and the prune agree; nothing younger than the cutoff goes")
+    func countThenPrune() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(2)
+        let retention = Retention(database: try f.database())
+        let young = try retention.count(olderThan: Retention.cutoff(days: 30, now: NightlyFixture.now))
+        #expect(young.changesets == 0)
+        let later = NightlyFixture.now.addingTimeInterval(40 * 86_400)
+        let cutoff = Retention.cutoff(days: 30, now: later)
+        let counted = try retention.count(olderThan: cutoff)
+        #expect(counted.changesets == 2)
+        let pruned = try retention.prune(olderThan: cutoff, shouldStop: { false })
+        #expect(pruned.changesets == 2 && !pruned.stopped)
+        #expect(try retention.count(olderThan: cutoff).changesets == 0)
+    }
+
+    @Test("an undo writes the reminders it changes; rows come after the cursor and an ack removes them")
+    func outbox() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(1)
+        let db = try f.database()
+        var settings = try Roster(database: db).settings(of: "s0")
+        settings.notificationsEnabled = true
+        try Roster(database: db).save(settings, of: "s0")
+        let change = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
+        let undo = ChangesetReversal(database: db, direction: .undo)
+        _ = try undo.perform(undo.load(change.changesetID), force: false, now: NightlyFixture.now)
+        let outbox = Outbox(database: db)
+        let rows = try outbox.entries(after: 0, limit: 100)
+        #expect(!rows.isEmpty)
+        let last = try #require(rows.last?.id)
+        #expect(try outbox.entries(after: last, limit: 100).isEmpty)
+        #expect(try outbox.acknowledge(through: last) == rows.count)
+        #expect(try outbox.entries(after: 0, limit: 100).isEmpty)
+    }
+}
