@@ -1,16 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way (see DESIGN.md):
-// replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning; Assistant → HTTP → CCurl; Store → CSQLite.
-// Nightly holds the use cases (run, preview, import, undo/redo, manual edits, log/show, users,
-// settings, export, feeds, outbox, prune); each returns a typed result and throws UseCaseError.
-// ReplanCLI parses, renders and maps errors to exit codes: it reaches the database and the
-// exchange formats only through Nightly (no Store, no Exchange). It still imports Assistant
-// and HTTP as the composition root: ModelSetup turns flags, environment and configuration file
-// into the model client, and Interruption cancels a model request in flight (HTTP's token).
+// Dependencies point one way (see DESIGN.md and docs/architecture.md, whose graph a test checks
+// against this file): replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning;
+// Assistant → HTTP → CCurl; Store → CSQLite.
+// Nightly holds the use cases (run, preview, the model stage's wiring, import, undo/redo, manual
+// edits, log/show, users, settings, export, feeds, outbox, prune); each returns a typed result.
+// ReplanCLI parses, renders and maps errors to exit codes; it depends on Nightly and Planning
+// only, so it cannot reach SQLite, HTTP or a file format past the use cases.
 // Exchange holds formats at the edge of the domain (replan/1, iCalendar, the original app's
-// Firestore export); it reads JSON with Planning's reader, so every format shares one parser and one error shape.
+// Firestore export).
 let package = Package(
     name: "replan",
     platforms: [.macOS(.v13)],
@@ -27,7 +26,7 @@ let package = Package(
         .target(name: "Assistant", dependencies: ["HTTP", "Planning"]),
         .target(name: "Nightly", dependencies: ["Assistant", "HTTP", "Store", "Exchange", "Planning"]),
         // The CLI reaches the database only through Nightly's use cases (no Store here).
-        .target(name: "ReplanCLI", dependencies: ["Nightly", "Planning", "Assistant", "HTTP"]),
+        .target(name: "ReplanCLI", dependencies: ["Nightly", "Planning"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
         // What the test targets share (generators of students, fixtures); tests only.
         .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),

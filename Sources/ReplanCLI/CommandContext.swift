@@ -1,5 +1,5 @@
 import Foundation
-import HTTP
+import Nightly
 import Planning
 import Synchronization
 

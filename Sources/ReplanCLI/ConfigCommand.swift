@@ -65,7 +65,7 @@ enum ConfigCommand {
     /// commands that use them do.
     static func resolvedRows(_ ctx: CommandContext) throws(CLIError) -> [Row] {
         // The same checks as `run`: a value that would fail tonight fails here.
-        let model = try ModelSetup.configuration(context: ctx)
+        let model = try ModelSetup.endpoint(context: ctx).effective
         let concurrency = try ctx.intSetting(.concurrency, in: 1...256)
         if let t = ctx.setting(.runAfter), TimeOfDay(t.value) == nil {
             throw .badInput("\(t.label) '\(t.value)' is not HH:MM")

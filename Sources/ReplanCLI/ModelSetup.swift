@@ -1,4 +1,3 @@
-import Assistant
 import Foundation
 import Nightly
 import Planning
@@ -12,22 +11,9 @@ import Planning
 /// `--max-completion-tokens`, each also a key of the configuration file (`SettingSpec`);
 /// prompts from `PromptDirectory`. Flag values are checked even
 /// with `--no-model`, so a typo in a unit file shows on the first run.
-struct ModelSetup {
-    let pipeline: UserPipeline
-    /// Why the model is off for this run from the start, if it is.
-    let disabledReason: String?
-    /// Set once the account ran out of quota during the run.
-    let shutoff: ModelShutoff
-    /// The most model requests in flight (`--model-concurrency`).
-    let modelConcurrency: Int
-    static let defaultModelConcurrency = 64
-    /// Where the adaptive limit starts: it grows with each success up to the cap.
-    static let initialModelConcurrency = 8
-
-    /// Why the model was off, from the start or since the quota ran out; nil while it is on.
-    var offReason: String? { disabledReason ?? shutoff.reason }
-
-    init(context ctx: CommandContext, options a: ModelOptions) throws(CLIError) {
+enum ModelSetup {
+    /// The model stage of this run, from the settings and flags; the wiring is `ModelStage`'s.
+    static func stage(context ctx: CommandContext, options a: ModelOptions) throws(CLIError) -> ModelStage {
         let policy: UserPipeline.ModelErrorPolicy
         let onError = ctx.setting(.onModelError)
         switch onError?.value ?? "local" {
@@ -39,53 +25,27 @@ struct ModelSetup {
                 onError?.source == "--on-model-error" ? .usage : .badInput,
                 "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
         }
-        shutoff = ModelShutoff()
-        let configuration = try ModelSetup.configuration(context: ctx, serviceTier: a.serviceTier)
-        modelConcurrency = a.modelConcurrency ?? ModelSetup.defaultModelConcurrency
-        let callPolicy = ModelCallPolicy(
-            reviewEveryDays: a.reviewEvery ?? ModelCallPolicy.defaultReviewEveryDays)
+        let endpoint = try ModelSetup.endpoint(context: ctx, serviceTier: a.serviceTier)
         // Prices feed the cost estimate; a typo shows on the first run, not weeks later in `log`.
         let prices = try ModelSetup.prices(context: ctx)
-        _ = try ModelSetup.deadline(a)
+        let deadline = try ModelSetup.deadline(a)
+        let access: ModelStage.Access
         if a.noModel {
-            var p = UserPipeline(reviewer: nil, onModelError: policy)
-            p.policy = callPolicy
-            p.prices = prices
-            pipeline = p
-            disabledReason = "--no-model"
-            return
+            access = .off(reason: "--no-model")
+        } else if let key = try ModelSetup.apiKey(context: ctx) {
+            access = .on(apiKey: key, promptDirectory: try PromptDirectory.resolve(context: ctx))
+        } else {
+            access = .off(reason: "no API key configured")
         }
-        guard let key = try ModelSetup.apiKey(context: ctx) else {
-            var p = UserPipeline(reviewer: nil, onModelError: policy)
-            p.policy = callPolicy
-            p.prices = prices
-            pipeline = p
-            disabledReason = "no API key configured"
-            return
-        }
-        let promptDirectory = try PromptDirectory.resolve(context: ctx)
-        let prompt: SystemPrompt
-        do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
+        do throws(ModelStage.PromptsUnavailable) {
+            return try ModelStage(
+                access: access, endpoint: endpoint, onModelError: policy, modelConcurrency: a.modelConcurrency,
+                reviewEveryDays: a.reviewEvery, prices: prices, deadline: deadline,
+                cancellation: ctx.interruption.cancellation)
+        } catch {
             throw CLIError(
                 .modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
         }
-        var withKey = configuration
-        withKey.apiKey = Secret(key)
-        // One gate for the whole run: it paces every user's requests by the rate-limit headers,
-        // and a 429 with retry-after pauses them all.
-        let gate = RateLimitGate(
-            maxInFlight: modelConcurrency, initialInFlight: min(ModelSetup.initialModelConcurrency, modelConcurrency))
-        let reviewer = AssistantReviewer(
-            conversation: ModelConversation(
-                client: ChatCompletionsClient(configuration: withKey, gate: gate), prompt: prompt),
-            cancellation: ctx.interruption.cancellation, shutoff: shutoff,
-            deadline: try ModelSetup.deadline(a))
-        let shutoff = self.shutoff
-        var p = UserPipeline(reviewer: reviewer, onModelError: policy, modelDisabledReason: { shutoff.reason })
-        p.policy = callPolicy
-        p.prices = prices
-        pipeline = p
-        disabledReason = nil
     }
 
     /// USD per million tokens from `--price-input`/`--price-cached`/`--price-output`, the
@@ -114,12 +74,12 @@ struct ModelSetup {
         return prices
     }
 
-    /// Endpoint, model and limits from flags, environment and the configuration file (the key
-    /// is added separately).
-    static func configuration(
+    /// Endpoint, model and limits from flags, environment and the configuration file, checked
+    /// (the key is added separately).
+    static func endpoint(
         context ctx: CommandContext, serviceTier: String? = nil
-    ) throws(CLIError) -> ModelConfiguration {
-        var c = ModelConfiguration(apiKey: Secret(""))
+    ) throws(CLIError) -> ModelStage.Endpoint {
+        var c = ModelStage.Endpoint()
         if let url = ctx.setting(.baseURL) {
             let lower = url.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
@@ -137,7 +97,6 @@ struct ModelSetup {
                 throw .badInput("\(timeout.label) must be a number of seconds from 0 to 3600, got '\(timeout.value)'")
             }
             c.requestTimeout = seconds
-            c.connectTimeout = min(c.connectTimeout, seconds)
         }
         if let tokens = try ctx.intSetting(.maxCompletionTokens, in: 1...1_000_000) {
             c.maxCompletionTokens = tokens

@@ -37,7 +37,7 @@ enum NightlyCommands {
             guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
         }
-        let model = try ModelSetup(context: ctx, options: a.model)
+        let model = try ModelSetup.stage(context: ctx, options: a.model)
         // Decision: a night that asks the model spends its time waiting on the network, so
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
         options.concurrency =
@@ -132,7 +132,7 @@ enum NightlyCommands {
         guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
             throw CLIError(.cannotOpenDatabase, "no database at \(ctx.databasePath)")
         }
-        let model = try ModelSetup(context: ctx, options: a.model)
+        let model = try ModelSetup.stage(context: ctx, options: a.model)
         let db = try ctx.openDatabase()
         let night = try useCase { () throws(UseCaseError) in
             try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)

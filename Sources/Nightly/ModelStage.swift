@@ -1,0 +1,124 @@
+import Assistant
+import Foundation
+import HTTP
+import Planning
+
+// Values of the model stage the command line handles (prices it checks and shows, the token a
+// signal cancels); named here so the command line needs neither Assistant nor HTTP.
+package typealias ModelPrices = Assistant.ModelPrices
+package typealias CancellationToken = HTTP.CancellationToken
+
+/// The model stage of a run or preview: the pipeline that asks the model for the students who
+/// need it, or why it does not. Built from settings the command line resolved (flags,
+/// environment, configuration file) and checked; this type wires the client, the prompt, the
+/// shared rate-limit gate and the deadlines together.
+package struct ModelStage {
+    /// Endpoint and limits; nil keeps spec/assistant.md's default.
+    package struct Endpoint: Sendable {
+        package var baseURL: String?
+        package var model: String?
+        /// Empty means "send no reasoning_effort" (servers that reject it).
+        package var reasoningEffort: String?
+        package var requestTimeout: Double?
+        package var maxCompletionTokens: Int?
+        package var serviceTier: String?
+
+        package init() {}
+
+        /// What is sent, defaults filled in (`config show`).
+        package var effective: Effective {
+            let c = configuration(apiKey: "")
+            return Effective(
+                baseURL: c.baseURL, model: c.model, reasoningEffort: c.reasoningEffort,
+                requestTimeout: c.requestTimeout, maxCompletionTokens: c.maxCompletionTokens)
+        }
+
+        func configuration(apiKey: String) -> ModelConfiguration {
+            var c = ModelConfiguration(apiKey: Secret(apiKey))
+            if let baseURL { c.baseURL = baseURL }
+            if let model { c.model = model }
+            if let reasoningEffort { c.reasoningEffort = reasoningEffort }
+            if let requestTimeout {
+                c.requestTimeout = requestTimeout
+                c.connectTimeout = min(c.connectTimeout, requestTimeout)
+            }
+            if let maxCompletionTokens { c.maxCompletionTokens = maxCompletionTokens }
+            if let tier = serviceTier, !tier.isEmpty { c.serviceTier = tier }
+            return c
+        }
+    }
+
+    package struct Effective: Sendable, Equatable {
+        package var baseURL: String
+        package var model: String
+        package var reasoningEffort: String
+        package var requestTimeout: Double
+        package var maxCompletionTokens: Int
+    }
+
+    /// Whether the model is asked at all.
+    package enum Access: Sendable {
+        /// Off from the start, and why (`--no-model`, no key).
+        case off(reason: String)
+        /// On, with the key and the directory of the prompt templates.
+        case on(apiKey: String, promptDirectory: String)
+    }
+
+    /// The prompt templates could not be loaded; the message names the file and the problem.
+    package struct PromptsUnavailable: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    package static let defaultModelConcurrency = 64
+    /// Where the adaptive limit starts: it grows with each success up to the cap.
+    static let initialModelConcurrency = 8
+
+    package let pipeline: UserPipeline
+    /// Why the model is off for this run from the start, if it is.
+    package let disabledReason: String?
+    /// Set once the account ran out of quota during the run.
+    package let shutoff: ModelShutoff
+    /// The most model requests in flight.
+    package let modelConcurrency: Int
+
+    /// Why the model was off, from the start or since the quota ran out; nil while it is on.
+    package var offReason: String? { disabledReason ?? shutoff.reason }
+
+    package init(
+        access: Access, endpoint: Endpoint, onModelError: UserPipeline.ModelErrorPolicy,
+        modelConcurrency: Int?, reviewEveryDays: Int?, prices: ModelPrices, deadline: ModelDeadline,
+        cancellation: CancellationToken
+    ) throws(PromptsUnavailable) {
+        let shutoff = ModelShutoff()
+        self.shutoff = shutoff
+        self.modelConcurrency = modelConcurrency ?? Self.defaultModelConcurrency
+        let callPolicy = ModelCallPolicy(reviewEveryDays: reviewEveryDays ?? ModelCallPolicy.defaultReviewEveryDays)
+        var pipeline: UserPipeline
+        switch access {
+        case .off(let reason):
+            pipeline = UserPipeline(reviewer: nil, onModelError: onModelError)
+            disabledReason = reason
+        case .on(let apiKey, let promptDirectory):
+            let prompt: SystemPrompt
+            do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
+                throw PromptsUnavailable(description: "\(error)")
+            }
+            // One gate for the whole run: it paces every user's requests by the rate-limit
+            // headers, and a 429 with retry-after pauses them all.
+            let gate = RateLimitGate(
+                maxInFlight: self.modelConcurrency,
+                initialInFlight: min(Self.initialModelConcurrency, self.modelConcurrency))
+            let reviewer = AssistantReviewer(
+                conversation: ModelConversation(
+                    client: ChatCompletionsClient(configuration: endpoint.configuration(apiKey: apiKey), gate: gate),
+                    prompt: prompt),
+                cancellation: cancellation, shutoff: shutoff, deadline: deadline)
+            pipeline = UserPipeline(
+                reviewer: reviewer, onModelError: onModelError, modelDisabledReason: { shutoff.reason })
+            disabledReason = nil
+        }
+        pipeline.policy = callPolicy
+        pipeline.prices = prices
+        self.pipeline = pipeline
+    }
+}
