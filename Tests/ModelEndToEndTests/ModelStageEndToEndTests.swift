@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 /// The model stage end to end: the built `replan` binary against temporary databases and the

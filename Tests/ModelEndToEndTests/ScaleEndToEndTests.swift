@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 /// Nightly runs at scale, end to end (issue: nightly runs at scale): the whole run backs off

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Store
 import Testing
 

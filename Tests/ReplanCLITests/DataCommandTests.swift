@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// `user`, `settings`, `task` and `stats` through the built binary (cli.md, data.md).

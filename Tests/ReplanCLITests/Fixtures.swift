@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 
 /// `replan/1` documents the end-to-end tests import. Dates: 2025-01-06 is a Monday.
 enum Documents {

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// `import` and `export` (data.md's `replan/1` format): all or nothing, JSON paths in errors,

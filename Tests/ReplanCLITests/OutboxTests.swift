@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// The notification outbox as a push service consumes it (docs/outbox.md): rows after a
@@ -75,7 +76,7 @@ import Testing
             try Outcome.of(
                 "/usr/bin/env",
                 [
-                    "python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
+                    "python3", TestFiles.path("docs/outbox_consumer.py"),
                     "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once",
                 ],
                 environment: s.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// Retention end to end: `replan prune`, the prune after every run, and undo beyond it.

@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
@@ -125,9 +126,9 @@ import Testing
         let f = try Fixture()
         try f.addUser()
         let focus = FocusSessionRepository(f.db)
-        let a = try focus.add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
-        try focus.add(userID: "mei", category: "English", start: time("2025-01-08T10:00"), minutes: 20)
-        try focus.add(userID: "mei", category: "Math", start: time("2025-01-07T14:00"), minutes: 30)
+        let a = try focus.add(userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
+        try focus.add(userID: "mei", category: "English", start: at("2025-01-08T10:00"), minutes: 20)
+        try focus.add(userID: "mei", category: "Math", start: at("2025-01-07T14:00"), minutes: 30)
         #expect(try focus.sessions(userID: "mei").first == a)
         #expect(
             try focus.sessions(userID: "mei", dates: date("2025-01-07")...date("2025-01-07")).map(\.category) == [
@@ -136,7 +137,7 @@ import Testing
         #expect(try focus.minutesByCategory(userID: "mei") == ["English": 75, "Math": 30])
         #expect(
             storeError { () throws(StoreError) in
-                _ = try focus.add(userID: "nobody", category: "x", start: time("2025-01-06T10:00"), minutes: 5)
+                _ = try focus.add(userID: "nobody", category: "x", start: at("2025-01-06T10:00"), minutes: 5)
             }
                 == .unknownUser("nobody"))
     }
@@ -145,9 +146,9 @@ import Testing
         let f = try Fixture()
         try f.addUser()
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+            userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+            userID: "mei", category: "Piano", start: at("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         try stats.recompute(userID: "mei", counts: ["Old": CategoryCount(tasks: 1, completed: 0)])
         let rows = try stats.recompute(
@@ -175,7 +176,7 @@ import Testing
         try f.addUser()
         try f.addUser("zoe")
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+            userID: "mei", category: "Piano", start: at("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         func rowsWritten(_ counts: [String: CategoryCount]) throws -> Int {
             let before = try f.count("SELECT total_changes()")

@@ -52,12 +52,12 @@ import Testing
         case 3: // move
             if w.tasks[id]?.isSeries == true {
                 w.move(
-                    OccurrenceID(taskID: id, originalDate: date(dayText)), start: time("\(dayText)T08:00"),
-                    end: time("\(dayText)T09:00"))
+                    OccurrenceID(taskID: id, originalDate: date(dayText)), start: at("\(dayText)T08:00"),
+                    end: at("\(dayText)T09:00"))
             } else if w.tasks[id] != nil {
                 w.move(
-                    OccurrenceID(taskID: id), start: time("\(dayText)T1\(step % 10):00"),
-                    end: time("\(dayText)T1\(step % 10):30"))
+                    OccurrenceID(taskID: id), start: at("\(dayText)T1\(step % 10):00"),
+                    end: at("\(dayText)T1\(step % 10):30"))
             }
         case 4: // complete
             w.complete(

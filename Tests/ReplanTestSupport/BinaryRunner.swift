@@ -6,16 +6,14 @@ import Testing
 #endif
 
 /// The built `replan` binary (`scripts/test` runs `swift build --build-tests` first, so it is
-/// there), found from this file's location: `<package>/Tests/ReplanCLITests/BinaryRunner.swift`.
-enum Binary {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let path: String = packageRoot.appendingPathComponent(".build/debug/replan").path
+/// there): `.build/debug/replan` of this checkout, or `$REPLAN_BINARY` when set.
+package enum Binary {
+    package static let path: String =
+        ProcessInfo.processInfo.environment["REPLAN_BINARY"] ?? TestFiles.path(".build/debug/replan")
 
     /// The `sqlite3` command-line shell, used to inspect databases independently of replan's
     /// own store code.
-    static let sqlite3: String = {
+    package static let sqlite3: String = {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(dir)/sqlite3"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
@@ -25,19 +23,26 @@ enum Binary {
 }
 
 /// How a subprocess ended, with everything it wrote.
-struct Outcome: CustomStringConvertible {
+package struct Outcome: CustomStringConvertible {
     /// The exit status, or the signal number when `signaled`.
-    var code: Int32
-    var signaled: Bool
-    var stdout: String
-    var stderr: String
+    package var code: Int32
+    package var signaled: Bool
+    package var stdout: String
+    package var stderr: String
 
-    var description: String {
+    package init(code: Int32, signaled: Bool, stdout: String, stderr: String) {
+        self.code = code
+        self.signaled = signaled
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    package var description: String {
         "\(signaled ? "signal" : "exit") \(code)\nstdout:\n\(stdout.prefix(4000))\nstderr:\n\(stderr.prefix(4000))"
     }
 
     /// stdout parsed as a JSON object.
-    func json() throws -> [String: Any] {
+    package func json() throws -> [String: Any] {
         guard let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any] else {
             throw TestFailure("stdout is not a JSON object:\n\(stdout.prefix(2000))")
         }
@@ -47,7 +52,7 @@ struct Outcome: CustomStringConvertible {
 
 extension Outcome {
     /// Runs a program other than replan (a shell, python3) to its end and collects its output.
-    static func of(
+    package static func of(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         directory: String? = nil
     ) throws -> Outcome {
@@ -60,6 +65,7 @@ extension Outcome {
         let err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        p.standardInput = FileHandle.nullDevice
         try p.run()
         // Read before waiting so a large output cannot fill the pipe and stall the program.
         let o = out.fileHandleForReading.readDataToEndOfFile()
@@ -71,23 +77,23 @@ extension Outcome {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct TestFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A started `replan` process whose output goes to files in the sandbox (no pipe can fill up
 /// and block it), for tests that signal it while it runs.
-final class RunningProcess: @unchecked Sendable {
-    let process: Process
-    let stdoutPath: String
-    let stderrPath: String
+package final class RunningProcess: @unchecked Sendable {
+    package let process: Process
+    package let stdoutPath: String
+    package let stderrPath: String
     private let ended = DispatchSemaphore(value: 0)
     private let clock = NSLock()
     private var startedAt = Date()
     private var endedAt: Date?
 
-    init(
+    package init(
         arguments: [String], environment: [String: String], directory: String, outputPrefix: String,
         stdin: String? = nil, executable: String = Binary.path
     ) throws {
@@ -102,6 +108,12 @@ final class RunningProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment
+        if environment["JOURNAL_STREAM"] == "stderr" {
+            // As under systemd: JOURNAL_STREAM names the device and inode of stderr.
+            var st = stat()
+            guard stat(stderrPath, &st) == 0 else { throw TestFailure("cannot stat \(stderrPath)") }
+            process.environment?["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let input = try stdin.map { try FileHandle(forReadingFrom: URL(fileURLWithPath: $0)) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
@@ -124,10 +136,10 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// Seconds from start to exit, measured outside the (possibly busy) test pool; nil while running.
-    var elapsed: Double? { clock.withLock { endedAt.map { $0.timeIntervalSince(startedAt) } } }
+    package var elapsed: Double? { clock.withLock { endedAt.map { $0.timeIntervalSince(startedAt) } } }
 
     /// Sends `sig` `seconds` after the process was started (timed on a thread of its own).
-    func signal(_ sig: Int32, atSeconds seconds: Double) async {
+    package func signal(_ sig: Int32, atSeconds seconds: Double) async {
         let start = clock.withLock { startedAt }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread.detachNewThread { [self] in
@@ -139,14 +151,14 @@ final class RunningProcess: @unchecked Sendable {
         }
     }
 
-    var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
-    func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
+    package func signal(_ sig: Int32) { kill(process.processIdentifier, sig) }
 
     /// Sends `sig` as soon as stderr contains `text` (polled every millisecond on a thread of
     /// its own, so a busy test pool cannot delay it). Returns whether the text appeared while
     /// the process was still running.
-    func signal(_ sig: Int32, whenStderrContains text: String, timeout: Double = 30) async -> Bool {
+    package func signal(_ sig: Int32, whenStderrContains text: String, timeout: Double = 30) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { [self] in
                 let deadline = Date().addingTimeInterval(timeout)
@@ -164,21 +176,26 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// What the process has written to stderr so far.
-    var stderrSoFar: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    package var stderrSoFar: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Waits for the end (killing the process after `timeout` seconds, which fails the test).
-    func wait(timeout: Double = 60) async -> Outcome {
-        let ended = self.ended
-        let finished: Bool = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: ended.wait(timeout: .now() + timeout) == .success)
+    package func wait(timeout: Double = 60) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                continuation.resume(returning: waitBlocking(timeout: timeout))
             }
         }
-        if !finished {
+    }
+
+    /// `wait(timeout:)` for synchronous callers: blocks the calling thread until the end.
+    package func waitBlocking(timeout: Double = 60) -> Outcome {
+        if ended.wait(timeout: .now() + timeout) != .success {
             kill(process.processIdentifier, SIGKILL)
             ended.wait()
             Issue.record("replan \(process.arguments ?? []) did not finish within \(timeout) s and was killed")
         }
+        // Let a second waiter through too.
+        ended.signal()
         let signaled = process.terminationReason == .uncaughtSignal
         return Outcome(
             code: process.terminationStatus, signaled: signaled,
@@ -189,20 +206,20 @@ final class RunningProcess: @unchecked Sendable {
 
 /// A private temporary directory with its own database, home and clock, removed at the end.
 /// Every test makes its own, so tests can run in parallel.
-final class Sandbox: @unchecked Sendable {
+package final class Sandbox: @unchecked Sendable {
     /// The default instant: Tuesday 2025-01-07 03:00 in Taipei (worked example 2's run).
-    static let tuesdayNight = "2025-01-07T03:00:00+08:00"
+    package static let tuesdayNight = "2025-01-07T03:00:00+08:00"
 
-    let directory: String
+    package let directory: String
     /// The database used by `run` unless a test passes `--db` itself.
-    let db: String
+    package let db: String
     /// The environment every command gets: nothing of the developer's own (no real home,
     /// database, configuration file, API key or colour), plus `REPLAN_DB` and `REPLAN_NOW`.
-    var environment: [String: String]
+    package var environment: [String: String]
     private var counter = 0
     private let lock = NSLock()
 
-    init(now: String? = Sandbox.tuesdayNight) throws {
+    package init(now: String? = Sandbox.tuesdayNight) throws {
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent("replan-e2e-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -222,7 +239,7 @@ final class Sandbox: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-    func path(_ name: String) -> String { directory + "/" + name }
+    package func path(_ name: String) -> String { directory + "/" + name }
 
     private func nextOutputPrefix() -> String {
         lock.withLock {
@@ -235,7 +252,7 @@ final class Sandbox: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: changes to the sandbox's environment (nil removes a variable).
     ///   - stdin: a file to read standard input from (default: /dev/null, never a terminal).
-    func start(
+    package func start(
         _ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
         stdin: String? = nil
     ) throws -> RunningProcess {
@@ -248,7 +265,7 @@ final class Sandbox: @unchecked Sendable {
 
     /// Runs `replan ARGS…` to its end.
     @discardableResult
-    func run(
+    package func run(
         _ arguments: [String], environment extra: [String: String?] = [:], directory: String? = nil,
         stdin: String? = nil, timeout: Double = 60
     ) async throws -> Outcome {
@@ -257,7 +274,7 @@ final class Sandbox: @unchecked Sendable {
 
     /// Runs a command that must succeed, and returns its stdout.
     @discardableResult
-    func ok(
+    package func ok(
         _ arguments: [String], environment extra: [String: String?] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> String {
@@ -269,7 +286,9 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// Runs a command with `--json` output that must succeed, and parses it.
-    func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+    package func json(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String:
+        Any]
+    {
         let outcome = try await run(arguments)
         guard outcome.code == 0, !outcome.signaled else {
             throw TestFailure("replan \(arguments.joined(separator: " ")): \(outcome)")
@@ -279,7 +298,7 @@ final class Sandbox: @unchecked Sendable {
 
     /// Writes a file into the sandbox and returns its path.
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
+    package func write(_ name: String, _ text: String) throws -> String {
         let p = path(name)
         try text.write(toFile: p, atomically: true, encoding: .utf8)
         return p
@@ -287,7 +306,7 @@ final class Sandbox: @unchecked Sendable {
 
     /// Writes a JSON value into the sandbox and returns its path.
     @discardableResult
-    func writeJSON(_ name: String, _ value: Any) throws -> String {
+    package func writeJSON(_ name: String, _ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
         let p = path(name)
         try data.write(to: URL(fileURLWithPath: p))
@@ -295,7 +314,7 @@ final class Sandbox: @unchecked Sendable {
     }
 
     /// Copies a database file (the process that wrote it has exited, so there is no -wal).
-    func copyDatabase(_ from: String, to name: String) throws -> String {
+    package func copyDatabase(_ from: String, to name: String) throws -> String {
         let to = path(name)
         try FileManager.default.copyItem(atPath: from, toPath: to)
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: from + suffix) {
@@ -310,34 +329,34 @@ final class Sandbox: @unchecked Sendable {
 /// Reads databases with the `sqlite3` shell, so what the tests see does not depend on replan's
 /// own store code. The shell opens read-write (but only reads) so that, as the last connection,
 /// it removes the -wal/-shm files on close like replan does; a read-only connection leaves them.
-enum SQL {
+package enum SQL {
     /// The tables that record what happened rather than what the plan is, and `statistics`
     /// with its `statistics_base`, which are derived from the plan (recounted by the nightly
     /// job and after undo/redo, so after an undo they hold the true counts, not the stale ones
     /// from before the run).
-    static let bookkeeping: Set<String> = [
+    package static let bookkeeping: Set<String> = [
         "runs", "user_runs", "transcripts", "changesets", "changeset_edits",
         "notification_outbox", "schema_migrations", "statistics", "statistics_base", "version_clock",
     ]
 
     /// Rows of a query, each row's columns separated by `|` (NULL as `NULL`, text quoted).
-    static func rows(_ db: String, _ sql: String) throws -> [String] {
+    package static func rows(_ db: String, _ sql: String) throws -> [String] {
         let output = try shell(db, ["-cmd", ".mode quote", "-cmd", ".separator |", db, sql])
         return output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 
     /// The single value of a one-row, one-column query (unquoted).
-    static func value(_ db: String, _ sql: String) throws -> String {
+    package static func value(_ db: String, _ sql: String) throws -> String {
         let output = try shell(db, ["-list", db, sql])
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Runs a statement that changes the database (to plant what replan itself never writes).
-    static func execute(_ db: String, _ sql: String) throws {
+    package static func execute(_ db: String, _ sql: String) throws {
         _ = try shell(db, [db, sql])
     }
 
-    static func int(_ db: String, _ sql: String) throws -> Int {
+    package static func int(_ db: String, _ sql: String) throws -> Int {
         let text = try value(db, sql)
         guard let n = Int(text) else { throw TestFailure("\(sql) gave '\(text)', not a number") }
         return n
@@ -348,7 +367,8 @@ enum SQL {
     /// - Parameter ignoringVersions: leave out the `version` columns: their values come from
     ///   one database-wide counter, so two databases that committed the same students in a
     ///   different order hold the same rows with different versions.
-    static func planDump(_ db: String, excluding: Set<String> = bookkeeping, ignoringVersions: Bool = false) throws
+    package static func planDump(_ db: String, excluding: Set<String> = bookkeeping, ignoringVersions: Bool = false)
+        throws
         -> [String: [String]]
     {
         let tables = try rows(
@@ -373,29 +393,16 @@ enum SQL {
             throw TestFailure(
                 "the end-to-end tests read databases with the sqlite3 shell; install it (apt-get install sqlite3)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.sqlite3)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read before waiting so a large result cannot fill the pipe and stall the shell.
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestFailure(
-                "sqlite3 \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        let outcome = try Outcome.of(Binary.sqlite3, arguments)
+        guard outcome.code == 0 else {
+            throw TestFailure("sqlite3 \(arguments.joined(separator: " ")) failed: \(outcome.stderr)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return outcome.stdout
     }
 }
 
 /// Compares two plan dumps and records one issue per differing table.
-func expectSamePlan(
+package func expectSamePlan(
     _ a: [String: [String]], _ b: [String: [String]], _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -412,10 +419,10 @@ func expectSamePlan(
 // MARK: - JSON access
 
 extension Dictionary where Key == String, Value == Any {
-    func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
-    func array(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
-    func string(_ key: String) -> String? { self[key] as? String }
-    func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
-    func bool(_ key: String) -> Bool? { (self[key] as? NSNumber)?.boolValue }
-    func isNull(_ key: String) -> Bool { self[key] is NSNull }
+    package func object(_ key: String) -> [String: Any]? { self[key] as? [String: Any] }
+    package func array(_ key: String) -> [[String: Any]] { self[key] as? [[String: Any]] ?? [] }
+    package func string(_ key: String) -> String? { self[key] as? String }
+    package func int(_ key: String) -> Int? { (self[key] as? NSNumber)?.intValue }
+    package func bool(_ key: String) -> Bool? { (self[key] as? NSNumber)?.boolValue }
+    package func isNull(_ key: String) -> Bool { self[key] is NSNull }
 }
