@@ -12,15 +12,6 @@ import Testing
         Fx.task(id, title, start, end, category: "Math")
     }
 
-    private func move(
-        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-        _ reason: PlanEdit.Reason
-    ) -> PlanEdit {
-        PlanEdit(
-            op: .move, id: ReplanTestSupport.id(id), title: title, before: range(before.0, before.1),
-            after: range(after.0, after.1), reason: reason)
-    }
-
     @discardableResult
     private func night(_ plan: UserPlan, at now: String) -> PostponementResult {
         let result = Fx.postpone(plan, at: now)

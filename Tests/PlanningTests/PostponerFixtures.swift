@@ -38,6 +38,15 @@ extension Fx {
     }
 }
 
+/// The edit moving occurrence `id` from `before` to `after`, as the postponer reports it.
+func move(
+    _ id: String, _ title: String, _ before: (String, String), _ after: (String, String), _ reason: PlanEdit.Reason
+) -> PlanEdit {
+    PlanEdit(
+        op: .move, id: ReplanTestSupport.id(id), title: title, before: range(before.0, before.1),
+        after: range(after.0, after.1), reason: reason)
+}
+
 extension PostponementResult {
     /// Where an occurrence sits in the resulting plan.
     func place(_ id: String) -> TimeRange? { plan.occurrence(OccurrenceID(id)!).map(TimeRange.init) }

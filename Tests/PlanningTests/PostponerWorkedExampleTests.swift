@@ -11,15 +11,6 @@ import Testing
 @Suite struct PostponerWorkedExampleTests {
     typealias E = PlanEdit
 
-    private func move(
-        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-        _ reason: PlanEdit.Reason
-    ) -> PlanEdit {
-        PlanEdit(
-            op: .move, id: ReplanTestSupport.id(id), title: title, before: range(before.0, before.1),
-            after: range(after.0, after.1), reason: reason)
-    }
-
     private func expectGuarantees(_ before: UserPlan, _ result: PostponementResult, at now: String) {
         let checker = GuaranteeChecker(now: before.zone.instant(at(now)))
         let breaches = checker.check(before: before, after: result.plan, edits: result.edits, summary: result.summary)

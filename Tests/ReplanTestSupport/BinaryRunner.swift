@@ -31,10 +31,7 @@ package struct Outcome: CustomStringConvertible {
     package var stderr: String
 
     package init(code: Int32, signaled: Bool, stdout: String, stderr: String) {
-        self.code = code
-        self.signaled = signaled
-        self.stdout = stdout
-        self.stderr = stderr
+        (self.code, self.signaled, self.stdout, self.stderr) = (code, signaled, stdout, stderr)
     }
 
     package var description: String {
@@ -283,6 +280,18 @@ package final class Sandbox: @unchecked Sendable {
             outcome.code == 0 && !outcome.signaled, "replan \(arguments.joined(separator: " ")): \(outcome)",
             sourceLocation: sourceLocation)
         return outcome.stdout
+    }
+
+    /// Adds a one-off task with `replan task add`, which must succeed.
+    package func addTask(
+        _ id: String, _ title: String, _ start: String, _ end: String, category: String, user: String = "mei",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        try await ok(
+            [
+                "task", "add", "--user", user, "--id", id, "--title", title, "--category", category, "--start", start,
+                "--end", end,
+            ], sourceLocation: sourceLocation)
     }
 
     /// Runs a command with `--json` output that must succeed, and parses it.

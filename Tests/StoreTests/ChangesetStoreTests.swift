@@ -327,12 +327,9 @@ import Testing
     }
 
     @Test func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
-                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)]))
+        let (f, _) = try Fixture.seeded(
+            tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)])
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
         var w = p
         w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))

@@ -60,6 +60,16 @@ final class Fixture {
         try commit(from: UserPlan(user: plan.user, tasks: []), to: plan, origin: .import)
     }
 
+    /// A fresh fixture whose student `mei` (Asia/Taipei) has these rows, stored as by an import.
+    static func seeded(
+        tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []
+    ) throws -> (Fixture, User) {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides, slides: slides))
+        return (f, mei)
+    }
+
     /// Rows of a table belonging to a user (for cascade checks).
     func count(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
         try db.queryFirst(sql, values) { $0.int(0) } ?? -1

@@ -234,18 +234,13 @@ import Testing
     /// The statistics of the days between a stored base and the window take their one-off
     /// tasks from this read (the window's series rows cover the rest).
     @Test func oneOffTasksStartingInDays() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                    oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
-                    oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
-                    oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
-                    oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
+            oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
+            oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
+            oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
+        ])
         let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(
             \.id)
         #expect(Set(found) == ["first", "last"])
@@ -274,17 +269,13 @@ import Testing
     /// SQLite opens a temporary b-tree for every execution of an `IN (…)` list, a `UNION` or
     /// an `ORDER BY` no index provides; the nightly load runs these queries for every student.
     @Test func windowQueriesNeedNoTemporaryBTrees() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                ],
-                overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
-                slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)]))
+        let (f, mei) = try Fixture.seeded(
+            tasks: [
+                oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            ],
+            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
+            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)])
         let reader = try f.openAgain()
         let opened = Set(reader.cachedSQL)
         _ = try PlanRepository(reader).loadPlan(user: mei, window: date("2025-01-01")...date("2025-01-20"))
@@ -300,15 +291,10 @@ import Testing
     /// Colours and frequencies are matched on the stored bytes: a value that only starts like
     /// one is refused, naming the row, as the string parser refused it.
     @Test func aStoredColourOrFrequencyMustMatchExactly() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+        ])
         #expect(try f.plans.loadPlan(userID: "mei", window: nil).tasks.count == 2)
         try f.db.execute("PRAGMA ignore_check_constraints = ON")
         try f.db.execute("UPDATE tasks SET color = 'reds' WHERE id = 'm1'")
