@@ -489,7 +489,8 @@ import Testing
         let started = Date()
         let output = try scene.replanInterrupted(
             ["run", "--api-key-file", scene.keyFile, "--request-timeout", "60"], after: 1)
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Well before the 60 s request timeout (the margin is for a loaded machine).
+        #expect(Date().timeIntervalSince(started) < 45)
         #expect(output.code == 130, "\(output.stderr)")
         #expect(try scene.server.requests().count == 1)
         #expect(try scene.occurrences("gus").first?["start"] == "2025-01-05T10:00")

@@ -52,11 +52,11 @@ final class ReplanHarness {
         try finish(start(arguments, environment: extra))
     }
 
-    /// Runs `replan ARGS` and sends SIGINT once the model server has received a request
-    /// (or after `after` seconds at the latest).
+    /// Runs `replan ARGS` and sends SIGINT once the model server has received a request (or
+    /// after `seconds`, 30 at least, so that a loaded machine still reaches the request first).
     func replanInterrupted(_ arguments: [String], after seconds: Double) throws -> Output {
         let running = try start(arguments, environment: [:])
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = Date().addingTimeInterval(max(seconds, 30))
         while Date() < deadline, (try? server.requests().count) ?? 0 == 0 {
             Thread.sleep(forTimeInterval: 0.02)
         }

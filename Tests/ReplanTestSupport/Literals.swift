@@ -21,13 +21,3 @@ package func range(_ start: String, _ end: String) -> TimeRange { TimeRange(star
 
 /// A time zone by its IANA name: `zone("Asia/Taipei")`.
 package func zone(_ identifier: String) -> UserZone { try! UserZone(identifier: identifier) }
-
-/// The instants the tests run at, fixed so every run is the same.
-package enum TestClock {
-    /// Tuesday 2025-01-07 03:00 in Taipei (19:00 UTC the day before): worked example 2's night.
-    package static let tuesdayNightTaipei = Date(timeIntervalSince1970: 1_736_190_000)
-    /// 2025-01-07T03:00:00Z.
-    package static let tuesday0300UTC = Date(timeIntervalSince1970: 1_736_218_800)
-    /// 2025-01-08T03:00:00Z, a day after `tuesday0300UTC`.
-    package static let wednesday0300UTC = Date(timeIntervalSince1970: 1_736_305_200)
-}

@@ -226,14 +226,21 @@ import Testing
         let flock = Process()
         flock.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         guard FileManager.default.isExecutableFile(atPath: flock.executableURL!.path) else { return }
-        // flock(1) holds the lock while `sleep` runs, then the kernel drops it as it exits.
-        flock.arguments = ["--exclusive", f.path, "sleep", "0.3"]
+        // flock(1) holds the lock while `cat` runs, until this test closes cat's input; then the
+        // kernel drops it as they exit. Nothing here depends on how fast the machine is.
+        let hold = Pipe()
+        flock.arguments = ["--exclusive", f.path, "cat"]
+        flock.standardInput = hold
+        flock.standardOutput = FileHandle.nullDevice
         try flock.run()
+        // Waits for the event, not for a time: the bound only keeps a broken lock from hanging the suite.
         var sawHeld = false
-        for _ in 0..<50 where !sawHeld {
+        let deadline = Date().addingTimeInterval(30)
+        while !sawHeld && Date() < deadline {
             if try RunLock.tryAcquire(databasePath: f.path) == nil { sawHeld = true } else { usleep(5_000) }
         }
         #expect(sawHeld)
+        try hold.fileHandleForWriting.close()
         flock.waitUntilExit()
         #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
     }
