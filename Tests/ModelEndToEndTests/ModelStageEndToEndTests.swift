@@ -388,10 +388,7 @@ import Testing
                 MockScript.rule(
                     nil,
                     [
-                        MockScript.error(
-                            status: 401, code: "invalid_api_key",
-                            message: "Incorrect API key provided: \(ReplanHarness.apiKey)",
-                            type: "invalid_request_error")
+                        MockScript.invalidKey(message: "Incorrect API key provided: \(ReplanHarness.apiKey)")
                     ])
             ],
             document: Self.studentsWithMissedSessions(["fay"]))
@@ -408,9 +405,7 @@ import Testing
     }
 
     @Test func modelErrorsAreCountedAndTheCommonestNamedInTheSummaryWithJournalPriorities() throws {
-        let unauthorized = MockScript.error(
-            status: 401, code: "invalid_api_key", message: "Incorrect API key provided",
-            type: "invalid_request_error")
+        let unauthorized = MockScript.invalidKey(message: "Incorrect API key provided")
         let scene = try ReplanHarness(
             rules: [
                 MockScript.rule("gil: keep my week", [unauthorized]),
@@ -460,9 +455,7 @@ import Testing
                 MockScript.rule(
                     nil,
                     [
-                        MockScript.error(
-                            status: 401, code: "invalid_api_key",
-                            type: "invalid_request_error")
+                        MockScript.invalidKey()
                     ], repeat: true)
             ],
             document: Self.studentsWithMissedSessions(["jo", "kim"]))

@@ -87,6 +87,11 @@ package enum MockScript {
             type: "insufficient_quota")
     }
 
+    /// 401 `invalid_api_key`, as OpenAI sends it (its message quotes the key it was given).
+    package static func invalidKey(message: String = "scripted error") -> [String: Any] {
+        error(status: 401, code: "invalid_api_key", message: message, type: "invalid_request_error")
+    }
+
     package static func fault(_ name: String, _ extra: [String: Any] = [:]) -> [String: Any] {
         extra.merging(["fault": name]) { $1 }
     }

@@ -6,6 +6,14 @@ import Testing
 @testable import Store
 
 @Suite struct ChangesetStoreTests {
+    /// A fresh fixture whose mei has `basePlan` stored.
+    static func seededBase() throws -> Fixture {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(basePlan(mei))
+        return f
+    }
+
     /// A series with subtasks, overrides (one far outside the nightly window) and slides, and a one-off.
     static func basePlan(_ user: User) -> UserPlan {
         var eng = series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-03-31")
@@ -23,9 +31,7 @@ import Testing
     static let window = date("2024-12-31")...date("2025-01-21")
 
     @Test func commitAppliesAPlanDiffSoLoadPlanEqualsTheWorkingCopy() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
         working.move(
@@ -77,9 +83,7 @@ import Testing
     /// changeset is never stored.
     @Test func textRenderedAheadIsStoredAsTheCommitWouldWriteIt() throws {
         func stored(renderingAhead: Bool, editAfterwards: Bool) throws -> [String] {
-            let f = try Fixture()
-            let mei = try f.addUser()
-            try f.seed(ChangesetStoreTests.basePlan(mei))
+            let f = try ChangesetStoreTests.seededBase()
             let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
             var working = original
             working.complete(OccurrenceID(taskID: "m1"))
@@ -112,9 +116,7 @@ import Testing
     }
 
     @Test func commitConflictsWhenRowsChangedSinceLoadAndWritesNothing() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
 
         // Another process edits m1 and completes eng@01-08 after we loaded.
@@ -152,9 +154,7 @@ import Testing
     }
 
     @Test func undoRestoresADeletedTaskRowForRow() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let before = try f.plans.loadPlan(userID: "mei", window: nil)
 
         // The nightly window does not see eng@2025-03-03 or the February slide; deleting the
@@ -237,9 +237,7 @@ import Testing
     }
 
     @Test func redoReappliesExactlyWhatUndoReverted() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
         working.move(
@@ -516,9 +514,7 @@ import Testing
 
     /// Rows the check found are written with an UPDATE; every column of the after image lands.
     @Test func everyColumnOfAStoredTaskAndOverrideIsRewritten() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         var eng = try #require(original.tasks["eng"])

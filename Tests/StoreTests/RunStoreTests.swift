@@ -85,16 +85,14 @@ import Testing
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
         let plan = UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")])
+        let changeset = NewChangeset(
+            userID: "mei", origin: .nightly, planDate: date("2025-01-07"), createdAt: Fixture.now,
+            changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" })
         // A crash after the commit but before the user run is recorded must leave no changeset.
         let error = storeError { () throws(StoreError) in
             try f.db.write { (db) throws(StoreError) in
                 let id = try ChangesetStore(db).commit(
-                    NewChangeset(
-                        userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                        createdAt: Fixture.now,
-                        changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
-                            _, _ in ""
-                        }))
+                    changeset)
                 _ = id
                 throw StoreError.unknownUser("simulated crash")
             }
@@ -105,12 +103,7 @@ import Testing
 
         try f.db.write { (db) throws(StoreError) in
             let id = try ChangesetStore(db).commit(
-                NewChangeset(
-                    userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                    createdAt: Fixture.now,
-                    changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
-                        _, _ in ""
-                    }))
+                changeset)
             try RunStore(db).record(
                 UserRun(
                     runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: id,
