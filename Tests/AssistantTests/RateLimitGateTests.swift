@@ -139,19 +139,24 @@ struct RateLimitGateTests {
     }
 }
 
-/// A clock the test moves by hand.
-private final class Box: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Date] = []
-    private var current = 0
-    private var max = 0
-    func add(_ d: Date) { lock.withLock { list.append(d) } }
-    var dates: [Date] { lock.withLock { list } }
-    func change(_ by: Int) {
-        lock.withLock {
-            current += by
-            max = Swift.max(max, current)
+/// When requests entered the gate, and how many were inside at most.
+private struct Traffic {
+    var dates: [Date] = []
+    var inside = 0
+    var peak = 0
+}
+
+private typealias Box = Shared<Traffic>
+
+extension Shared<Traffic> {
+    fileprivate convenience init() { self.init(Traffic()) }
+    fileprivate func add(_ d: Date) { update { $0.dates.append(d) } }
+    fileprivate var dates: [Date] { value.dates }
+    fileprivate func change(_ by: Int) {
+        update {
+            $0.inside += by
+            $0.peak = max($0.peak, $0.inside)
         }
     }
-    var peak: Int { lock.withLock { max } }
+    fileprivate var peak: Int { value.peak }
 }

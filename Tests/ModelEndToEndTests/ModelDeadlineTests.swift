@@ -75,9 +75,4 @@ import Testing
 }
 
 /// Nights reported from the writer thread.
-final class NightsSeen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nights: [UserNight] = []
-    func append(_ n: UserNight) { lock.withLock { nights.append(n) } }
-    var all: [UserNight] { lock.withLock { nights } }
-}
+typealias NightsSeen = Shared<[UserNight]>

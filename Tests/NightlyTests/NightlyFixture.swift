@@ -51,9 +51,4 @@ struct FakeReviewer: ModelReviewer {
 }
 
 /// A thread-safe count.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
-}
+typealias Counter = Shared<Int>

@@ -188,9 +188,4 @@ struct StatisticsRefreshTests {
 }
 
 /// One optional value set from another thread.
-final class Box: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Bool?
-    func set(_ v: Bool?) { lock.withLock { stored = v } }
-    var value: Bool? { lock.withLock { stored } }
-}
+typealias Box = Shared<Bool?>

@@ -5,7 +5,7 @@ import Store
 /// A database file in a temporary directory of its own, removed when the value goes away, with
 /// a fixed clock: every connection it opens and every row it writes is stamped with `now`
 /// unless told otherwise. Each test makes its own, so tests can run in parallel.
-package final class TemporaryDatabase: @unchecked Sendable {
+package final class TemporaryDatabase: Sendable {
     package let directory: URL
     package let path: String
     /// The instant the database is opened and seeded at.
