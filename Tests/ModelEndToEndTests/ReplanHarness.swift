@@ -125,38 +125,6 @@ final class ReplanHarness {
             #expect(request.headers["authorization"] == "Bearer \(Self.apiKey)", sourceLocation: sourceLocation)
         }
     }
-
-}
-
-/// Small builders for replan/1 documents.
-enum Document {
-    static func user(_ id: String, instruction: String = "", tasks: [[String: Any]]) -> [String: Any] {
-        [
-            "id": id, "timeZone": "Asia/Taipei", "language": "en",
-            "settings": [
-                "instruction": instruction,
-                "windows": [
-                    "mon": ["09:00-17:00"], "tue": ["09:00-17:00"], "wed": ["09:00-17:00"],
-                    "thu": ["09:00-17:00"], "fri": ["09:00-17:00"],
-                ],
-            ],
-            "tasks": tasks,
-        ]
-    }
-
-    static func task(
-        _ id: String, _ title: String, _ start: String, _ end: String, category: String? = nil,
-        completed: Bool = false
-    ) -> [String: Any] {
-        [
-            "id": id, "title": title, "category": category ?? title, "color": "green", "start": start, "end": end,
-            "allDay": false, "completed": completed,
-        ]
-    }
-
-    static func users(_ users: [[String: Any]]) -> [String: Any] {
-        ["format": "replan/1", "users": users]
-    }
 }
 
 /// Wall-clock checks on `YYYY-MM-DDTHH:MM` strings.
