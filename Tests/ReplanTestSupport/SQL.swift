@@ -25,6 +25,9 @@ package enum SQL {
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The ids of a database's students, quoted as `rows` gives them (`'mei'`).
+    package static func userIDs(_ db: String) throws -> [String] { try rows(db, "SELECT id FROM users ORDER BY id") }
+
     /// Runs a statement that changes the database (to plant what replan itself never writes).
     package static func execute(_ db: String, _ sql: String) throws {
         _ = try shell(db, [db, sql])
