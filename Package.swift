@@ -28,20 +28,23 @@ let package = Package(
         // The CLI reaches the database only through Nightly's use cases (no Store here).
         .target(name: "ReplanCLI", dependencies: ["Nightly", "Planning"]),
         .executableTarget(name: "replan", dependencies: ["ReplanCLI"]),
-        // What the test targets share (generators of students, fixtures); tests only.
-        .target(name: "ReplanTestSupport", dependencies: ["Planning"], path: "Tests/ReplanTestSupport"),
+        // What the test targets share, tests only: literals and the plan builder, a temporary
+        // database with a fixed clock, the process harness, the mock model server, fixtures.
+        .target(name: "ReplanTestSupport", dependencies: ["Planning", "Store"], path: "Tests/ReplanTestSupport"),
         .testTarget(name: "PlanningTests", dependencies: ["Planning", "ReplanTestSupport"]),
-        .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "Planning"], exclude: ["Fixtures"]),
+        .testTarget(name: "ExchangeTests", dependencies: ["Exchange", "Planning", "ReplanTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Planning", "ReplanTestSupport"]),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "ReplanTestSupport"]),
+        .testTarget(name: "AssistantTests", dependencies: ["Assistant", "HTTP", "Planning", "ReplanTestSupport"]),
         .testTarget(
             name: "NightlyTests",
             dependencies: ["Nightly", "Store", "Planning", "Assistant", "HTTP", "ReplanTestSupport"]),
-        .testTarget(name: "ReplanCLITests", dependencies: ["ReplanCLI", "Nightly", "Store", "Planning"]),
+        .testTarget(
+            name: "ReplanCLITests", dependencies: ["ReplanCLI", "Nightly", "Store", "Planning", "ReplanTestSupport"]),
         // The model stage end to end: the built binary against the local mock model server.
         .testTarget(
-            name: "ModelEndToEndTests", dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning"]),
+            name: "ModelEndToEndTests",
+            dependencies: ["ReplanCLI", "Nightly", "Assistant", "Store", "Planning", "ReplanTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -6,19 +7,12 @@ import Testing
 /// The OpenAI fixtures, kept in the repository (`Tests/Fixtures/openai`, sources in its
 /// `SOURCES.md`) so that a clone tests itself with nothing beside it.
 enum Fixtures {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // AssistantTests
-        .deletingLastPathComponent() // Tests
-        .deletingLastPathComponent()
-
-    static var directory: URL {
-        repositoryRoot.appendingPathComponent("Tests/Fixtures/openai")
-    }
+    static var directory: URL { TestFiles.fixture("openai") }
 
     static var schema: URL { directory.appendingPathComponent("chat-completions-schema.yaml") }
 
     static func data(_ name: String) throws -> Data {
-        try Data(contentsOf: directory.appendingPathComponent(name))
+        try TestFiles.fixtureData("openai/" + name)
     }
 
     static func json(_ name: String) throws -> WireJSON {

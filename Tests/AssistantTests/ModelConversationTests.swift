@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -133,7 +134,7 @@ import Testing
         #expect(outcome.requests == 2)
         #expect(outcome.usage == TokenUsage(prompt: 200, completion: 40, reasoning: 20))
         #expect(outcome.plan.tasks["m-1"]?.title == "English")
-        #expect(outcome.touched == [F.id("m-1"): "Adding English."])
+        #expect(outcome.touched == [id("m-1"): "Adding English."])
         #expect(outcome.error == nil)
 
         let bodies = try bodies(server)
@@ -164,7 +165,7 @@ import Testing
         let outcome = try run(server)
 
         #expect(outcome.ending == .endConversation)
-        #expect(Set(outcome.touched.keys) == [F.id("m-1"), F.id("math"), F.id("phy")])
+        #expect(Set(outcome.touched.keys) == [id("m-1"), id("math"), id("phy")])
         #expect(outcome.plan.tasks["phy"] == nil)
         #expect(outcome.plan.tasks["essay"] != nil)
         let tools = Self.messages(try bodies(server)[1]).filter { $0["role"] as? String == "tool" }
@@ -187,7 +188,7 @@ import Testing
         #expect(outcome.ending == .textAnswer)
         #expect(outcome.summary == "I added English after Physics.")
         #expect(outcome.turns == 3)
-        #expect(outcome.plan.tasks["m-1"]?.start == F.t("2025-01-07T15:00"))
+        #expect(outcome.plan.tasks["m-1"]?.start == at("2025-01-07T15:00"))
         let second = Self.messages(try bodies(server)[1])
         #expect(
             second.last?["content"] as? String
@@ -221,7 +222,7 @@ import Testing
         #expect(try server.requests().count == 15)
         #expect(outcome.plan.tasks["m-1"] != nil)
         #expect(outcome.plan.tasks.count == F.standard.tasks.count + 1)
-        #expect(outcome.touched.keys.contains(F.id("m-1")))
+        #expect(outcome.touched.keys.contains(id("m-1")))
         #expect(outcome.error?.contains("turn-limit") == true)
         try expectWellFormedRequests(server, outcome: outcome)
     }
@@ -303,7 +304,8 @@ import Testing
         let server = try Self.server([MockScript.fault("hang")], repeat: true)
         let started = Date()
         let outcome = try run(server, timeout: 1, retries: 1)
-        #expect(Date().timeIntervalSince(started) < 6)
+        // The 1 s timeouts ended it, not the server's 300 s hang (the margin is for a loaded machine).
+        #expect(Date().timeIntervalSince(started) < 60)
         #expect(outcome.ending == .failed)
         #expect(outcome.requests == 2)
         #expect(outcome.error?.contains("timed out") == true)
@@ -362,7 +364,8 @@ import Testing
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { token.cancel() }
         let started = Date()
         let outcome = try run(server, timeout: 30, cancellation: token)
-        #expect(Date().timeIntervalSince(started) < 5)
+        // Well before the 30 s timeout (the margin is for a loaded machine).
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(outcome.ending == .cancelled)
         #expect(outcome.failed)
         #expect(outcome.plan == F.standard)
@@ -406,16 +409,16 @@ import Testing
     @Test func theSystemMessageIsTheSameForEveryStudentAndTheUserMessageCarriesTheirData() throws {
         let prompt = try SystemPrompt.load(directory: F.promptDirectory)
         let moved = PlanEdit(
-            op: .move, id: F.id("math"), title: "Math",
-            before: TimeRange(start: F.t("2025-01-06T09:00"), end: F.t("2025-01-06T10:00")),
-            after: TimeRange(start: F.t("2025-01-07T09:00"), end: F.t("2025-01-07T10:00")), reason: .rescheduled)
+            op: .move, id: id("math"), title: "Math",
+            before: TimeRange(start: at("2025-01-06T09:00"), end: at("2025-01-06T10:00")),
+            after: TimeRange(start: at("2025-01-07T09:00"), end: at("2025-01-07T10:00")), reason: .rescheduled)
         let dropped = PlanEdit(
-            op: .skip, id: F.id("vocab@2024-12-20"), title: "Vocabulary",
-            before: TimeRange(start: F.t("2024-12-20T20:00"), end: F.t("2024-12-20T20:30")), after: nil,
+            op: .skip, id: id("vocab@2024-12-20"), title: "Vocabulary",
+            before: TimeRange(start: at("2024-12-20T20:00"), end: at("2024-12-20T20:30")), after: nil,
             reason: .droppedStale)
         let a = try prompt.render(
             plan: F.plan(F.standard.sortedTasks, instruction: "  two hours of English every weekday "),
-            now: F.now, localEdits: [moved, dropped], flags: [PlanFlag(id: F.id("math"), kind: .couldNotFit)],
+            now: F.now, localEdits: [moved, dropped], flags: [PlanFlag(id: id("math"), kind: .couldNotFit)],
             why: "I gave a new instruction")
         let b = try prompt.render(plan: F.standard, now: F.now, localEdits: [], flags: [])
         #expect(a.system == b.system)

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -73,9 +74,11 @@ import Testing
     }
 }
 
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ok = 0, failed = 0
-    func add(ok success: Bool) { lock.withLock { if success { ok += 1 } else { failed += 1 } } }
-    var counts: (Int, Int) { lock.withLock { (ok, failed) } }
+/// Whether each request succeeded, from the threads that sent them.
+private typealias Tally = Shared<[Bool]>
+
+extension Shared<[Bool]> {
+    fileprivate func add(ok success: Bool) { append(success) }
+    /// Succeeded, failed.
+    fileprivate var counts: (Int, Int) { (all.filter { $0 }.count, all.filter { !$0 }.count) }
 }

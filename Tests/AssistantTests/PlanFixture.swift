@@ -1,35 +1,25 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Synchronization
 
 @testable import Assistant
 
 /// Small literal plans for the tool executor and the loop: one student in Asia/Taipei with the
 /// default windows (Mon–Fri 09:00–17:00), planned on Tuesday 2025-01-07 at 03:00.
-enum PlanFixture {
-    static let zone = try! UserZone(identifier: "Asia/Taipei")
-    static let now = t("2025-01-07T03:00")
+typealias PlanFixture = Fx
 
-    static func t(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-    static func d(_ text: String) -> CivilDate { CivilDate(text)! }
-    static func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
+extension Fx {
+    static let zone = Fx.taipei
+    static let now = at("2025-01-07T03:00")
 
-    static func task(
-        _ id: String, _ title: String, _ start: String, _ end: String, category: String = "Study",
-        allDay: Bool = false, completed: Bool = false, repeat rule: RepeatRule? = nil, user: String = "mei"
-    ) -> StudyTask {
-        StudyTask(
-            id: id, userID: user, title: title, category: category, start: t(start), end: t(end), allDay: allDay,
-            completed: completed, repeatRule: rule)
-    }
-
+    /// A plan whose student gave the assistant `instruction`.
     static func plan(
-        _ tasks: [StudyTask], overrides: [OccurrenceOverride] = [], instruction: String = "",
-        user: String = "mei"
+        _ tasks: [StudyTask], overrides: [OccurrenceOverride] = [], instruction: String, user: String = "mei"
     ) -> UserPlan {
         var settings = UserSettings()
         settings.instruction = instruction
-        return UserPlan(user: try! User(id: user, zone: zone, settings: settings), tasks: tasks, overrides: overrides)
+        return plan(tasks, settings: settings, overrides: overrides, user: user)
     }
 
     /// The plan most tests use:
@@ -49,14 +39,12 @@ enum PlanFixture {
             task("rev", "Revision", "2025-01-08T00:00", "2025-01-08T00:00", category: "Exam", allDay: true),
         ],
         overrides: [
-            OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-05"), state: .skipped),
-            OccurrenceOverride(taskID: "vocab", originalDate: d("2025-01-06"), state: .completed),
+            OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-05"), state: .skipped),
+            OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-06"), state: .completed),
         ])
 
     /// The repository's `prompts/`.
-    static var promptDirectory: String {
-        Fixtures.repositoryRoot.appendingPathComponent("prompts").path
-    }
+    static var promptDirectory: String { TestFiles.prompts }
 }
 
 /// Task ids `m-1`, `m-2`, … in order, so tests can name what the model creates.

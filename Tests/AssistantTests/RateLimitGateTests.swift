@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -45,7 +46,11 @@ struct RateLimitGateTests {
         #expect(gate.enter(estimatedTokens: 250, cancellation: nil))
         // 50 left: the next 250-token request must wait 2 s of refill.
         let entered = Box()
-        let thread = Thread { if gate.enter(estimatedTokens: 250, cancellation: nil) { entered.add(clock.now()) } }
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            if gate.enter(estimatedTokens: 250, cancellation: nil) { entered.add(clock.now()) }
+            done.signal()
+        }
         thread.start()
         usleep(100_000)
         #expect(entered.dates.isEmpty)
@@ -53,7 +58,8 @@ struct RateLimitGateTests {
         usleep(700_000)
         #expect(entered.dates.isEmpty)
         clock.advance(1.1)
-        for _ in 0..<30 where entered.dates.isEmpty { usleep(100_000) }
+        // Waits for the event, not for a time: the bound only keeps a broken gate from hanging the suite.
+        #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(entered.dates.count == 1)
         #expect(gate.counters.pacedRequests == 1)
     }
@@ -133,26 +139,24 @@ struct RateLimitGateTests {
     }
 }
 
-/// A clock the test moves by hand.
-private final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_000_000)
-    var now: @Sendable () -> Date { { [self] in lock.withLock { current } } }
-    func advance(_ seconds: Double) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+/// When requests entered the gate, and how many were inside at most.
+private struct Traffic {
+    var dates: [Date] = []
+    var inside = 0
+    var peak = 0
 }
 
-private final class Box: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Date] = []
-    private var current = 0
-    private var max = 0
-    func add(_ d: Date) { lock.withLock { list.append(d) } }
-    var dates: [Date] { lock.withLock { list } }
-    func change(_ by: Int) {
-        lock.withLock {
-            current += by
-            max = Swift.max(max, current)
+private typealias Box = Shared<Traffic>
+
+extension Shared<Traffic> {
+    fileprivate convenience init() { self.init(Traffic()) }
+    fileprivate func add(_ d: Date) { update { $0.dates.append(d) } }
+    fileprivate var dates: [Date] { value.dates }
+    fileprivate func change(_ by: Int) {
+        update {
+            $0.inside += by
+            $0.peak = max($0.peak, $0.inside)
         }
     }
-    var peak: Int { lock.withLock { max } }
+    fileprivate var peak: Int { value.peak }
 }

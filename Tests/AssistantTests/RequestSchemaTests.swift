@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -19,25 +20,13 @@ import Testing
             paths[file.path] = name
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            [
-                "python3",
-                Fixtures.repositoryRoot.appendingPathComponent("Tests/Support/validate_chat_request.py").path,
-                Fixtures.schema.path,
-            ] + paths.keys.sorted()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus <= 1 else {
-            throw Fixtures.FixtureError(description: "validator failed (\(process.terminationStatus)): \(problems)")
+        let validation = try Outcome.of(
+            "/usr/bin/env",
+            ["python3", TestFiles.support("validate_chat_request.py"), Fixtures.schema.path] + paths.keys.sorted())
+        guard validation.code <= 1 else {
+            throw Fixtures.FixtureError(description: "validator failed (\(validation.code)): \(validation.stderr)")
         }
+        let text = validation.stdout
 
         var verdicts: [String: String] = [:]
         for line in text.split(separator: "\n") {

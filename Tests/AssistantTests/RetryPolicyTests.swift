@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant

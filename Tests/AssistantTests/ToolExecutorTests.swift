@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Assistant
@@ -54,8 +55,8 @@ import Testing
         #expect(created?.note == "Unit 3")
         #expect(created?.userID == "mei")
         #expect(created?.isSeries == false)
-        #expect(created?.start == F.t("2025-01-07T11:00"))
-        #expect(executor.touched == [F.id("m-1"): "as asked"])
+        #expect(created?.start == at("2025-01-07T11:00"))
+        #expect(executor.touched == [id("m-1"): "as asked"])
     }
 
     @Test func createdIDsNeverCollideWithExistingTasks() {
@@ -120,7 +121,7 @@ import Testing
                 ])
                 == [["ok": true, "id": "m-1"]])
         #expect(executor.plan.tasks["m-1"]?.allDay == true)
-        #expect(executor.plan.tasks["m-1"]?.end == F.t("2025-01-11T00:00"))
+        #expect(executor.plan.tasks["m-1"]?.end == at("2025-01-11T00:00"))
     }
 
     @Test func allDaySessionsTakeDates() {
@@ -222,7 +223,7 @@ import Testing
             run("saveTask", ["tasks": [Self.session("2025-01-07T03:00:00Z", "2025-01-07T04:00:00Z")]]) == [
                 ["ok": true, "id": "m-1"]
             ])
-        #expect(executor.plan.tasks["m-1"]?.start == F.t("2025-01-07T11:00"))
+        #expect(executor.plan.tasks["m-1"]?.start == at("2025-01-07T11:00"))
     }
 
     @Test func eachItemIsCheckedOnItsOwn() {
@@ -249,7 +250,7 @@ import Testing
                     "nearest": ["start": "2025-01-08T11:00", "end": "2025-01-08T12:00"],
                 ],
             ])
-        #expect(Set(executor.touched.keys) == [F.id("m-1"), F.id("m-2")])
+        #expect(Set(executor.touched.keys) == [id("m-1"), id("m-2")])
     }
 
     @Test func missingOptionalFieldsTakeDefaults() {
@@ -280,8 +281,8 @@ import Testing
                 "updateTask", ["tasks": [["taskId": "math", "start": "2025-01-07T11:00", "end": "2025-01-07T12:00"]]],
                 explanation: "later")
                 == [["ok": true, "id": "math"]])
-        #expect(executor.plan.tasks["math"]?.start == F.t("2025-01-07T11:00"))
-        #expect(executor.touched == [F.id("math"): "later"])
+        #expect(executor.plan.tasks["math"]?.start == at("2025-01-07T11:00"))
+        #expect(executor.touched == [id("math"): "later"])
     }
 
     @Test func aNewStartAloneKeepsTheLength() {
@@ -290,7 +291,7 @@ import Testing
                 "updateTask",
                 ["tasks": [["taskId": "math", "start": "2025-01-08T13:00", "title": NSNull(), "end": NSNull()]]])
                 == [["ok": true, "id": "math"]])
-        #expect(executor.plan.tasks["math"]?.end == F.t("2025-01-08T14:00"))
+        #expect(executor.plan.tasks["math"]?.end == at("2025-01-08T14:00"))
     }
 
     @Test func updateChangesTheFieldsOfAOneOff() {
@@ -307,7 +308,7 @@ import Testing
         #expect(math?.title == "Algebra")
         #expect(math?.note == "chapter 2")
         #expect(math?.color == .red)
-        #expect(math?.start == F.t("2025-01-07T10:00"))
+        #expect(math?.start == at("2025-01-07T10:00"))
     }
 
     @Test func anUpdateThatChangesNothingTouchesNothing() {
@@ -384,9 +385,9 @@ import Testing
                     ]
                 ])
                 == [["ok": true, "id": "vocab@2025-01-08"]])
-        let moved = executor.plan.occurrence(F.id("vocab@2025-01-08"))
-        #expect(moved?.start == F.t("2025-01-08T16:00"))
-        #expect(executor.plan.occurrence(F.id("vocab@2025-01-09"))?.start == F.t("2025-01-09T20:00"))
+        let moved = executor.plan.occurrence(id("vocab@2025-01-08"))
+        #expect(moved?.start == at("2025-01-08T16:00"))
+        #expect(executor.plan.occurrence(id("vocab@2025-01-09"))?.start == at("2025-01-09T20:00"))
         #expect(executor.plan.tasks["vocab"] == F.standard.tasks["vocab"])
     }
 
@@ -427,21 +428,21 @@ import Testing
             ])
         let plan = executor.plan
         #expect(plan.tasks["vocab"]?.title == "Vocabulary")
-        #expect(plan.tasks["vocab"]?.repeatRule?.until == F.d("2025-01-06"), "the old series ends before today")
-        #expect(plan.occurrence(F.id("vocab@2025-01-06"))?.state == .completed)
-        #expect(plan.occurrence(F.id("vocab@2025-01-06"))?.title == "Vocabulary", "history keeps its title")
-        #expect(plan.occurrence(F.id("vocab@2025-01-05"))?.state == .skipped)
+        #expect(plan.tasks["vocab"]?.repeatRule?.until == date("2025-01-06"), "the old series ends before today")
+        #expect(plan.occurrence(id("vocab@2025-01-06"))?.state == .completed)
+        #expect(plan.occurrence(id("vocab@2025-01-06"))?.title == "Vocabulary", "history keeps its title")
+        #expect(plan.occurrence(id("vocab@2025-01-05"))?.state == .skipped)
         let continued = plan.tasks["m-1"]
         #expect(continued?.title == "Vocabulary (Unit 4)" && continued?.category == "English")
-        #expect(continued?.start == F.t("2025-01-07T20:00") && continued?.end == F.t("2025-01-07T20:30"))
+        #expect(continued?.start == at("2025-01-07T20:00") && continued?.end == at("2025-01-07T20:30"))
         #expect(continued?.repeatRule == RepeatRule(every: .daily))
         // Every session from today on is where it was.
         for day in ["2025-01-07", "2025-01-08", "2025-01-09"] {
             #expect(
-                plan.occurrence(F.id("m-1@\(day)"))?.start == F.standard.occurrence(F.id("vocab@\(day)"))?.start,
+                plan.occurrence(id("m-1@\(day)"))?.start == F.standard.occurrence(id("vocab@\(day)"))?.start,
                 "\(day)")
         }
-        #expect(executor.touched.keys.contains(F.id("vocab")) && executor.touched.keys.contains(F.id("m-1")))
+        #expect(executor.touched.keys.contains(id("vocab")) && executor.touched.keys.contains(id("m-1")))
         // A second change through the old id goes to the continuation, not a third series.
         #expect(
             run("updateTask", ["tasks": [["taskId": "vocab", "category": "Vocabulary"]]]) == [
@@ -508,10 +509,10 @@ import Testing
             run("deleteTask", ["taskIds": ["math", "vocab@2025-01-08"]], explanation: "as asked")
                 == [["ok": true, "id": "math"], ["ok": true, "id": "vocab@2025-01-08"]])
         #expect(executor.plan.tasks["math"] == nil)
-        #expect(executor.plan.occurrence(F.id("vocab@2025-01-08"))?.state == .skipped)
+        #expect(executor.plan.occurrence(id("vocab@2025-01-08"))?.state == .skipped)
         #expect(executor.plan.tasks["vocab"] != nil)
         #expect(executor.deletions == 2)
-        #expect(executor.touched == [F.id("math"): "as asked", F.id("vocab@2025-01-08"): "as asked"])
+        #expect(executor.touched == [id("math"): "as asked", id("vocab@2025-01-08"): "as asked"])
     }
 
     @Test func aWholeSeriesIsNeverDeleted() {
@@ -576,7 +577,7 @@ import Testing
             ])
         #expect(run("deleteTask", ["taskIds": ["m-1"]]) == [["ok": true, "id": "m-1"]])
         #expect(executor.plan.tasks["m-1"] == nil)
-        #expect(executor.touched[F.id("m-1")] == nil)
+        #expect(executor.touched[id("m-1")] == nil)
     }
 
     @Test func theCapIsConfigurable() {
@@ -633,12 +634,12 @@ import Testing
                 ]
             ], explanation: "tidying up")
         #expect(result == [["ok": true, "id": "math"], ["ok": true, "id": "phy"]])
-        #expect(executor.touched[F.id("math")] == "the student dropped Math")
-        #expect(executor.touched[F.id("phy")] == "tidying up")
+        #expect(executor.touched[id("math")] == "the student dropped Math")
+        #expect(executor.touched[id("phy")] == "tidying up")
         var item = Self.session("2025-01-07T11:00", "2025-01-07T12:00")
         item["reason"] = "an hour of English as asked"
         #expect(run("saveTask", ["tasks": [item]]) == [["ok": true, "id": "m-1"]])
-        #expect(executor.touched[F.id("m-1")] == "an hour of English as asked")
+        #expect(executor.touched[id("m-1")] == "an hour of English as asked")
     }
 
     @Test func unknownFieldsGetAnErrorResult() {

@@ -1,15 +1,16 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Exchange
 
-/// The hand-written export of the original app (`Fixtures/firestore-export.json`: three
+/// The hand-written export of the original app (`Tests/Fixtures/firestore/firestore-export.json`: three
 /// students, Chinese titles, series with completed instances, all-day tasks, a task with bad
 /// fields, ISO strings and both Firestore timestamp shapes) imports exactly as documented in
-/// `Fixtures/firestore-expected.json`, with the corrections listed below.
+/// `Tests/Fixtures/firestore/firestore-expected.json`, with the corrections listed below.
 @Suite struct FirestoreFixtureTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = TestFiles.fixture("firestore")
     static let taipei = try! UserZone(identifier: "Asia/Taipei")
     static let losAngeles = try! UserZone(identifier: "America/Los_Angeles")
     static let mei = "Vq3LmX9aTbR2cP7sKd1EwY5uN8f2", kai = "h7RkP2sQ9vXw4LmN0bTz6YcE1aJ3",

@@ -1,11 +1,10 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Exchange
 
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 private let importTime = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:00:00Z
 
 private func decode(_ text: String) throws(DataError) -> ReplanDocument {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import ReplanTestSupport
 import Testing
 
 @Suite struct CancellationTokenTests {
@@ -22,6 +23,7 @@ import Testing
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { token.cancel() }
         let start = Date()
         #expect(token.wait(seconds: 10) == true)
-        #expect(Date().timeIntervalSince(start) < 2)
+        // Early, not after the 10 s: the margin is for a loaded machine.
+        #expect(Date().timeIntervalSince(start) < 9)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 
 @testable import HTTP
 

@@ -1,3 +1,4 @@
+import ReplanTestSupport
 import Testing
 
 @testable import HTTP

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -10,8 +11,7 @@ import Testing
 /// students get their local edits only, and the run says so. (Deadlines of 0 have passed
 /// before anything starts, so nothing here depends on timing.)
 @Suite struct ModelDeadlineTests {
-    static let prompts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("prompts").path
+    static let prompts = TestFiles.prompts
 
     /// A reviewer whose server would never answer usefully (nothing listens on port 9).
     static func reviewer(_ deadline: ModelDeadline, shutoff: ModelShutoff) throws -> AssistantReviewer {
@@ -25,52 +25,20 @@ import Testing
     }
 
     /// Tuesday 2025-01-07 03:00 in Taipei.
-    static let now = Date(timeIntervalSince1970: 1_736_190_000)
+    static let now = TestClock.tuesdayNightTaipei
 
     /// A database with three students, each with an instruction (so the model is wanted) and
     /// a five-day course that started yesterday (missed), so the local rules move sessions.
-    final class Students {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "replan-deadline-\(UUID().uuidString)")
-        var path: String { directory.appendingPathComponent("replan.db").path }
-
-        init() throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let db = try Database.open(path: path)
-            for i in 0..<3 {
-                var settings = UserSettings()
-                settings.instruction = "two hours of English every weekday"
-                let user = try User(id: "s\(i)", zone: UserZone(identifier: "Asia/Taipei"), settings: settings)
-                try UserRepository(db).add(user, now: ModelDeadlineTests.now)
-                _ = try UserRepository(db).saveSettings(settings, for: user.id)
-                let tasks = (0..<5).map { d in
-                    StudyTask(
-                        id: "s\(i)-eng-\(d)", userID: user.id, title: "English reading", category: "English",
-                        start: CivilDateTime("2025-01-06T10:00")!.adding(days: d),
-                        end: CivilDateTime("2025-01-06T11:00")!.adding(days: d))
-                }
-                let changes = PlanDiff.changes(
-                    from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: tasks),
-                    now: ModelDeadlineTests.now
-                ) { _, _ in "import" }
-                _ = try ChangesetStore(db).commit(
-                    NewChangeset(
-                        userID: user.id, origin: .import, planDate: nil,
-                        createdAt: ModelDeadlineTests.now, changes: changes))
-            }
-        }
-
-        deinit { try? FileManager.default.removeItem(at: directory) }
-
-        func taskRows() throws -> [String] {
-            try Database.open(path: path).query("SELECT id, start FROM tasks ORDER BY id", []) {
-                "\($0.text(0)) \($0.text(1))"
-            }
-        }
+    static func students() throws -> TemporaryDatabase {
+        let f = try TemporaryDatabase(now: now)
+        try f.addStudents(3, instruction: "two hours of English every weekday")
+        return f
     }
 
-    static func run(_ deadline: ModelDeadline) throws -> (NightlyRunner.Report, [UserNight], ModelShutoff, Students) {
-        let f = try Students()
+    static func run(_ deadline: ModelDeadline) throws -> (
+        NightlyRunner.Report, [UserNight], ModelShutoff, TemporaryDatabase
+    ) {
+        let f = try students()
         let shutoff = ModelShutoff()
         let pipeline = UserPipeline(
             reviewer: try reviewer(deadline, shutoff: shutoff), modelDisabledReason: { shutoff.reason })
@@ -93,7 +61,7 @@ import Testing
                 "\(night.userID): \(night.model)")
         }
         // The local rules' edits are committed: the missed Monday session moved.
-        #expect(try f.taskRows().contains { $0 == "s0-eng-0 2025-01-07T10:00" })
+        #expect(try f.rows("SELECT id, start FROM tasks ORDER BY id").contains { $0 == "s0-eng-0 2025-01-07T10:00" })
     }
 
     @Test func pastAStudentsDeadlineThatStudentGetsLocalEditsOnly() throws {
@@ -107,9 +75,4 @@ import Testing
 }
 
 /// Nights reported from the writer thread.
-final class NightsSeen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var nights: [UserNight] = []
-    func append(_ n: UserNight) { lock.withLock { nights.append(n) } }
-    var all: [UserNight] { lock.withLock { nights } }
-}
+typealias NightsSeen = Shared<[UserNight]>

@@ -1,10 +1,11 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
-/// One end-to-end scene: a temporary directory with a database, an API key file and a mock
-/// model server, and the built `replan` binary run against them with a clean environment
-/// (nothing of the test runner's own `OPENAI_API_KEY` or `REPLAN_*` leaks in).
+/// One end-to-end scene: a `Sandbox` (temporary directory, database, clean environment) with an
+/// API key file and a mock model server, and the built `replan` binary run in it (nothing of
+/// the test runner's own `OPENAI_API_KEY` or `REPLAN_*` leaks in).
 ///
 /// Every stdout and stderr the binary wrote is kept, so a test can check at the end that the
 /// API key appears in none of them.
@@ -23,105 +24,54 @@ final class ReplanHarness {
     /// Monday 2025-01-06, 03:30 in Taipei: past every student's 03:00 run-after.
     static let now = "2025-01-06T03:30:00+08:00"
 
-    let directory: URL
+    let sandbox: Sandbox
     let server: MockOpenAIServer
     private(set) var outputs: [Output] = []
 
-    var databasePath: String { directory.appendingPathComponent("replan.db").path }
-    var keyFile: String { directory.appendingPathComponent("openai-api-key").path }
-
-    /// The repository root, from this file's place in `<root>/Tests/ModelEndToEndTests/`.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    /// `.build/debug/replan`, built by `swift build --build-tests` (or `$REPLAN_BINARY`).
-    static var binary: String {
-        ProcessInfo.processInfo.environment["REPLAN_BINARY"] ?? root.appendingPathComponent(".build/debug/replan").path
-    }
+    var directory: URL { URL(fileURLWithPath: sandbox.directory) }
+    var databasePath: String { sandbox.db }
+    var keyFile: String { sandbox.path("openai-api-key") }
 
     /// A scene whose model server plays `rules` (see `MockScript`), with `document` (replan/1
     /// JSON as a Swift value) imported.
     init(rules: [[String: Any]], document: [String: Any]) throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
-            throw HarnessError(description: "no replan binary at \(Self.binary); run `swift build --build-tests` first")
-        }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        sandbox = try Sandbox(now: nil)
         server = try MockOpenAIServer(script: MockScript.script(rules))
-        try Data((Self.apiKey + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
-        let documentFile = directory.appendingPathComponent("import.json")
-        try Data(MockScript.jsonText(document).utf8).write(to: documentFile)
-        let imported = try replan(["import", documentFile.path])
-        guard imported.code == 0 else { throw HarnessError(description: "import failed: \(imported.stderr)") }
+        sandbox.environment["OPENAI_BASE_URL"] = server.baseURL
+        try sandbox.write("openai-api-key", Self.apiKey + "\n")
+        let documentFile = try sandbox.write("import.json", MockScript.jsonText(document))
+        let imported = try replan(["import", documentFile])
+        guard imported.code == 0 else { throw TestFailure("import failed: \(imported.stderr)") }
     }
 
-    deinit {
-        server.stop()
-        try? FileManager.default.removeItem(at: directory)
-    }
+    deinit { server.stop() }
 
     /// Runs `replan ARGS --db <db> --now <now>` and waits for it.
     @discardableResult
     func replan(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Output {
-        try replan(arguments, environment: extra) { _ in }
+        try finish(start(arguments, environment: extra))
     }
 
-    /// Runs `replan ARGS` and sends SIGINT once the model server has received a request
-    /// (or after `after` seconds at the latest).
+    /// Runs `replan ARGS` and sends SIGINT once the model server has received a request (or
+    /// after `seconds`, 30 at least, so that a loaded machine still reaches the request first).
     func replanInterrupted(_ arguments: [String], after seconds: Double) throws -> Output {
-        try replan(arguments, environment: [:]) { process in
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline, (try? self.server.requests().count) ?? 0 == 0 {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-            process.interrupt()
+        let running = try start(arguments, environment: [:])
+        let deadline = Date().addingTimeInterval(max(seconds, 30))
+        while Date() < deadline, (try? server.requests().count) ?? 0 == 0 {
+            Thread.sleep(forTimeInterval: 0.02)
         }
+        Thread.sleep(forTimeInterval: 0.1)
+        running.signal(SIGINT)
+        return finish(running)
     }
 
-    private func replan(
-        _ arguments: [String], environment extra: [String: String],
-        whileRunning: (Process) -> Void
-    ) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments + ["--db", databasePath, "--now", Self.now]
-        var environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": directory.path, "NO_COLOR": "1", "LANG": "C.UTF-8",
-            "OPENAI_BASE_URL": server.baseURL,
-            // Nothing of an installed /etc/replan/replan.conf applies to a test.
-            "REPLAN_CONFIG": "/dev/null",
-        ]
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let stdoutFile = directory.appendingPathComponent("stdout-\(outputs.count)")
-        let stderrFile = directory.appendingPathComponent("stderr-\(outputs.count)")
-        try Data().write(to: stdoutFile)
-        try Data().write(to: stderrFile)
-        if environment["JOURNAL_STREAM"] == "stderr" {
-            // As under systemd: JOURNAL_STREAM names the device and inode of stderr.
-            var st = stat()
-            guard stat(stderrFile.path, &st) == 0 else {
-                throw HarnessError(description: "cannot stat \(stderrFile.path)")
-            }
-            environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
-            process.environment = environment
-        }
-        let out = try FileHandle(forWritingTo: stdoutFile)
-        let err = try FileHandle(forWritingTo: stderrFile)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        whileRunning(process)
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        let output = Output(
-            code: process.terminationStatus,
-            stdout: try String(contentsOf: stdoutFile, encoding: .utf8),
-            stderr: try String(contentsOf: stderrFile, encoding: .utf8))
+    private func start(_ arguments: [String], environment extra: [String: String]) throws -> RunningProcess {
+        try sandbox.start(arguments + ["--db", databasePath, "--now", Self.now], environment: extra)
+    }
+
+    private func finish(_ running: RunningProcess) -> Output {
+        let outcome = running.waitBlocking()
+        let output = Output(code: outcome.code, stdout: outcome.stdout, stderr: outcome.stderr)
         outputs.append(output)
         return output
     }
@@ -174,41 +124,6 @@ final class ReplanHarness {
             #expect(!request.raw.contains(Self.apiKey), sourceLocation: sourceLocation)
             #expect(request.headers["authorization"] == "Bearer \(Self.apiKey)", sourceLocation: sourceLocation)
         }
-    }
-
-    struct HarnessError: Error, CustomStringConvertible {
-        var description: String
-    }
-}
-
-/// Small builders for replan/1 documents.
-enum Document {
-    static func user(_ id: String, instruction: String = "", tasks: [[String: Any]]) -> [String: Any] {
-        [
-            "id": id, "timeZone": "Asia/Taipei", "language": "en",
-            "settings": [
-                "instruction": instruction,
-                "windows": [
-                    "mon": ["09:00-17:00"], "tue": ["09:00-17:00"], "wed": ["09:00-17:00"],
-                    "thu": ["09:00-17:00"], "fri": ["09:00-17:00"],
-                ],
-            ],
-            "tasks": tasks,
-        ]
-    }
-
-    static func task(
-        _ id: String, _ title: String, _ start: String, _ end: String, category: String? = nil,
-        completed: Bool = false
-    ) -> [String: Any] {
-        [
-            "id": id, "title": title, "category": category ?? title, "color": "green", "start": start, "end": end,
-            "allDay": false, "completed": completed,
-        ]
-    }
-
-    static func users(_ users: [[String: Any]]) -> [String: Any] {
-        ["format": "replan/1", "users": users]
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 /// Nightly runs at scale, end to end (issue: nightly runs at scale): the whole run backs off
@@ -8,13 +9,13 @@ import Testing
     /// `count` students, each with a missed five-day English course (so each night changes
     /// them) and an instruction (so the model is asked).
     static func students(_ count: Int, instruction: String = "") -> [String: Any] {
-        Document.users(
+        Documents.document(
             (0..<count).map { i in
-                Document.user(
+                Documents.user(
                     "s\(i)", instruction: instruction,
                     tasks: (0..<5).map { d in
                         let day = String(format: "%02d", 3 + d) // Fri 01-03 … Tue 01-07; now is Mon 01-06 03:30
-                        return Document.task(
+                        return Documents.task(
                             "s\(i)-eng-\(d)", "English reading", "2025-01-\(day)T10:00", "2025-01-\(day)T11:00",
                             category: "English")
                     })

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -144,16 +145,13 @@ struct BatchingWriterTests {
 }
 
 /// Completions, collected from whichever thread calls them.
-final class Reports: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String] = []
-    var all: [String] { lock.withLock { names } }
+typealias Reports = Shared<[String]>
+
+extension Shared<[String]> {
     func add(_ result: Result<String, StoreError>) {
-        lock.withLock {
-            switch result {
-            case .success(let name): names.append(name)
-            case .failure(let error): names.append("failed: \(error)")
-            }
+        switch result {
+        case .success(let name): append(name)
+        case .failure(let error): append("failed: \(error)")
         }
     }
 }

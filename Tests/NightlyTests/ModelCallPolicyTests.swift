@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -101,21 +102,10 @@ struct ModelCallPolicyTests {
         let db = try f.open()
         var settings = UserSettings()
         settings.keepCategories = ["Archive"]
-        let user = try User(id: "k0", zone: UserZone(identifier: "Asia/Taipei"), settings: settings)
-        try UserRepository(db).add(user, now: NightlyFixture.now)
-        _ = try UserRepository(db).saveSettings(settings, for: user.id)
         // A session of a kept category, stale for weeks: flagged needs-decision every night.
-        let old = StudyTask(
-            id: "k0-old", userID: user.id, title: "Old notes", category: "Archive",
-            start: CivilDateTime("2024-12-01T10:00")!, end: CivilDateTime("2024-12-01T11:00")!)
-        let changes = PlanDiff.changes(
-            from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [old]),
-            now: NightlyFixture.now
-        ) { _, _ in "import" }
-        _ = try ChangesetStore(db).commit(
-            NewChangeset(
-                userID: user.id, origin: .import, planDate: nil,
-                createdAt: NightlyFixture.now, changes: changes))
+        let old = Fx.task(
+            "k0-old", "Old notes", "2024-12-01T10:00", "2024-12-01T11:00", category: "Archive", user: "k0")
+        try f.add(Fx.plan([old], settings: settings, user: "k0"), to: db)
         let calls = Counter()
         #expect(try night(f, now: NightlyFixture.now, calls: calls)["k0"] == "asked: flags")
         #expect(

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -180,12 +181,8 @@ extension NightlyFixture {
     }
 }
 
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}
+/// Set once from another thread.
+typealias Flag = Shared<Bool>
 
 /// The first call runs out of quota.
 struct QuotaOnce: ModelReviewer {

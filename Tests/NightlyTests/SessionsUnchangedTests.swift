@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -9,8 +10,6 @@ import Testing
 struct SessionsUnchangedTests {
     static let settled = CivilDate("2025-01-01")!
     let user = try! User(id: "u", zone: UserZone(identifier: "Asia/Taipei"))
-
-    func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 
     func plan(slides: [SeriesSlide] = [], overrides: [OccurrenceOverride] = [], extra: [StudyTask] = []) -> UserPlan {
         let vocab = StudyTask(

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -11,7 +12,6 @@ struct StatisticsRefreshTests {
     static func addHistoryStudent(_ f: NightlyFixture) throws -> User {
         let db = try f.open()
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
-        try UserRepository(db).add(user, now: NightlyFixture.now)
         let daily = StudyTask(
             id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
             start: CivilDateTime("2024-12-01T07:00")!, end: CivilDateTime("2024-12-01T07:30")!,
@@ -39,13 +39,7 @@ struct StatisticsRefreshTests {
         let plan = UserPlan(
             user: user, tasks: tasks, overrides: overrides,
             slides: [SeriesSlide(taskID: "h-lab", from: CivilDate("2024-12-17")!, days: 1)])
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) {
-            _, _ in "import"
-        }
-        _ = try ChangesetStore(db).commit(
-            NewChangeset(
-                userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
-                changes: changes))
+        try f.add(plan, to: db)
         return user
     }
 
@@ -113,7 +107,6 @@ struct StatisticsRefreshTests {
         let f = try NightlyFixture()
         let db = try f.open()
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
-        try UserRepository(db).add(user, now: NightlyFixture.now)
         // Nothing for the rules to do: every session up to March is done.
         let daily = StudyTask(
             id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
@@ -133,13 +126,7 @@ struct StatisticsRefreshTests {
                     end: CivilDateTime(date: day, time: TimeOfDay(hour: 19, minute: 0)), completed: true))
         }
         let plan = UserPlan(user: user, tasks: tasks, overrides: overrides)
-        let changes = PlanDiff.changes(from: UserPlan(user: user, tasks: []), to: plan, now: NightlyFixture.now) {
-            _, _ in "import"
-        }
-        _ = try ChangesetStore(db).commit(
-            NewChangeset(
-                userID: "h", origin: .import, planDate: nil, createdAt: NightlyFixture.now,
-                changes: changes))
+        try f.add(plan, to: db)
         var scratch: [Bool?] = []
         for day in [0, 1, 13, 14] {
             scratch.append(try night(f, day: day))
@@ -201,9 +188,4 @@ struct StatisticsRefreshTests {
 }
 
 /// One optional value set from another thread.
-final class Box: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Bool?
-    func set(_ v: Bool?) { lock.withLock { stored = v } }
-    var value: Bool? { lock.withLock { stored } }
-}
+typealias Box = Shared<Bool?>

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 

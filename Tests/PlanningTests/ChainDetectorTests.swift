@@ -1,24 +1,26 @@
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
 
 /// planning.md §5.1–5.2: links, runs, chains and members.
 @Suite struct ChainDetectorTests {
-    let today = Fx.d("2025-01-08")
+    let today = date("2025-01-08")
     let detector = ChainDetector()
 
     private func occ(
         _ id: String, _ start: String, minutes: Int = 60, title: String = "Math", category: String = "Math",
         state: OccurrenceState = .open, allDay: Bool = false
     ) -> Occurrence {
-        let s = Fx.t(start)
+        let s = at(start)
         return Occurrence(
-            id: Fx.id(id), title: title, category: category, start: s,
+            id: ReplanTestSupport.id(id), title: title, category: category, start: s,
             end: allDay ? s : s.adding(minutes: minutes), allDay: allDay, state: state)
     }
 
     private func chains(_ list: [Occurrence]) -> [Chain] {
-        let classes = OverdueClassifier(now: CivilDateTime(date: today, time: Fx.tod("03:00"))).classify(list).classes
+        let classes = OverdueClassifier(now: CivilDateTime(date: today, time: timeOfDay("03:00"))).classify(list)
+            .classes
         return detector.chains(in: list, classes: classes)
     }
 
@@ -65,7 +67,7 @@ import Testing
         ])
         #expect(found.count == 1)
         #expect(found[0].members.map(\.id.description) == ["a", "b", "c", "d"])
-        #expect(found[0].first.id == Fx.id("a"))
+        #expect(found[0].first.id == id("a"))
     }
 
     @Test func aRunWithoutAMissedSessionIsNoChain() {

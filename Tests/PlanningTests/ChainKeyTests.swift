@@ -1,3 +1,4 @@
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
@@ -64,7 +65,7 @@ import Testing
             "vocab", "Vocab 1", "2025-01-01T20:00", "2025-01-01T20:30",
             repeat: RepeatRule(every: .daily))
         let plan = Fx.plan([task])
-        let list = plan.occurrences(from: Fx.d("2025-01-01"), through: Fx.d("2025-01-05"))
+        let list = plan.occurrences(from: date("2025-01-01"), through: date("2025-01-05"))
         #expect(list.count == 5)
         #expect(Set(list.map(ChainKey.init)).count == 1)
     }

@@ -1,7 +1,6 @@
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 
 @Suite("CivilDate")
 struct CivilDateTests {

@@ -1,7 +1,6 @@
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 
 @Suite("CivilDateTime")
 struct CivilDateTimeTests {

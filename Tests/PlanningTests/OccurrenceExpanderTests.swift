@@ -1,9 +1,7 @@
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
-
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 
 private func oneOff(_ start: String, _ end: String, id: String = "essay", allDay: Bool = false, completed: Bool = false)
     -> StudyTask

@@ -1,17 +1,18 @@
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
 
 /// planning.md §2: current / overdue / stale in local dates, with keepCategories.
 @Suite struct OverdueClassifierTests {
-    let classifier = OverdueClassifier(now: Fx.t("2025-01-08T03:00"), deleteAfterDays: 7, keepCategories: ["Exam"])
+    let classifier = OverdueClassifier(now: at("2025-01-08T03:00"), deleteAfterDays: 7, keepCategories: ["Exam"])
 
     private func session(
         _ start: String, _ end: String, state: OccurrenceState = .open, category: String = "Study",
         allDay: Bool = false
     ) -> Occurrence {
         Occurrence(
-            id: OccurrenceID(taskID: "x"), title: "x", category: category, start: Fx.t(start), end: Fx.t(end),
+            id: OccurrenceID(taskID: "x"), title: "x", category: category, start: at(start), end: at(end),
             allDay: allDay, state: state)
     }
 
@@ -52,13 +53,13 @@ import Testing
 
     @Test func theClassCountsCivilDaysNotHoursAcrossDST() {
         // 2025-03-09 has 23 hours in New York; still exactly one day before 2025-03-10.
-        let c = OverdueClassifier(now: Fx.t("2025-03-10T00:10"), deleteAfterDays: 1)
+        let c = OverdueClassifier(now: at("2025-03-10T00:10"), deleteAfterDays: 1)
         #expect(c.classify(session("2025-03-09T00:00", "2025-03-09T00:05")) == .overdue)
         #expect(c.classify(session("2025-03-08T23:55", "2025-03-09T00:00")) == .stale)
     }
 
     @Test func deleteAfterZeroMakesEveryMissedSessionStale() {
-        let c = OverdueClassifier(now: Fx.t("2025-01-08T03:00"), deleteAfterDays: 0)
+        let c = OverdueClassifier(now: at("2025-01-08T03:00"), deleteAfterDays: 0)
         #expect(c.classify(session("2025-01-07T10:00", "2025-01-07T11:00")) == .stale)
     }
 
@@ -77,9 +78,9 @@ import Testing
 
     @Test func settingsProvideTheKnobs() {
         let c = OverdueClassifier(
-            now: Fx.t("2025-01-08T03:00"), settings: Fx.settings(deleteAfterDays: 2, keep: ["Exam"]))
+            now: at("2025-01-08T03:00"), settings: Fx.settings(deleteAfterDays: 2, keep: ["Exam"]))
         #expect(c.deleteAfterDays == 2)
         #expect(c.keepCategories == ["Exam"])
-        #expect(c.today == Fx.d("2025-01-08"))
+        #expect(c.today == date("2025-01-08"))
     }
 }

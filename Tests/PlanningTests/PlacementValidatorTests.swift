@@ -14,8 +14,8 @@ import Testing
             Fx.task(
                 "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
                 repeat: RepeatRule(every: .daily)),
-        ], overrides: [OccurrenceOverride(taskID: "vocab", originalDate: Fx.d("2025-01-05"), state: .skipped)])
-    var validator: PlacementValidator { PlacementValidator(plan: plan, now: Fx.t("2025-01-07T03:00")) }
+        ], overrides: [OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-05"), state: .skipped)])
+    var validator: PlacementValidator { PlacementValidator(plan: plan, now: at("2025-01-07T03:00")) }
 
     private func error(_ c: PlacementCandidate, _ rule: PlacementValidator.WindowRule = .required) -> String? {
         do {
@@ -25,7 +25,7 @@ import Testing
     }
 
     private func move(_ id: String, _ start: String, _ end: String, allDay: Bool = false) -> PlacementCandidate {
-        PlacementCandidate(.occurrence(Fx.id(id)), start: Fx.t(start), end: Fx.t(end), allDay: allDay)
+        PlacementCandidate(.occurrence(ReplanTestSupport.id(id)), start: at(start), end: at(end), allDay: allDay)
     }
 
     @Test func aFreeSlotInsideTheWindowsIsAccepted() {
@@ -61,7 +61,7 @@ import Testing
 
     @Test func completedSessionsCannotBeChanged() {
         #expect(error(move("done", "2025-01-08T10:00", "2025-01-08T11:00")) == "completed sessions cannot be changed")
-        #expect(throws: PlacementError.completed(Fx.id("done"))) {
+        #expect(throws: PlacementError.completed(id("done"))) {
             try validator.validate(move("done", "2025-01-08T10:00", "2025-01-08T11:00"))
         }
     }
@@ -86,22 +86,22 @@ import Testing
     @Test func newTasksAreCheckedLikeMoves() {
         let c = PlacementCandidate(
             .newTask(title: "Chemistry", category: "Chemistry"),
-            start: Fx.t("2025-01-07T10:30"), end: Fx.t("2025-01-07T11:30"))
+            start: at("2025-01-07T10:30"), end: at("2025-01-07T11:30"))
         #expect(error(c) == "overlaps 'Math' 10:00–11:00 on 2025-01-07")
     }
 
     @Test func allDaySessionsOnlyMeetAllDaySessionsOfTheirKey() {
         let same = PlacementCandidate(
             .newTask(title: "Revision 2", category: "Exam"),
-            start: Fx.t("2025-01-08T00:00"), end: Fx.t("2025-01-08T00:00"), allDay: true)
+            start: at("2025-01-08T00:00"), end: at("2025-01-08T00:00"), allDay: true)
         #expect(error(same) == "overlaps the all-day 'Revision' on 2025-01-08")
         let other = PlacementCandidate(
             .newTask(title: "Holiday", category: "Exam"),
-            start: Fx.t("2025-01-07T00:00"), end: Fx.t("2025-01-08T00:00"), allDay: true)
+            start: at("2025-01-07T00:00"), end: at("2025-01-08T00:00"), allDay: true)
         #expect(error(other) == nil) // today is not past for a whole day; timed sessions never block
         let yesterday = PlacementCandidate(
             .newTask(title: "Holiday", category: "Exam"),
-            start: Fx.t("2025-01-06T00:00"), end: Fx.t("2025-01-06T00:00"), allDay: true)
+            start: at("2025-01-06T00:00"), end: at("2025-01-06T00:00"), allDay: true)
         #expect(error(yesterday) == "starts in the past (now is 2025-01-07T03:00)")
     }
 
@@ -109,28 +109,28 @@ import Testing
         var settings = Fx.settings(enabled: false)
         settings.windowsEnabled = false
         let ny = Fx.plan([], settings: settings, zone: Fx.newYork)
-        let v = PlacementValidator(plan: ny, now: Fx.t("2025-03-01T00:00"))
+        let v = PlacementValidator(plan: ny, now: at("2025-03-01T00:00"))
         #expect(throws: PlacementError.self) {
             try v.validate(
                 PlacementCandidate(
-                    .newTask(title: "x", category: "y"), start: Fx.t("2025-03-09T02:30"),
-                    end: Fx.t("2025-03-09T03:30")), windows: .ignored)
+                    .newTask(title: "x", category: "y"), start: at("2025-03-09T02:30"),
+                    end: at("2025-03-09T03:30")), windows: .ignored)
         }
         do {
             try v.validate(
                 PlacementCandidate(
-                    .newTask(title: "x", category: "y"), start: Fx.t("2025-03-09T02:30"),
-                    end: Fx.t("2025-03-09T03:30")), windows: .ignored)
+                    .newTask(title: "x", category: "y"), start: at("2025-03-09T02:30"),
+                    end: at("2025-03-09T03:30")), windows: .ignored)
         } catch {
             #expect(error.description == "02:30 on 2025-03-09 does not exist in America/New_York (the clocks skip it)")
         }
     }
 
     @Test func busyOccurrencesOfADay() {
-        let day = validator.busyOccurrences(on: Fx.d("2025-01-07"))
+        let day = validator.busyOccurrences(on: date("2025-01-07"))
         #expect(day.map(\.id.description) == ["math", "phy", "vocab@2025-01-07"])
-        #expect(validator.busyOccurrences(on: Fx.d("2025-01-05")).isEmpty) // the skipped one is free
-        #expect(validator.busyOccurrences(on: Fx.d("2025-01-07"), excluding: [Fx.id("phy")]).count == 2)
+        #expect(validator.busyOccurrences(on: date("2025-01-05")).isEmpty) // the skipped one is free
+        #expect(validator.busyOccurrences(on: date("2025-01-07"), excluding: [id("phy")]).count == 2)
     }
 
     @Test func everySlotTheSearchFindsPassesTheValidator() {
@@ -143,7 +143,7 @@ import Testing
             let busy = BusyIndex(
                 p.occurrences(from: now.date, through: now.date.adding(days: p.settings.horizonDays + 2)))
             for length in [30, 60, 120] {
-                guard let r = finder.slot(length: length, preferredTime: Fx.tod("10:00"), from: now.date, busy: busy)
+                guard let r = finder.slot(length: length, preferredTime: timeOfDay("10:00"), from: now.date, busy: busy)
                 else { continue }
                 #expect(throws: Never.self) {
                     try v.validate(

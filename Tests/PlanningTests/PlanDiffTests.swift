@@ -1,10 +1,7 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
-private func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
 
 private let loaded = Date(timeIntervalSince1970: 1_735_689_600) // 2025-01-01T00:00:00Z
 private let now = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:00:00Z

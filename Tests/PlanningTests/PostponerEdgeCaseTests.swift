@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
@@ -11,19 +12,10 @@ import Testing
         Fx.task(id, title, start, end, category: "Math")
     }
 
-    private func move(
-        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-        _ reason: PlanEdit.Reason
-    ) -> PlanEdit {
-        PlanEdit(
-            op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
-            after: Fx.range(after.0, after.1), reason: reason)
-    }
-
     @discardableResult
     private func night(_ plan: UserPlan, at now: String) -> PostponementResult {
         let result = Fx.postpone(plan, at: now)
-        let breaches = GuaranteeChecker(now: plan.zone.instant(Fx.t(now)))
+        let breaches = GuaranteeChecker(now: plan.zone.instant(at(now)))
             .check(before: plan, after: result.plan, edits: result.edits, summary: result.summary)
         #expect(breaches.isEmpty, "\(breaches)")
         return result
@@ -40,9 +32,9 @@ import Testing
             Fx.task("club", "Club", "2025-01-07T09:30", "2025-01-07T10:30", category: "社團"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect(r.place("m1") == Fx.range("2025-01-08T10:00", "2025-01-08T11:00"))
-        #expect(r.place("m2") == Fx.range("2025-01-09T10:00", "2025-01-09T11:00"))
-        #expect(r.place("m3") == Fx.range("2025-01-10T10:00", "2025-01-10T11:00"))
+        #expect(r.place("m1") == range("2025-01-08T10:00", "2025-01-08T11:00"))
+        #expect(r.place("m2") == range("2025-01-09T10:00", "2025-01-09T11:00"))
+        #expect(r.place("m3") == range("2025-01-10T10:00", "2025-01-10T11:00"))
         #expect(r.summary == PlanSummary(rescheduled: 3, chained: 3))
     }
 
@@ -55,20 +47,20 @@ import Testing
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(
             [r.place("p1"), r.place("p2"), r.place("p3")] == [
-                Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-08T10:00", "2025-01-08T11:00"),
-                Fx.range("2025-01-09T10:00", "2025-01-09T11:00"),
+                range("2025-01-07T10:00", "2025-01-07T11:00"), range("2025-01-08T10:00", "2025-01-08T11:00"),
+                range("2025-01-09T10:00", "2025-01-09T11:00"),
             ])
     }
 
     @Test func aCourseLongerThanTheHorizonIsReLaidOntoItsOwnLaterPartsWithoutOverlap() {
         // Version 1 checked nothing past today + 2 × horizonDays: a 40-part course landed on itself.
         let parts = (0..<40).map { i -> StudyTask in
-            let day = Fx.d("2025-01-06").adding(days: i)
+            let day = date("2025-01-06").adding(days: i)
             return math("c\(i)", "\(day)T19:00", "\(day)T20:00", title: "Course [\(i + 1)/40]")
         }
         let r = night(Fx.plan(parts, settings: Fx.settings(enabled: false)), at: "2025-01-08T03:00")
         #expect(r.summary.chained == 40)
-        #expect(r.place("c39") == Fx.range("2025-02-16T19:00", "2025-02-16T20:00"))
+        #expect(r.place("c39") == range("2025-02-16T19:00", "2025-02-16T20:00"))
     }
 
     @Test func allOrNothing_aChainThatCannotBeLaidOutStaysAndItsMissedPartsAreFlagged() {
@@ -82,7 +74,7 @@ import Testing
             ], settings: Fx.settings(windows: windows, horizonDays: 1))
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: Fx.id("m1"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("m1"), kind: .couldNotFit)])
     }
 
     @Test func aMemberPlacedOutsideTheWindowsKeepsItsTimeOnDaysWithAWindow() {
@@ -91,8 +83,8 @@ import Testing
             math("m2", "2025-01-07T20:00", "2025-01-07T21:00"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect(r.place("m1") == Fx.range("2025-01-07T20:00", "2025-01-07T21:00"))
-        #expect(r.place("m2") == Fx.range("2025-01-08T20:00", "2025-01-08T21:00"))
+        #expect(r.place("m1") == range("2025-01-07T20:00", "2025-01-07T21:00"))
+        #expect(r.place("m2") == range("2025-01-08T20:00", "2025-01-08T21:00"))
     }
 
     @Test func allDaySessionsChainByDate() {
@@ -117,32 +109,32 @@ import Testing
     @Test func shiftPassesOverAFixedAppointmentWeeksAway() {
         let challenge = Fx.task(
             "ch", "30-day challenge", "2025-01-01T18:00", "2025-01-01T18:30", category: "Health",
-            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-30")))
+            repeat: RepeatRule(every: .daily, until: date("2025-01-30")))
         let dentist = Fx.task("dentist", "Dentist", "2025-01-31T17:45", "2025-01-31T18:45", category: "Life")
         let done = (1...5).map { Fx.completed("ch", "2025-01-0\($0)") }
         let r = night(Fx.plan([challenge, dentist], overrides: done), at: "2025-01-07T03:00")
-        #expect(r.edits.map(\.after) == [Fx.range("2025-02-01T18:00", "2025-02-01T18:30")])
+        #expect(r.edits.map(\.after) == [range("2025-02-01T18:00", "2025-02-01T18:30")])
     }
 
     @Test func shiftNeverPutsASessionOnADateTheStudentSkipped() {
         // Version 1's slide turned "not on 6 January" into "not on 8 January".
         let course = Fx.task(
             "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
+            repeat: RepeatRule(every: .daily, until: date("2025-01-10")))
         // Done 1–5, missed 6; the student already skipped 8. Appended after 10 → 11.
         let marks =
             (1...5).map { Fx.completed("c", "2025-01-0\($0)") }
-            + [OccurrenceOverride(taskID: "c", originalDate: Fx.d("2025-01-08"), state: .skipped)]
+            + [OccurrenceOverride(taskID: "c", originalDate: date("2025-01-08"), state: .skipped)]
         let r = night(Fx.plan([course], overrides: marks), at: "2025-01-07T03:00")
-        #expect(r.edits.map(\.after) == [Fx.range("2025-01-11T18:00", "2025-01-11T18:30")])
-        #expect(r.plan.occurrence(Fx.id("c@2025-01-08"))?.state == .skipped)
+        #expect(r.edits.map(\.after) == [range("2025-01-11T18:00", "2025-01-11T18:30")])
+        #expect(r.plan.occurrence(id("c@2025-01-08"))?.state == .skipped)
         #expect(r.edits.allSatisfy { $0.reason == .seriesShift })
     }
 
     @Test func severalMissedSessionsOfACourseAreAppendedInOrder_oneADate() {
         let course = Fx.task(
             "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-10")))
+            repeat: RepeatRule(every: .daily, until: date("2025-01-10")))
         let r = night(
             Fx.plan([course], overrides: (1...3).map { Fx.completed("c", "2025-01-0\($0)") }), at: "2025-01-07T03:00")
         #expect(r.edits.map(\.id.description) == ["c@2025-01-04", "c@2025-01-05", "c@2025-01-06"])
@@ -156,7 +148,7 @@ import Testing
         #expect(drill.repeatRule?.effectiveMissed == .makeUp)
         let r = night(Fx.plan([drill]), at: "2025-01-07T03:00")
         #expect(r.edits.map(\.reason) == [.rescheduled])
-        #expect(r.edits.first?.after.map { $0.start.date < Fx.d("2025-01-13") } == true)
+        #expect(r.edits.first?.after.map { $0.start.date < date("2025-01-13") } == true)
     }
 
     @Test func makeUpThatFindsNothingBeforeTheNextSessionIsFlaggedAndStays() {
@@ -166,18 +158,18 @@ import Testing
             repeat: RepeatRule(every: .daily, missed: .makeUp))
         let r = night(Fx.plan([daily], overrides: [Fx.completed("d", "2025-01-05")]), at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: Fx.id("d@2025-01-06"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("d@2025-01-06"), kind: .couldNotFit)])
     }
 
     @Test func slideRowsOfVersionOneAreReadAsBefore_andTheRulesWriteNoNewOnes() {
         // A course slid by one day from 1/3 by a version-1 night: 1/3 sits on 1/4, and so on.
         let course = Fx.task(
             "c", "Course", "2025-01-01T18:00", "2025-01-01T18:30", category: "Math",
-            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-20")))
-        let slide = SeriesSlide(taskID: "c", from: Fx.d("2025-01-03"), days: 1)
+            repeat: RepeatRule(every: .daily, until: date("2025-01-20")))
+        let slide = SeriesSlide(taskID: "c", from: date("2025-01-03"), days: 1)
         let done = ["2025-01-01", "2025-01-02", "2025-01-03", "2025-01-04"].map { Fx.completed("c", $0) }
         let plan = Fx.plan([course], overrides: done, slides: [slide])
-        #expect(plan.occurrence(Fx.id("c@2025-01-05"))?.start == Fx.t("2025-01-06T18:00"))
+        #expect(plan.occurrence(id("c@2025-01-05"))?.start == at("2025-01-06T18:00"))
         let r = night(plan, at: "2025-01-08T03:00")
         // 1/5 (on 1/6) and 1/6 (on 1/7) were missed: appended after the last one (1/20, on 1/21).
         #expect(r.edits.map(\.id.description) == ["c@2025-01-05", "c@2025-01-06"])
@@ -192,7 +184,7 @@ import Testing
             "drill", "Drill", "2024-12-20T10:00", "2024-12-20T11:00", category: "Math",
             repeat: RepeatRule(every: .daily))
         let done = (0...6).map {
-            OccurrenceOverride(taskID: "drill", originalDate: Fx.d("2024-12-31").adding(days: $0), state: .completed)
+            OccurrenceOverride(taskID: "drill", originalDate: date("2024-12-31").adding(days: $0), state: .completed)
         }
         let whole = Fx.plan([drill], overrides: done)
         let r = night(whole, at: "2025-01-07T03:00")
@@ -200,7 +192,7 @@ import Testing
         // 12-28 on) drops only what it knows of, the rest was an earlier night's.
         #expect(r.edits.filter { $0.reason == .droppedStale }.count == 11)
         var window = whole
-        window.historyFrom = Fx.d("2024-12-28")
+        window.historyFrom = date("2024-12-28")
         #expect(Fx.postpone(window, at: "2025-01-07T03:00").edits.filter { $0.reason == .droppedStale }.count == 3)
     }
 
@@ -213,8 +205,8 @@ import Testing
             settings: Fx.settings(keep: ["Exam"]))
         let r = night(plan, at: "2025-01-07T03:00")
         // 12-01, 12-08, 12-15, 12-22 and 12-29 are more than seven days back.
-        #expect(r.flags.contains(PlanFlag(id: Fx.id("exam"), kind: .needsDecision, count: 5)))
-        #expect(r.edits.filter { $0.reason == .droppedStale }.map(\.id) == [Fx.id("old")])
+        #expect(r.flags.contains(PlanFlag(id: id("exam"), kind: .needsDecision, count: 5)))
+        #expect(r.edits.filter { $0.reason == .droppedStale }.map(\.id) == [id("old")])
     }
 
     @Test func aSessionEarlierTodayIsCurrentAndStays() {
@@ -233,16 +225,16 @@ import Testing
                 Fx.task("b", "Night class", "2025-03-08T01:30", "2025-03-08T02:30", category: "Math"),
             ], settings: Fx.settings(enabled: false), zone: Fx.newYork)
         let r = night(plan, at: "2025-03-08T03:00")
-        #expect(r.place("a") == Fx.range("2025-03-09T01:30", "2025-03-09T03:30"))
+        #expect(r.place("a") == range("2025-03-09T01:30", "2025-03-09T03:30"))
     }
 
     @Test func theSearchNeverEndsASessionAtTheFirstSkippedMinute() {
         let finder = SlotFinder(
-            windows: WeeklyWindows.windowsOff, horizonDays: 0, now: Fx.t("2025-03-09T00:00"), zone: Fx.newYork)
-        let gaps = finder.gaps(on: Fx.d("2025-03-09"), notBefore: 0, busy: BusyIndex())
+            windows: WeeklyWindows.windowsOff, horizonDays: 0, now: at("2025-03-09T00:00"), zone: Fx.newYork)
+        let gaps = finder.gaps(on: date("2025-03-09"), notBefore: 0, busy: BusyIndex())
         #expect(
             gaps.allSatisfy { gap in
-                let skipped = Fx.newYork.skippedMinutes(on: Fx.d("2025-03-09"))!
+                let skipped = Fx.newYork.skippedMinutes(on: date("2025-03-09"))!
                 return !skipped.contains(gap.upperBound) && !skipped.contains(gap.lowerBound)
             })
     }
@@ -253,7 +245,7 @@ import Testing
         let project = Fx.task("project", "Project", "2025-01-06T09:00", "2025-01-06T18:00", category: "作業")
         let r = night(Fx.plan([project]), at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: Fx.id("project"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("project"), kind: .couldNotFit)])
     }
 
     @Test func withSplitSessionsALongSessionBecomesNumberedParts() {
@@ -289,14 +281,14 @@ import Testing
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(
             r.edits.map(\.after) == [
-                Fx.range("2025-01-07T10:00", "2025-01-07T11:00"), Fx.range("2025-01-07T09:00", "2025-01-07T10:00"),
+                range("2025-01-07T10:00", "2025-01-07T11:00"), range("2025-01-07T09:00", "2025-01-07T10:00"),
             ])
     }
 
     @Test func aSecondsFractionOfNowRoundsUp() {
         let zone = Fx.taipei
-        let p = Postponer(now: zone.instant(Fx.t("2025-01-07T15:20")).addingTimeInterval(1))
-        #expect(p.civilNow(in: zone) == Fx.t("2025-01-07T15:21"))
-        #expect(Postponer(now: zone.instant(Fx.t("2025-01-07T15:20"))).civilNow(in: zone) == Fx.t("2025-01-07T15:20"))
+        let p = Postponer(now: zone.instant(at("2025-01-07T15:20")).addingTimeInterval(1))
+        #expect(p.civilNow(in: zone) == at("2025-01-07T15:21"))
+        #expect(Postponer(now: zone.instant(at("2025-01-07T15:20"))).civilNow(in: zone) == at("2025-01-07T15:20"))
     }
 }

@@ -83,7 +83,7 @@ import Testing
                 Fx.task("c", "Club", "2025-01-09T10:00", "2025-01-09T11:00", category: "Club"),
                 Fx.task("d", "Done", "2025-01-05T10:00", "2025-01-05T11:00", completed: true),
             ], settings: Fx.settings(enabled: false))
-        let now = Fx.taipei.instant(Fx.t("2025-01-07T03:00"))
+        let now = Fx.taipei.instant(at("2025-01-07T03:00"))
         let checker = GuaranteeChecker(now: now)
         func breaches(_ edit: (inout UserPlan) -> Void, edits: [PlanEdit]) -> Set<String> {
             var after = plan
@@ -95,50 +95,50 @@ import Testing
                 ).map(\.guarantee))
         }
         let move = { (id: String, from: TimeRange, to: TimeRange) in
-            PlanEdit(op: .move, id: Fx.id(id), title: "", before: from, after: to, reason: .rescheduled)
+            PlanEdit(op: .move, id: ReplanTestSupport.id(id), title: "", before: from, after: to, reason: .rescheduled)
         }
         // a onto the club: G1.
         #expect(
             breaches(
-                { $0.move(Fx.id("a"), start: Fx.t("2025-01-09T10:30"), end: Fx.t("2025-01-09T11:30")) },
+                { $0.move(id("a"), start: at("2025-01-09T10:30"), end: at("2025-01-09T11:30")) },
                 edits: [
                     move(
-                        "a", Fx.range("2025-01-06T10:00", "2025-01-06T11:00"),
-                        Fx.range("2025-01-09T10:30", "2025-01-09T11:30"))
+                        "a", range("2025-01-06T10:00", "2025-01-06T11:00"),
+                        range("2025-01-09T10:30", "2025-01-09T11:30"))
                 ]
             ).contains("G1"))
         // a after b: G2.
         #expect(
             breaches(
-                { $0.move(Fx.id("a"), start: Fx.t("2025-01-10T10:00"), end: Fx.t("2025-01-10T11:00")) },
+                { $0.move(id("a"), start: at("2025-01-10T10:00"), end: at("2025-01-10T11:00")) },
                 edits: [
                     move(
-                        "a", Fx.range("2025-01-06T10:00", "2025-01-06T11:00"),
-                        Fx.range("2025-01-10T10:00", "2025-01-10T11:00"))
+                        "a", range("2025-01-06T10:00", "2025-01-06T11:00"),
+                        range("2025-01-10T10:00", "2025-01-10T11:00"))
                 ]
             ).contains("G2"))
         // a moved without an edit: G5; into the past: G7.
         #expect(
             breaches(
-                { $0.move(Fx.id("a"), start: Fx.t("2025-01-07T01:00"), end: Fx.t("2025-01-07T02:00")) },
+                { $0.move(id("a"), start: at("2025-01-07T01:00"), end: at("2025-01-07T02:00")) },
                 edits: []) == ["G5"])
         #expect(
             breaches(
-                { $0.move(Fx.id("a"), start: Fx.t("2025-01-07T01:00"), end: Fx.t("2025-01-07T02:00")) },
+                { $0.move(id("a"), start: at("2025-01-07T01:00"), end: at("2025-01-07T02:00")) },
                 edits: [
                     move(
-                        "a", Fx.range("2025-01-06T10:00", "2025-01-06T11:00"),
-                        Fx.range("2025-01-07T01:00", "2025-01-07T02:00"))
+                        "a", range("2025-01-06T10:00", "2025-01-06T11:00"),
+                        range("2025-01-07T01:00", "2025-01-07T02:00"))
                 ]
             ).contains("G7"))
         // the completed one moved: G3; a deleted: G4.
         #expect(
             breaches(
-                { $0.move(Fx.id("d"), start: Fx.t("2025-01-07T12:00"), end: Fx.t("2025-01-07T13:00")) },
+                { $0.move(id("d"), start: at("2025-01-07T12:00"), end: at("2025-01-07T13:00")) },
                 edits: [
                     move(
-                        "d", Fx.range("2025-01-05T10:00", "2025-01-05T11:00"),
-                        Fx.range("2025-01-07T12:00", "2025-01-07T13:00"))
+                        "d", range("2025-01-05T10:00", "2025-01-05T11:00"),
+                        range("2025-01-07T12:00", "2025-01-07T13:00"))
                 ]
             ).contains("G3"))
         #expect(
@@ -146,17 +146,17 @@ import Testing
                 { $0.deleteTask("a") },
                 edits: [
                     PlanEdit(
-                        op: .delete, id: Fx.id("a"), title: "", before: nil, after: nil,
+                        op: .delete, id: id("a"), title: "", before: nil, after: nil,
                         reason: .rescheduled)
                 ]
             ).contains("G4"))
         // G6: the windows on, a placement at 23:00.
         let windowed = Fx.plan([Fx.task("a", "Essay", "2025-01-06T10:00", "2025-01-06T11:00")])
         var late = windowed
-        late.move(Fx.id("a"), start: Fx.t("2025-01-07T23:00"), end: Fx.t("2025-01-08T00:00"))
+        late.move(id("a"), start: at("2025-01-07T23:00"), end: at("2025-01-08T00:00"))
         let lateEdits = [
             move(
-                "a", Fx.range("2025-01-06T10:00", "2025-01-06T11:00"), Fx.range("2025-01-07T23:00", "2025-01-08T00:00"))
+                "a", range("2025-01-06T10:00", "2025-01-06T11:00"), range("2025-01-07T23:00", "2025-01-08T00:00"))
         ]
         #expect(
             checker.check(

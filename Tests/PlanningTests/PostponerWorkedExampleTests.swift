@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import Planning
@@ -10,17 +11,8 @@ import Testing
 @Suite struct PostponerWorkedExampleTests {
     typealias E = PlanEdit
 
-    private func move(
-        _ id: String, _ title: String, _ before: (String, String), _ after: (String, String),
-        _ reason: PlanEdit.Reason
-    ) -> PlanEdit {
-        PlanEdit(
-            op: .move, id: Fx.id(id), title: title, before: Fx.range(before.0, before.1),
-            after: Fx.range(after.0, after.1), reason: reason)
-    }
-
     private func expectGuarantees(_ before: UserPlan, _ result: PostponementResult, at now: String) {
-        let checker = GuaranteeChecker(now: before.zone.instant(Fx.t(now)))
+        let checker = GuaranteeChecker(now: before.zone.instant(at(now)))
         let breaches = checker.check(before: before, after: result.plan, edits: result.edits, summary: result.summary)
         #expect(breaches.isEmpty, "\(breaches)")
     }
@@ -126,8 +118,8 @@ import Testing
         #expect(
             result.edits == [
                 PlanEdit(
-                    op: .delete, id: Fx.id("old"), title: "Old reading",
-                    before: Fx.range("2024-12-28T10:00", "2024-12-28T11:00"), after: nil, reason: .droppedStale),
+                    op: .delete, id: id("old"), title: "Old reading",
+                    before: range("2024-12-28T10:00", "2024-12-28T11:00"), after: nil, reason: .droppedStale),
                 move(
                     "report", "Write report", ("2025-01-04T15:00", "2025-01-04T17:00"),
                     ("2025-01-07T15:00", "2025-01-07T17:00"), .rescheduled),
@@ -140,16 +132,16 @@ import Testing
             ])
         #expect(result.summary == PlanSummary(dropped: 1, rescheduled: 3, chained: 2))
         #expect(result.plan.tasks["old"] == nil)
-        #expect(result.place("phy-thu") == Fx.range("2025-01-09T14:00", "2025-01-09T15:00"))
-        #expect(result.place("phy-fri") == Fx.range("2025-01-10T14:00", "2025-01-10T15:00"))
-        #expect(result.place("club") == Fx.range("2025-01-08T14:00", "2025-01-08T16:00"))
+        #expect(result.place("phy-thu") == range("2025-01-09T14:00", "2025-01-09T15:00"))
+        #expect(result.place("phy-fri") == range("2025-01-10T14:00", "2025-01-10T15:00"))
+        #expect(result.place("club") == range("2025-01-08T14:00", "2025-01-08T16:00"))
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
     @Test func example5_courseSeries_theMissedSessionIsAppendedAfterTheEnd() {
         let vocab = Fx.task(
             "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
-            repeat: RepeatRule(every: .daily, until: Fx.d("2025-01-31")))
+            repeat: RepeatRule(every: .daily, until: date("2025-01-31")))
         #expect(vocab.repeatRule?.effectiveMissed == .shift)
         let history = (1...5).map { Fx.completed("vocab", "2025-01-0\($0)") }
         let plan = Fx.plan([vocab], overrides: history)
@@ -164,12 +156,12 @@ import Testing
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 1, chained: 1))
         #expect(result.plan.allSlides.isEmpty)
         #expect(result.plan.tasks["vocab"] == vocab)
-        #expect(result.place("vocab@2025-01-07") == Fx.range("2025-01-07T20:00", "2025-01-07T20:30"))
-        #expect(result.place("vocab@2025-01-31") == Fx.range("2025-01-31T20:00", "2025-01-31T20:30"))
+        #expect(result.place("vocab@2025-01-07") == range("2025-01-07T20:00", "2025-01-07T20:30"))
+        #expect(result.place("vocab@2025-01-31") == range("2025-01-31T20:00", "2025-01-31T20:30"))
         for day in 1...5 {
-            let o = result.plan.occurrence(Fx.id("vocab@2025-01-0\(day)"))!
+            let o = result.plan.occurrence(id("vocab@2025-01-0\(day)"))!
             #expect(o.state == .completed)
-            #expect(TimeRange(o) == Fx.range("2025-01-0\(day)T20:00", "2025-01-0\(day)T20:30"))
+            #expect(TimeRange(o) == range("2025-01-0\(day)T20:00", "2025-01-0\(day)T20:30"))
         }
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
@@ -185,8 +177,8 @@ import Testing
         #expect(
             result.edits
                 == (1...5).map { part in
-                    let from = Fx.d("2025-01-05").adding(days: part - 1)
-                    let to = Fx.d("2025-01-08").adding(days: part - 1)
+                    let from = date("2025-01-05").adding(days: part - 1)
+                    let to = date("2025-01-08").adding(days: part - 1)
                     return move(
                         "LA\(part)", "Linear algebra [\(part)/5]", ("\(from)T10:00", "\(from)T11:00"),
                         ("\(to)T10:00", "\(to)T11:00"),
@@ -231,18 +223,18 @@ import Testing
         #expect(
             result.edits == [
                 PlanEdit(
-                    op: .skip, id: Fx.id("stretch@2025-01-06"), title: "Stretch",
-                    before: Fx.range("2025-01-06T07:00", "2025-01-06T07:15"), after: nil, reason: .missed)
+                    op: .skip, id: id("stretch@2025-01-06"), title: "Stretch",
+                    before: range("2025-01-06T07:00", "2025-01-06T07:15"), after: nil, reason: .missed)
             ])
         #expect(result.summary == PlanSummary(skipped: 1))
-        #expect(result.plan.occurrence(Fx.id("stretch@2025-01-06"))?.state == .skipped)
+        #expect(result.plan.occurrence(id("stretch@2025-01-06"))?.state == .skipped)
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
     @Test func example9_weeklyLesson_madeUpBeforeTheNextOne() {
         let piano = Fx.task(
             "piano", "Piano lesson", "2025-01-07T18:00", "2025-01-07T19:00", category: "Music",
-            repeat: RepeatRule(every: .weekly, until: Fx.d("2025-03-25")))
+            repeat: RepeatRule(every: .weekly, until: date("2025-03-25")))
         #expect(piano.repeatRule?.effectiveMissed == .makeUp)
         let plan = Fx.plan([piano], settings: Fx.settings(enabled: false))
         let result = Fx.postpone(plan, at: "2025-01-08T03:00")

@@ -1,7 +1,6 @@
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func time(_ text: String) -> TimeOfDay { TimeOfDay(text, allowingEndOfDay: true)! }
 
 @Suite("StudyWindow")
 struct StudyWindowTests {
@@ -101,6 +100,8 @@ struct StudyWindowTests {
     @Test("with windows off every day has 08:00–22:00", arguments: Weekday.allCases)
     func windowsOff(_ day: Weekday) {
         #expect(
-            WeeklyWindows.windowsOff.windows(on: day) == [try! StudyWindow(start: time("08:00"), end: time("22:00"))])
+            WeeklyWindows.windowsOff.windows(on: day) == [
+                try! StudyWindow(start: timeOfDay("08:00"), end: timeOfDay("22:00"))
+            ])
     }
 }

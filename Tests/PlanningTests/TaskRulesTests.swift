@@ -1,8 +1,6 @@
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
 
 private func task(
     start: String = "2025-01-06T10:00", end: String = "2025-01-06T11:00", allDay: Bool = false,

@@ -1,9 +1,6 @@
 import Planning
+import ReplanTestSupport
 import Testing
-
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
-private func date(_ text: String) -> CivilDate { CivilDate(text)! }
-private func id(_ text: String) -> OccurrenceID { OccurrenceID(text)! }
 
 /// Mei in Taipei: a daily "Vocab" series 20:00–20:30 from Mon 1/6 to Fri 1/31 and a one-off
 /// essay on Tue 1/7 15:00–17:00.

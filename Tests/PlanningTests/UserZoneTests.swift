@@ -1,8 +1,8 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
-private func at(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 /// An instant written as its UTC wall-clock time.
 private func utc(_ text: String) -> Date { Date(timeIntervalSince1970: Double(at(text).minuteNumber * 60)) }
 private func zone(_ id: String) -> UserZone { try! UserZone(identifier: id) }

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -53,13 +54,6 @@ import Testing
 
     // MARK: colour
 
-    final class Captured: @unchecked Sendable {
-        private let lock = NSLock()
-        private var out = ""
-        func append(_ s: String) { lock.withLock { out += s } }
-        var stdout: String { lock.withLock { out } }
-    }
-
     /// `log` on a console with the given traits; whether its heading came out coloured.
     func coloured(_ args: [String], tty: Bool, noColor: Bool = false, dumb: Bool = false, db: String) -> (
         ExitCode, Bool
@@ -67,7 +61,7 @@ import Testing
         let captured = Captured()
         let console = Console(
             stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: noColor, journal: false, dumbTerminal: dumb,
-            writeOut: { captured.append($0) }, writeErr: { _ in })
+            writeOut: { captured.appendOut($0) }, writeErr: { _ in })
         let code = ReplanCommandLine.run(["log", "--db", db] + args, environment: [:], console: console)
         return (code, captured.stdout.contains("\u{1B}["))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -62,7 +63,6 @@ import Testing
         let state = s.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try s.write("replan.conf", "# test\ndatabase = \(fromFile)\n")
-        func users(_ db: String) throws -> [String] { try SQL.rows(db, "SELECT id FROM users ORDER BY id") }
 
         // What the service does (STATE_DIRECTORY set) and what the operator does (no
         // STATE_DIRECTORY, another HOME): both reach the file's database.
@@ -75,9 +75,9 @@ import Testing
         try await s.ok(["user", "add", "c", "--time-zone", "UTC", "--config", conf], environment: ["REPLAN_DB": env])
         try await s.ok(
             ["user", "add", "d", "--time-zone", "UTC", "--config", conf, "--db", flag], environment: ["REPLAN_DB": env])
-        #expect(try users(fromFile) == ["'a'", "'b'"])
-        #expect(try users(env) == ["'c'"])
-        #expect(try users(flag) == ["'d'"])
+        #expect(try SQL.userIDs(fromFile) == ["'a'", "'b'"])
+        #expect(try SQL.userIDs(env) == ["'c'"])
+        #expect(try SQL.userIDs(flag) == ["'d'"])
         #expect(!FileManager.default.fileExists(atPath: state + "/replan.db"))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// `user`, `settings`, `task` and `stats` through the built binary (cli.md, data.md).
@@ -168,10 +169,7 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
         // Added out of order: Thursday, Monday all day, Tuesday evening, Tuesday morning.
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "thu", "--title", "Physics", "--category", "Physics",
-            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
-        ])
+        try await s.addTask("thu", "Physics", "2025-01-09T14:00", "2025-01-09T15:00", category: "Physics")
         try await s.ok([
             "task", "add", "--user", "mei", "--id", "holiday", "--title", "Holiday", "--category", "Life", "--all-day",
             "--start", "2025-01-06", "--end", "2025-01-06",
@@ -250,23 +248,14 @@ import Testing
     @Test func taskEditRemoveAndDoneOnOneOffTasks() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "a", "--title", "Essay", "--category", "English",
-            "--start", "2025-01-08T10:00", "--end", "2025-01-08T11:00",
-        ])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "b", "--title", "Lab", "--category", "Physics",
-            "--start", "2025-01-09T10:00", "--end", "2025-01-09T12:00",
-        ])
+        try await s.addTask("a", "Essay", "2025-01-08T10:00", "2025-01-08T11:00", category: "English")
+        try await s.addTask("b", "Lab", "2025-01-09T10:00", "2025-01-09T12:00", category: "Physics")
         let edited = try await s.ok([
             "task", "edit", "a", "--title", "Essay, second draft", "--start", "2025-01-08T14:00",
         ])
         #expect(edited.contains("edited a") && edited.contains("replan undo cs-"), "\(edited)")
         try await s.ok(["task", "done", "b"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "c", "--title", "Scratch", "--category", "Misc",
-            "--start", "2025-01-10T10:00", "--end", "2025-01-10T11:00",
-        ])
+        try await s.addTask("c", "Scratch", "2025-01-10T10:00", "2025-01-10T11:00", category: "Misc")
         try await s.ok(["task", "rm", "c"])
 
         let occ = try await s.json([
@@ -404,10 +393,7 @@ import Testing
         #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks") == 0)
         // An RGBA colour of the original app is accepted here too, and an offset is converted into the zone.
         try await s.ok(base + ["--category", "English", "--color", "0.2,0.4,0.75,1", "--id", "e"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "z", "--title", "Call", "--category", "Life",
-            "--start", "2025-01-08T02:00:00Z", "--end", "2025-01-08T03:00:00Z",
-        ])
+        try await s.addTask("z", "Call", "2025-01-08T02:00:00Z", "2025-01-08T03:00:00Z", category: "Life")
         #expect(
             try SQL.rows(s.db, "SELECT id, color, start, \"end\" FROM tasks ORDER BY id")
                 == [

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -97,7 +98,6 @@ import Testing
         let xdg = s.path("xdg")
         let state = s.path("state")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        func users(_ db: String) throws -> [String] { try SQL.rows(db, "SELECT id FROM users ORDER BY id") }
 
         try await s.ok(["user", "add", "a", "--time-zone", "UTC", "--db", flag], environment: ["REPLAN_DB": env])
         try await s.ok(["--db", flag, "user", "add", "b", "--time-zone", "UTC"], environment: ["REPLAN_DB": env])
@@ -111,12 +111,12 @@ import Testing
             ["user", "add", "e", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil, "XDG_DATA_HOME": xdg])
         try await s.ok(["user", "add", "f", "--time-zone", "UTC"], environment: ["REPLAN_DB": nil])
 
-        #expect(try users(flag) == ["'a'", "'b'"])
-        #expect(try users(env) == ["'c'"])
-        #expect(try users(state + "/replan.db") == ["'d'"])
-        #expect(try users(xdg + "/replan/replan.db") == ["'e'"])
+        #expect(try SQL.userIDs(flag) == ["'a'", "'b'"])
+        #expect(try SQL.userIDs(env) == ["'c'"])
+        #expect(try SQL.userIDs(state + "/replan.db") == ["'d'"])
+        #expect(try SQL.userIDs(xdg + "/replan/replan.db") == ["'e'"])
         let home = s.environment["HOME"]! + "/.local/share/replan/replan.db"
-        #expect(try users(home) == ["'f'"])
+        #expect(try SQL.userIDs(home) == ["'f'"])
         // The default location's directory is created private.
         #expect(mode(xdg + "/replan") == 0o700)
         #expect(mode(s.environment["HOME"]! + "/.local/share/replan") == 0o700)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// The calendar feed (issue 17): `export --format ics` and `feeds --out DIR` read by two
@@ -6,24 +7,13 @@ import Testing
 @Suite struct FeedsTests {
     /// Runs the validator on `files`; its JSON summary, one object per file.
     static func validate(_ files: [String]) throws -> [[String: Any]] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments =
-            ["python3", Binary.packageRoot.appendingPathComponent("Tests/Support/validate_ics.py").path] + files
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
+        let outcome = try Outcome.of("/usr/bin/env", ["python3", TestFiles.support("validate_ics.py")] + files)
+        guard outcome.code == 0 else {
             throw TestFailure(
-                "the iCalendar parsers reject the feed: \(String(decoding: e, as: UTF8.self)) (scripts/test installs icalendar and vobject)"
+                "the iCalendar parsers reject the feed: \(outcome.stderr) (scripts/test installs icalendar and vobject)"
             )
         }
-        return try JSONSerialization.jsonObject(with: o) as? [[String: Any]] ?? []
+        return try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]] ?? []
     }
 
     /// mei (notifications on, 15 minutes) with a daily series whose Monday was completed and

@@ -1,13 +1,13 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// `replan import --from firestore` end to end: the hand-written export of the original app
-/// (Tests/ExchangeTests/Fixtures) goes into a database and comes back out of `export` as the
+/// (Tests/Fixtures/firestore) goes into a database and comes back out of `export` as the
 /// expected replan/1 document; the import is one undoable changeset per user, idempotent, and
 /// all or nothing.
 @Suite struct FirestoreImportTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("ExchangeTests/Fixtures")
+    static let fixtures = TestFiles.fixture("firestore")
     static let export = fixtures.appendingPathComponent("firestore-export.json").path
     static let users = ["Qm4TzN8cVb2XyL6pRw0sKd3EuA9h", "Vq3LmX9aTbR2cP7sKd1EwY5uN8f2", "h7RkP2sQ9vXw4LmN0bTz6YcE1aJ3"]
 

@@ -1,7 +1,8 @@
 import Foundation
+import ReplanTestSupport
 
-/// `replan/1` documents the end-to-end tests import. Dates: 2025-01-06 is a Monday.
-enum Documents {
+/// The `replan/1` documents the CLI end-to-end tests import. Dates: 2025-01-06 is a Monday.
+extension Documents {
     /// Worked example 2 of planning.md §7: windows Mon–Fri 09:00–17:00 (the defaults), "English
     /// reading" Mon 1/6 … Fri 1/10 at 10:00–11:00 as one-off tasks `PREFIX-1` … `PREFIX-5`.
     static func englishWeek(
@@ -21,10 +22,6 @@ enum Documents {
         ]
         if !settings.isEmpty { u["settings"] = settings }
         return u
-    }
-
-    static func document(_ users: [[String: Any]]) -> [String: Any] {
-        ["format": "replan/1", "users": users]
     }
 
     /// Every kind of data the format holds (data.md's example, plus an all-day task and a

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// `import` and `export` (data.md's `replan/1` format): all or nothing, JSON paths in errors,
@@ -161,10 +162,7 @@ import Testing
         let s = try Sandbox()
         var user = Documents.englishWeek()
         try await s.ok(["import", s.writeJSON("v1.json", Documents.document([user]))])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "mine", "--title", "Added by hand", "--category", "Math",
-            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
-        ])
+        try await s.addTask("mine", "Added by hand", "2025-01-09T14:00", "2025-01-09T15:00", category: "Math")
         var tasks = user["tasks"] as! [[String: Any]]
         tasks[2]["title"] = "English reading, unit 4"
         user["tasks"] = tasks

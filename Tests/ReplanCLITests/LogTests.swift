@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -77,10 +78,10 @@ import Testing
         let s = try await Self.night(students: 25)
         let paged = s.path("paged.txt")
         func log(_ extra: [String], tty: Bool) -> String {
-            let captured = CLIBasicsTests.Captured()
+            let captured = Captured()
             let console = Console(
                 stdoutIsTTY: tty, stderrIsTTY: tty, stdinIsTTY: false, noColor: true, journal: false,
-                writeOut: { captured.append($0) }, writeErr: { _ in })
+                writeOut: { captured.appendOut($0) }, writeErr: { _ in })
             var env = s.environment
             env["PAGER"] = "cat > \(paged)"
             #expect(ReplanCommandLine.run(["log"] + extra, environment: env, console: console) == .success)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -120,10 +121,7 @@ import Testing
         #expect(try SQL.int(s.db, "SELECT count(*) FROM user_runs") == 1)
 
         // A session added for yesterday after the run waits for tomorrow night, unless forced.
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "lab", "--title", "Physics lab", "--category", "Physics",
-            "--start", "2025-01-06T14:00", "--end", "2025-01-06T15:00",
-        ])
+        try await s.addTask("lab", "Physics lab", "2025-01-06T14:00", "2025-01-06T15:00", category: "Physics")
         #expect(try await s.json(["run", "--no-model", "--json"]).object("counts")?.int("due") == 0)
         let forced = try await s.json(["run", "--no-model", "--force", "--json"])
         let e = try #require(forced.array("users").first)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// The notification outbox as a push service consumes it (docs/outbox.md): rows after a
@@ -11,14 +12,8 @@ import Testing
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
         try await s.ok(["settings", "set", "--user", "mei", "--notifications", "on", "--reminder-minutes", "10"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
-        ])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "phy", "--title", "Physics", "--category", "Physics",
-            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
-        ])
+        try await s.addTask("math", "Math", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math")
+        try await s.addTask("phy", "Physics", "2025-01-09T14:00", "2025-01-09T15:00", category: "Physics")
         return s
     }
 
@@ -75,7 +70,7 @@ import Testing
             try Outcome.of(
                 "/usr/bin/env",
                 [
-                    "python3", Binary.packageRoot.appendingPathComponent("docs/outbox_consumer.py").path,
+                    "python3", TestFiles.path("docs/outbox_consumer.py"),
                     "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "2", "--once",
                 ],
                 environment: s.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// Retention end to end: `replan prune`, the prune after every run, and undo beyond it.
@@ -7,10 +8,7 @@ import Testing
     static func oneNight() async throws -> (Sandbox, String) {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
-        ])
+        try await s.addTask("math", "Math", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math")
         let run = try await s.json(["run", "--no-model", "--json"])
         let cs = try #require((run["users"] as? [[String: Any]])?.first?["changesetId"] as? String)
         return (s, cs)

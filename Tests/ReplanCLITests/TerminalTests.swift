@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 /// What changes on a terminal (cli.md): colour only on a TTY and never with `NO_COLOR`, the

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -154,15 +155,6 @@ import Testing
     }
 
     // MARK: in-process: the confirmation question on a terminal
-
-    final class Captured: @unchecked Sendable {
-        private let lock = NSLock()
-        private var out = "", err = ""
-        func appendOut(_ s: String) { lock.withLock { out += s } }
-        func appendErr(_ s: String) { lock.withLock { err += s } }
-        var stdout: String { lock.withLock { out } }
-        var stderr: String { lock.withLock { err } }
-    }
 
     static func terminal(answer: String?, captured: Captured) -> Console {
         Console(

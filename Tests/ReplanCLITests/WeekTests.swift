@@ -1,4 +1,5 @@
 import Foundation
+import ReplanTestSupport
 import Testing
 
 @testable import ReplanCLI
@@ -10,19 +11,10 @@ import Testing
     static func afterOneNight() async throws -> (Sandbox, String) {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "math", "--title", "Math", "--category", "Math",
-            "--start", "2025-01-06T10:00", "--end", "2025-01-06T11:00",
-        ])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "vocab", "--title", "Vocab", "--category", "English",
-            "--start", "2025-01-06T20:00", "--end", "2025-01-06T20:30",
-        ])
+        try await s.addTask("math", "Math", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math")
+        try await s.addTask("vocab", "Vocab", "2025-01-06T20:00", "2025-01-06T20:30", category: "English")
         try await s.ok(["task", "done", "vocab"])
-        try await s.ok([
-            "task", "add", "--user", "mei", "--id", "zh", "--title", "中文閱讀", "--category", "中文",
-            "--start", "2025-01-09T14:00", "--end", "2025-01-09T15:00",
-        ])
+        try await s.addTask("zh", "中文閱讀", "2025-01-09T14:00", "2025-01-09T15:00", category: "中文")
         let run = try await s.json(["run", "--no-model", "--json"])
         let cs = try #require((run["users"] as? [[String: Any]])?.first?["changesetId"] as? String)
         return (s, cs)

@@ -1,10 +1,19 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
 
 @Suite struct ChangesetStoreTests {
+    /// A fresh fixture whose mei has `basePlan` stored.
+    static func seededBase() throws -> Fixture {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(basePlan(mei))
+        return f
+    }
+
     /// A series with subtasks, overrides (one far outside the nightly window) and slides, and a one-off.
     static func basePlan(_ user: User) -> UserPlan {
         var eng = series("eng", "2025-01-06T10:00", "2025-01-06T11:00", until: "2025-03-31")
@@ -22,14 +31,12 @@ import Testing
     static let window = date("2024-12-31")...date("2025-01-21")
 
     @Test func commitAppliesAPlanDiffSoLoadPlanEqualsTheWorkingCopy() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
         working.move(
-            OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")), start: time("2025-01-07T15:00"),
-            end: time("2025-01-07T16:00"))
+            OccurrenceID(taskID: "eng", originalDate: date("2025-01-07")), start: at("2025-01-07T15:00"),
+            end: at("2025-01-07T16:00"))
         working.complete(OccurrenceID(taskID: "m1"))
         working.skip(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
         working.addSlide(taskID: "eng", from: date("2025-01-10"), days: 1)
@@ -76,9 +83,7 @@ import Testing
     /// changeset is never stored.
     @Test func textRenderedAheadIsStoredAsTheCommitWouldWriteIt() throws {
         func stored(renderingAhead: Bool, editAfterwards: Bool) throws -> [String] {
-            let f = try Fixture()
-            let mei = try f.addUser()
-            try f.seed(ChangesetStoreTests.basePlan(mei))
+            let f = try ChangesetStoreTests.seededBase()
             let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
             var working = original
             working.complete(OccurrenceID(taskID: "m1"))
@@ -111,9 +116,7 @@ import Testing
     }
 
     @Test func commitConflictsWhenRowsChangedSinceLoadAndWritesNothing() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
 
         // Another process edits m1 and completes eng@01-08 after we loaded.
@@ -151,9 +154,7 @@ import Testing
     }
 
     @Test func undoRestoresADeletedTaskRowForRow() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let before = try f.plans.loadPlan(userID: "mei", window: nil)
 
         // The nightly window does not see eng@2025-03-03 or the February slide; deleting the
@@ -184,8 +185,8 @@ import Testing
         var w1 = p1
         var m1 = w1.tasks["m1"]!
         m1.title = "Moved by the nightly job"
-        m1.start = time("2025-01-08T14:00")
-        m1.end = time("2025-01-08T15:00")
+        m1.start = at("2025-01-08T14:00")
+        m1.end = at("2025-01-08T15:00")
         w1.put(m1)
         let nightly = try f.commit(from: p1, to: w1, at: Fixture.now, origin: .nightly)
 
@@ -207,7 +208,7 @@ import Testing
         let forced = try f.changesets.undo(changesetID: nightly, force: true, now: Fixture.later)
         let restored = try f.plans.task(id: "m1")
         #expect(restored?.title == "Task m1")
-        #expect(restored?.start == time("2025-01-07T14:00"))
+        #expect(restored?.start == at("2025-01-07T14:00"))
         #expect(restored?.note == "")
         #expect(restored?.version == 4)
         #expect(forced.overwritten == refused?.rows)
@@ -236,14 +237,12 @@ import Testing
     }
 
     @Test func redoReappliesExactlyWhatUndoReverted() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: ChangesetStoreTests.window)
         var working = original
         working.move(
-            OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), start: time("2025-01-08T16:00"),
-            end: time("2025-01-08T17:00"))
+            OccurrenceID(taskID: "eng", originalDate: date("2025-01-08")), start: at("2025-01-08T16:00"),
+            end: at("2025-01-08T17:00"))
         working.deleteTask("m1")
         working.addSlide(taskID: "eng", from: date("2025-01-09"), days: 1)
         let id = try f.commit(from: original, to: working, at: Fixture.later)
@@ -274,7 +273,7 @@ import Testing
                 ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: nil, foundVersion: studentVersion)
             ])
         try f.changesets.redo(changesetID: id, force: true, now: Fixture.later)
-        #expect(try f.plans.task(id: "m1")?.start == time("2025-01-07T14:00"))
+        #expect(try f.plans.task(id: "m1")?.start == at("2025-01-07T14:00"))
         #expect(try f.plans.task(id: "m1")?.version ?? 0 > studentVersion, "a forced write takes a fresh version")
     }
 
@@ -326,12 +325,9 @@ import Testing
     }
 
     @Test func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
-                overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)]))
+        let (f, _) = try Fixture.seeded(
+            tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
+            overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)])
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
         var w = p
         w.complete(OccurrenceID(taskID: "eng", originalDate: date("2025-01-06")))
@@ -518,9 +514,7 @@ import Testing
 
     /// Rows the check found are written with an UPDATE; every column of the after image lands.
     @Test func everyColumnOfAStoredTaskAndOverrideIsRewritten() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(ChangesetStoreTests.basePlan(mei))
+        let f = try ChangesetStoreTests.seededBase()
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         var eng = try #require(original.tasks["eng"])
@@ -528,8 +522,8 @@ import Testing
         eng.note = ""
         eng.category = "Languages"
         eng.color = .red
-        eng.start = time("2025-01-06T11:00")
-        eng.end = time("2025-01-06T12:30")
+        eng.start = at("2025-01-06T11:00")
+        eng.end = at("2025-01-06T12:30")
         eng.allDay = false
         eng.subtasks = [Subtask(title: "listening", done: true)]
         eng.repeatRule = RepeatRule(every: .weekly, until: date("2025-06-30"))
@@ -537,14 +531,14 @@ import Testing
         var m1 = try #require(original.tasks["m1"])
         m1.allDay = true
         m1.completed = true
-        m1.start = time("2025-01-08T00:00")
-        m1.end = time("2025-01-08T00:00")
+        m1.start = at("2025-01-08T00:00")
+        m1.end = at("2025-01-08T00:00")
         m1.subtasks = []
         m1.repeatRule = nil
         working.put(m1)
         working.move(
-            OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: time("2025-03-04T09:00"),
-            end: time("2025-03-04T10:00"))
+            OccurrenceID(taskID: "eng", originalDate: date("2025-03-03")), start: at("2025-03-04T09:00"),
+            end: at("2025-03-04T10:00"))
         try f.commit(from: original, to: working, at: Fixture.later)
         #expect(content(try f.plans.loadPlan(userID: "mei", window: nil)) == content(working))
     }

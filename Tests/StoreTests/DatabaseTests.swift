@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store

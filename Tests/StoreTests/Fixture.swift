@@ -1,31 +1,30 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 
 @testable import Store
 
-/// A fresh database in its own temporary directory, removed when the fixture goes away.
+/// A fresh database (a `TemporaryDatabase` as of `Fixture.now`) with the store's repositories.
 final class Fixture {
-    static let now = Date(timeIntervalSince1970: 1_736_218_800) // 2025-01-07T03:00:00Z
-    static let later = Date(timeIntervalSince1970: 1_736_305_200) // 2025-01-08T03:00:00Z
+    static let now = TestClock.tuesday0300UTC
+    static let later = TestClock.wednesday0300UTC
 
-    let directory: URL
-    let path: String
+    let temporary: TemporaryDatabase
     let db: Database
 
+    var path: String { temporary.path }
+    var directory: URL { temporary.directory }
+
     init(migrations: [Migration] = Schema.migrations) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("replan.db").path
-        db = try Database.open(path: path, migrations: migrations, now: Fixture.now)
+        temporary = try TemporaryDatabase(now: Fixture.now)
+        db = try temporary.open(migrations: migrations)
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+    func file(_ name: String) -> String { temporary.file(name) }
 
     /// A second connection to the same file, as another process would have.
     func openAgain(busyTimeoutMilliseconds: Int = Database.defaultBusyTimeoutMilliseconds) throws -> Database {
-        try Database.open(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: Fixture.later)
+        try temporary.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: Fixture.later)
     }
 
     var users: UserRepository { UserRepository(db) }
@@ -61,14 +60,21 @@ final class Fixture {
         try commit(from: UserPlan(user: plan.user, tasks: []), to: plan, origin: .import)
     }
 
+    /// A fresh fixture whose student `mei` (Asia/Taipei) has these rows, stored as by an import.
+    static func seeded(
+        tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []
+    ) throws -> (Fixture, User) {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides, slides: slides))
+        return (f, mei)
+    }
+
     /// Rows of a table belonging to a user (for cascade checks).
     func count(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
         try db.queryFirst(sql, values) { $0.int(0) } ?? -1
     }
 }
-
-func date(_ text: String) -> CivilDate { CivilDate(text)! }
-func time(_ text: String) -> CivilDateTime { CivilDateTime(text)! }
 
 /// The thrown StoreError, or nil when `body` succeeded.
 func storeError(_ body: () throws(StoreError) -> Void) -> StoreError? {
@@ -84,23 +90,20 @@ func conflict(_ body: () throws(StoreError) -> Void) -> ChangesetConflict? {
     return nil
 }
 
+/// A one-off task titled after its id (the store tests' usual task).
 func oneOff(
     _ id: String, user: String = "mei", _ start: String, _ end: String, category: String = "Math",
     allDay: Bool = false, completed: Bool = false
 ) -> StudyTask {
-    StudyTask(
-        id: id, userID: user, title: "Task \(id)", category: category, start: time(start), end: time(end),
-        allDay: allDay,
-        completed: completed)
+    Fx.task(id, "Task \(id)", start, end, category: category, allDay: allDay, completed: completed, user: user)
 }
 
+/// A series titled after its id.
 func series(
     _ id: String, user: String = "mei", _ start: String, _ end: String, every: RepeatRule.Frequency = .daily,
     until: String? = nil, category: String = "English"
 ) -> StudyTask {
-    StudyTask(
-        id: id, userID: user, title: "Series \(id)", category: category, start: time(start), end: time(end),
-        repeatRule: RepeatRule(every: every, until: until.map(date)))
+    Fx.series(id, "Series \(id)", start, end, every, until: until, category: category, user: user)
 }
 
 /// The plan with versions and bookkeeping times blanked, to compare content only.

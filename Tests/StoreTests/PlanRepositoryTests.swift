@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
@@ -10,18 +11,18 @@ import Testing
         let mei = try f.addUser()
         let full = StudyTask(
             id: "eng-1", userID: "mei", title: "English \"reading\" 📖", note: "Unit 3\nline two",
-            category: "English", color: .yellow, start: time("2025-01-06T10:00"), end: time("2025-01-06T11:30"),
+            category: "English", color: .yellow, start: at("2025-01-06T10:00"), end: at("2025-01-06T11:30"),
             subtasks: [Subtask(title: "vocabulary list", done: true), Subtask(title: "summary")],
             repeatRule: RepeatRule(every: .weekly, until: date("2025-03-31")))
         let allDay = StudyTask(
             id: "trip", userID: "mei", title: "Field trip", category: "Biology", color: .red,
-            start: time("2025-01-10T00:00"), end: time("2025-01-11T00:00"), allDay: true, completed: true)
+            start: at("2025-01-10T00:00"), end: at("2025-01-11T00:00"), allDay: true, completed: true)
         let monthly = StudyTask(
             id: "review", userID: "mei", title: "Monthly review", category: "Planning", color: .blue,
-            start: time("2025-01-31T18:00"), end: time("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
+            start: at("2025-01-31T18:00"), end: at("2025-01-31T19:00"), repeatRule: RepeatRule(every: .monthly))
         let habit = StudyTask(
             id: "stretch", userID: "mei", title: "Stretch", category: "Health", color: .blue,
-            start: time("2025-01-01T07:00"), end: time("2025-01-01T07:15"),
+            start: at("2025-01-01T07:00"), end: at("2025-01-01T07:15"),
             repeatRule: RepeatRule(every: .daily, missed: .makeUp))
         try f.seed(UserPlan(user: mei, tasks: [full, allDay, monthly, habit]))
 
@@ -49,10 +50,10 @@ import Testing
             OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped),
             OccurrenceOverride(
                 taskID: "eng", originalDate: date("2025-01-08"), state: .open,
-                start: time("2025-01-08T15:00"), end: time("2025-01-08T16:00")),
+                start: at("2025-01-08T15:00"), end: at("2025-01-08T16:00")),
             OccurrenceOverride(
                 taskID: "eng", originalDate: date("2025-01-09"), state: .completed,
-                start: time("2025-01-09T08:00"), end: time("2025-01-09T09:00")),
+                start: at("2025-01-09T08:00"), end: at("2025-01-09T09:00")),
         ]
         let slides = [
             SeriesSlide(taskID: "eng", from: date("2025-01-10"), days: 1),
@@ -93,7 +94,7 @@ import Testing
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
             OccurrenceOverride(
                 taskID: "daily", originalDate: date("2024-12-05"), state: .open,
-                start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+                start: at("2025-01-09T18:00"), end: at("2025-01-09T18:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
         ]
         try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides))
@@ -130,10 +131,10 @@ import Testing
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-03"), state: .completed),
             OccurrenceOverride(
                 taskID: "daily", originalDate: date("2024-06-04"), state: .open,
-                start: time("2025-09-01T20:00"), end: time("2025-09-01T20:30")),
+                start: at("2025-09-01T20:00"), end: at("2025-09-01T20:30")),
             OccurrenceOverride(
                 taskID: "daily", originalDate: date("2025-03-14"), state: .open,
-                start: time("2025-04-04T15:00"), end: time("2025-04-04T15:30")),
+                start: at("2025-04-04T15:00"), end: at("2025-04-04T15:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-01"), state: .completed),
             OccurrenceOverride(taskID: "daily", originalDate: date("2026-06-02"), state: .skipped),
         ]
@@ -186,10 +187,10 @@ import Testing
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped),
             OccurrenceOverride(
                 taskID: "daily", originalDate: date("2024-12-05"), state: .open,
-                start: time("2025-01-09T18:00"), end: time("2025-01-09T18:30")),
+                start: at("2025-01-09T18:00"), end: at("2025-01-09T18:30")),
             OccurrenceOverride(
                 taskID: "daily", originalDate: date("2024-12-06"), state: .open,
-                start: time("2024-12-30T18:00"), end: time("2024-12-30T18:30")),
+                start: at("2024-12-30T18:00"), end: at("2024-12-30T18:30")),
             OccurrenceOverride(taskID: "daily", originalDate: date("2025-03-01"), state: .completed),
             OccurrenceOverride(taskID: "weekly", originalDate: date("2024-06-10"), state: .completed),
             OccurrenceOverride(taskID: "twoDays", originalDate: date("2024-12-23"), state: .completed),
@@ -233,18 +234,13 @@ import Testing
     /// The statistics of the days between a stored base and the window take their one-off
     /// tasks from this read (the window's series rows cover the rest).
     @Test func oneOffTasksStartingInDays() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                    oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
-                    oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
-                    oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
-                    oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
+            oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
+            oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
+            oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
+        ])
         let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(
             \.id)
         #expect(Set(found) == ["first", "last"])
@@ -273,17 +269,13 @@ import Testing
     /// SQLite opens a temporary b-tree for every execution of an `IN (…)` list, a `UNION` or
     /// an `ORDER BY` no index provides; the nightly load runs these queries for every student.
     @Test func windowQueriesNeedNoTemporaryBTrees() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                ],
-                overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
-                slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)]))
+        let (f, mei) = try Fixture.seeded(
+            tasks: [
+                oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            ],
+            overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-02"), state: .completed)],
+            slides: [SeriesSlide(taskID: "daily", from: date("2024-12-03"), days: 1)])
         let reader = try f.openAgain()
         let opened = Set(reader.cachedSQL)
         _ = try PlanRepository(reader).loadPlan(user: mei, window: date("2025-01-01")...date("2025-01-20"))
@@ -299,15 +291,10 @@ import Testing
     /// Colours and frequencies are matched on the stored bytes: a value that only starts like
     /// one is refused, naming the row, as the string parser refused it.
     @Test func aStoredColourOrFrequencyMustMatchExactly() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+            oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+        ])
         #expect(try f.plans.loadPlan(userID: "mei", window: nil).tasks.count == 2)
         try f.db.execute("PRAGMA ignore_check_constraints = ON")
         try f.db.execute("UPDATE tasks SET color = 'reds' WHERE id = 'm1'")

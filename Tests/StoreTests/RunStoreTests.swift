@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
@@ -84,16 +85,14 @@ import Testing
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
         let plan = UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")])
+        let changeset = NewChangeset(
+            userID: "mei", origin: .nightly, planDate: date("2025-01-07"), createdAt: Fixture.now,
+            changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) { _, _ in "" })
         // A crash after the commit but before the user run is recorded must leave no changeset.
         let error = storeError { () throws(StoreError) in
             try f.db.write { (db) throws(StoreError) in
                 let id = try ChangesetStore(db).commit(
-                    NewChangeset(
-                        userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                        createdAt: Fixture.now,
-                        changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
-                            _, _ in ""
-                        }))
+                    changeset)
                 _ = id
                 throw StoreError.unknownUser("simulated crash")
             }
@@ -104,12 +103,7 @@ import Testing
 
         try f.db.write { (db) throws(StoreError) in
             let id = try ChangesetStore(db).commit(
-                NewChangeset(
-                    userID: "mei", origin: .nightly, planDate: date("2025-01-07"),
-                    createdAt: Fixture.now,
-                    changes: PlanDiff.changes(from: UserPlan(user: mei, tasks: []), to: plan, now: Fixture.now) {
-                        _, _ in ""
-                    }))
+                changeset)
             try RunStore(db).record(
                 UserRun(
                     runID: run, userID: "mei", planDate: date("2025-01-07"), status: .changed, changesetID: id,
@@ -125,9 +119,9 @@ import Testing
         let f = try Fixture()
         try f.addUser()
         let focus = FocusSessionRepository(f.db)
-        let a = try focus.add(userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
-        try focus.add(userID: "mei", category: "English", start: time("2025-01-08T10:00"), minutes: 20)
-        try focus.add(userID: "mei", category: "Math", start: time("2025-01-07T14:00"), minutes: 30)
+        let a = try focus.add(userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
+        try focus.add(userID: "mei", category: "English", start: at("2025-01-08T10:00"), minutes: 20)
+        try focus.add(userID: "mei", category: "Math", start: at("2025-01-07T14:00"), minutes: 30)
         #expect(try focus.sessions(userID: "mei").first == a)
         #expect(
             try focus.sessions(userID: "mei", dates: date("2025-01-07")...date("2025-01-07")).map(\.category) == [
@@ -136,7 +130,7 @@ import Testing
         #expect(try focus.minutesByCategory(userID: "mei") == ["English": 75, "Math": 30])
         #expect(
             storeError { () throws(StoreError) in
-                _ = try focus.add(userID: "nobody", category: "x", start: time("2025-01-06T10:00"), minutes: 5)
+                _ = try focus.add(userID: "nobody", category: "x", start: at("2025-01-06T10:00"), minutes: 5)
             }
                 == .unknownUser("nobody"))
     }
@@ -145,9 +139,9 @@ import Testing
         let f = try Fixture()
         try f.addUser()
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+            userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+            userID: "mei", category: "Piano", start: at("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         try stats.recompute(userID: "mei", counts: ["Old": CategoryCount(tasks: 1, completed: 0)])
         let rows = try stats.recompute(
@@ -175,7 +169,7 @@ import Testing
         try f.addUser()
         try f.addUser("zoe")
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "Piano", start: time("2025-01-06T18:00"), minutes: 15)
+            userID: "mei", category: "Piano", start: at("2025-01-06T18:00"), minutes: 15)
         let stats = StatisticsRepository(f.db)
         func rowsWritten(_ counts: [String: CategoryCount]) throws -> Int {
             let before = try f.count("SELECT total_changes()")
@@ -225,14 +219,21 @@ import Testing
         let flock = Process()
         flock.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         guard FileManager.default.isExecutableFile(atPath: flock.executableURL!.path) else { return }
-        // flock(1) holds the lock while `sleep` runs, then the kernel drops it as it exits.
-        flock.arguments = ["--exclusive", f.path, "sleep", "0.3"]
+        // flock(1) holds the lock while `cat` runs, until this test closes cat's input; then the
+        // kernel drops it as they exit. Nothing here depends on how fast the machine is.
+        let hold = Pipe()
+        flock.arguments = ["--exclusive", f.path, "cat"]
+        flock.standardInput = hold
+        flock.standardOutput = FileHandle.nullDevice
         try flock.run()
+        // Waits for the event, not for a time: the bound only keeps a broken lock from hanging the suite.
         var sawHeld = false
-        for _ in 0..<50 where !sawHeld {
+        let deadline = Date().addingTimeInterval(30)
+        while !sawHeld && Date() < deadline {
             if try RunLock.tryAcquire(databasePath: f.path) == nil { sawHeld = true } else { usleep(5_000) }
         }
         #expect(sawHeld)
+        try hold.fileHandleForWriting.close()
         flock.waitUntilExit()
         #expect(try RunLock.tryAcquire(databasePath: f.path) != nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
@@ -50,15 +51,10 @@ struct StatisticsBaseTests {
     }
 
     @Test func commitUndoAndRedoDropTheBaseWhenTheyTouchSettledDays() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
-                    oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
+            oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00"),
+        ])
         let bases = StatisticsBaseRepository(f.db)
         func settle() throws { try bases.store(userID: "mei", through: date("2025-01-01"), counts: math) }
         try settle()

@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import ReplanTestSupport
 import Testing
 
 @testable import Store
@@ -139,7 +140,7 @@ import Testing
                 user: try f.users.get("other"),
                 tasks: [oneOff("o1", user: "other", "2025-01-07T09:00", "2025-01-07T10:00")]))
         try FocusSessionRepository(f.db).add(
-            userID: "mei", category: "English", start: time("2025-01-06T10:00"), minutes: 55)
+            userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
         try StatisticsRepository(f.db).recompute(
             userID: "mei", counts: ["English": CategoryCount(tasks: 1, completed: 1)])
         try OutboxRepository(f.db).insert(

@@ -52,12 +52,12 @@ import Testing
         case 3: // move
             if w.tasks[id]?.isSeries == true {
                 w.move(
-                    OccurrenceID(taskID: id, originalDate: date(dayText)), start: time("\(dayText)T08:00"),
-                    end: time("\(dayText)T09:00"))
+                    OccurrenceID(taskID: id, originalDate: date(dayText)), start: at("\(dayText)T08:00"),
+                    end: at("\(dayText)T09:00"))
             } else if w.tasks[id] != nil {
                 w.move(
-                    OccurrenceID(taskID: id), start: time("\(dayText)T1\(step % 10):00"),
-                    end: time("\(dayText)T1\(step % 10):30"))
+                    OccurrenceID(taskID: id), start: at("\(dayText)T1\(step % 10):00"),
+                    end: at("\(dayText)T1\(step % 10):30"))
             }
         case 4: // complete
             w.complete(
@@ -72,15 +72,10 @@ import Testing
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func noWriteLandsOnARowChangedSinceItsChangesetReadIt(seed: UInt64) throws {
         var g = SeededRandom(seed: seed)
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    oneOff("a", "2025-01-07T10:00", "2025-01-07T11:00"),
-                    series("s", "2025-01-06T18:00", "2025-01-06T19:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            oneOff("a", "2025-01-07T10:00", "2025-01-07T11:00"),
+            series("s", "2025-01-06T18:00", "2025-01-06T19:00"),
+        ])
         var pending: [UserPlan] = []
         var changesets: [ChangesetID] = []
         var seen: [String: JSONValue] = [:]
@@ -205,15 +200,10 @@ import Testing
 /// patches the version into that text, which must equal the image it would have rendered.
 @Suite struct PrerenderedImageVersionTests {
     @Test func aPrerenderedAfterImageCarriesTheFreshVersionLikeTheRow() throws {
-        let f = try Fixture()
-        let mei = try f.addUser()
-        try f.seed(
-            UserPlan(
-                user: mei,
-                tasks: [
-                    oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-                    series("eng", "2025-01-06T10:00", "2025-01-06T11:00"),
-                ]))
+        let (f, _) = try Fixture.seeded(tasks: [
+            oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+            series("eng", "2025-01-06T10:00", "2025-01-06T11:00"),
+        ])
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         working.complete(OccurrenceID(taskID: "m1"))

@@ -15,7 +15,10 @@ answering with its last response. A response is
 
     {"status": 200, "body": {...json...}, "text": "raw body instead of json",
      "headers": {...}, "delay": seconds, "keepAlive": true (keep the connection open),
-     "interim": {"status": 103, "headers": {...}}}     (a 1xx block sent first)
+     "interim": {"status": 103, "headers": {...}},     (a 1xx block sent first)
+     "afterRequests": N}   (held until N requests in all have arrived; after 8 s without
+                            them, a 500 `mock_not_concurrent` instead: proves requests
+                            overlap by an event, not by how long they took)
 
 or a fault:
 
@@ -154,6 +157,7 @@ class Recorder:
 
     def __init__(self, path):
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._records = []
         self._path = path
 
@@ -163,6 +167,12 @@ class Recorder:
             if self._path:
                 with open(self._path, "a", encoding="utf-8") as log:
                     log.write(json.dumps(record) + "\n")
+            self._arrived.notify_all()
+
+    def wait_for(self, count, timeout):
+        """Whether `count` requests in all have arrived within `timeout` seconds."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: len(self._records) >= count, timeout)
 
     def all(self):
         with self._lock:
@@ -229,6 +239,11 @@ class Handler(BaseHTTPRequestHandler):
     # --- playing a scripted response ------------------------------------------------
 
     def _play(self, response):
+        together = response.get("afterRequests")
+        if together and not self.server.recorder.wait_for(int(together), 8):
+            message = "mock_openai: %d requests did not arrive together" % int(together)
+            self._send_json(500, error_body(message, "mock_not_concurrent"))
+            return
         delay = response.get("delay", 0)
         if delay:
             time.sleep(delay)

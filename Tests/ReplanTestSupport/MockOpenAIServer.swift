@@ -1,6 +1,3 @@
-// Self-contained on purpose (Foundation only, no project modules): other test targets link
-// to this file instead of copying it, so it must compile wherever it is placed.
-
 import Foundation
 
 /// A running `Tests/Support/mock_openai.py`: an OpenAI-compatible server that plays a
@@ -8,27 +5,27 @@ import Foundation
 ///
 /// Each test starts its own server on a free port and stops it when done (`stop()` is also
 /// called on deinit, and the server exits by itself once this process closes its stdin).
-final class MockOpenAIServer {
+package final class MockOpenAIServer {
     /// One request as the server saw it.
-    struct RecordedRequest {
-        var method: String
-        var path: String
+    package struct RecordedRequest {
+        package var method: String
+        package var path: String
         /// Header names are lowercased.
-        var headers: [String: String]
+        package var headers: [String: String]
         /// The request body exactly as received.
-        var raw: String
+        package var raw: String
         /// The body parsed as JSON, or nil when it is not JSON.
-        var json: Any?
+        package var json: Any?
     }
 
     /// Why the server could not be started or read.
-    struct LaunchError: Error, CustomStringConvertible {
-        var description: String
+    package struct LaunchError: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// `http://127.0.0.1:<port>/v1`, the base URL a client under test is configured with.
-    let baseURL: String
-    let port: Int
+    package let baseURL: String
+    package let port: Int
 
     private let process: Process
     private let stdinPipe: Pipe
@@ -36,7 +33,7 @@ final class MockOpenAIServer {
     private let recordFile: URL
 
     /// Starts a server playing `script`, a JSON list of rules (see mock_openai.py).
-    init(script: String) throws {
+    package init(script: String) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mock-openai-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -48,7 +45,7 @@ final class MockOpenAIServer {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", Self.serverScript.path, scriptFile.path, "--record", recordFile.path,
+            "python3", Self.serverScript, scriptFile.path, "--record", recordFile.path,
         ]
         stdinPipe = Pipe()
         let stdoutPipe = Pipe()
@@ -71,7 +68,7 @@ final class MockOpenAIServer {
 
     /// Every request received so far, in arrival order. A request is recorded before it is
     /// answered, so once a client has its response the request is here.
-    func requests() throws -> [RecordedRequest] {
+    package func requests() throws -> [RecordedRequest] {
         let text = try String(contentsOf: recordFile, encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             guard let record = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
@@ -88,7 +85,7 @@ final class MockOpenAIServer {
     }
 
     /// Stops the server and removes its temporary files; safe to call more than once.
-    func stop() {
+    package func stop() {
         try? stdinPipe.fileHandleForWriting.close()
         if process.isRunning {
             process.terminate()
@@ -104,14 +101,8 @@ final class MockOpenAIServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `<repo>/Tests/Support/mock_openai.py`, found from this file's location: the file sits
-    /// in `<repo>/Tests/<Target>/` (directly or as a link target), two levels below the root.
-    private static var serverScript: URL {
-        URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("Support/mock_openai.py")
-    }
+    /// `Tests/Support/mock_openai.py`.
+    private static var serverScript: String { TestFiles.support("mock_openai.py") }
 
     private static func readLine(from handle: FileHandle) -> String {
         var bytes = Data()

@@ -1,28 +1,25 @@
-// Self-contained on purpose (Foundation only, no project modules): ModelEndToEndTests links
-// to this file, like MockOpenAIServer.swift, so it must compile wherever it is placed.
-
 import Foundation
 
 /// Builds the JSON scripts `mock_openai.py` plays (see its doc string) from Swift values, so a
 /// test reads as the conversation it scripts instead of as escaped JSON.
-enum MockScript {
+package enum MockScript {
     /// One tool call of a scripted answer. `arguments` is sent as a JSON string (the API's
     /// form) unless it is already a `String`; with `asObject` it is sent as a JSON object,
     /// as some local servers do.
-    struct Call {
-        var id: String
-        var name: String
-        var arguments: Any
-        var asObject = false
+    package struct Call {
+        package var id: String
+        package var name: String
+        package var arguments: Any
+        package var asObject = false
 
-        init(_ id: String, _ name: String, _ arguments: Any, asObject: Bool = false) {
+        package init(_ id: String, _ name: String, _ arguments: Any, asObject: Bool = false) {
             self.id = id
             self.name = name
             self.arguments = arguments
             self.asObject = asObject
         }
 
-        var json: [String: Any] {
+        package var json: [String: Any] {
             let value: Any
             if asObject || arguments is String {
                 value = arguments
@@ -34,7 +31,8 @@ enum MockScript {
     }
 
     /// A 200 answer with tool calls (and optional text alongside).
-    static func toolCalls(_ calls: [Call], content: String? = nil, prompt: Int = 100, completion: Int = 20) -> [String:
+    package static func toolCalls(_ calls: [Call], content: String? = nil, prompt: Int = 100, completion: Int = 20)
+        -> [String:
         Any]
     {
         answer(
@@ -43,17 +41,17 @@ enum MockScript {
     }
 
     /// A 200 answer with text only.
-    static func text(_ content: String, prompt: Int = 100, completion: Int = 20) -> [String: Any] {
+    package static func text(_ content: String, prompt: Int = 100, completion: Int = 20) -> [String: Any] {
         answer(
             message: ["role": "assistant", "content": content], finish: "stop", prompt: prompt, completion: completion)
     }
 
     /// A 200 answer calling `end_conversation` with `summary`.
-    static func end(_ summary: String, id: String = "call_end") -> [String: Any] {
+    package static func end(_ summary: String, id: String = "call_end") -> [String: Any] {
         toolCalls([Call(id, "end_conversation", ["summary": summary])])
     }
 
-    static func answer(message: [String: Any], finish: String, prompt: Int, completion: Int) -> [String: Any] {
+    package static func answer(message: [String: Any], finish: String, prompt: Int, completion: Int) -> [String: Any] {
         [
             "status": 200,
             "body": [
@@ -68,7 +66,7 @@ enum MockScript {
     }
 
     /// An OpenAI error answer.
-    static func error(
+    package static func error(
         status: Int, code: String?, message: String = "scripted error", type: String = "server_error",
         headers: [String: String] = [:]
     ) -> [String: Any] {
@@ -82,29 +80,34 @@ enum MockScript {
     }
 
     /// 429 `insufficient_quota`, exactly as OpenAI sends it.
-    static var quota: [String: Any] {
+    package static var quota: [String: Any] {
         error(
             status: 429, code: "insufficient_quota",
             message: "You exceeded your current quota, please check your plan and billing details.",
             type: "insufficient_quota")
     }
 
-    static func fault(_ name: String, _ extra: [String: Any] = [:]) -> [String: Any] {
+    /// 401 `invalid_api_key`, as OpenAI sends it (its message quotes the key it was given).
+    package static func invalidKey(message: String = "scripted error") -> [String: Any] {
+        error(status: 401, code: "invalid_api_key", message: message, type: "invalid_request_error")
+    }
+
+    package static func fault(_ name: String, _ extra: [String: Any] = [:]) -> [String: Any] {
         extra.merging(["fault": name]) { $1 }
     }
 
     /// A rule: requests whose body contains `match` (any request for nil) get `responses` in order.
-    static func rule(_ match: String?, _ responses: [[String: Any]], repeat: Bool = false) -> [String: Any] {
+    package static func rule(_ match: String?, _ responses: [[String: Any]], repeat: Bool = false) -> [String: Any] {
         ["match": match ?? NSNull(), "responses": responses, "repeat": `repeat`]
     }
 
     /// The script text of `rules`.
-    static func script(_ rules: [[String: Any]]) -> String {
+    package static func script(_ rules: [[String: Any]]) -> String {
         jsonText(rules)
     }
 
     /// Compact JSON text of a Foundation value.
-    static func jsonText(_ value: Any) -> String {
+    package static func jsonText(_ value: Any) -> String {
         let data = try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         return String(decoding: data, as: UTF8.self)
     }

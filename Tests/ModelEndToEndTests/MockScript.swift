@@ -1,1 +1,0 @@
-../AssistantTests/MockScript.swift

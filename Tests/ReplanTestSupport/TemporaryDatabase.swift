@@ -1,0 +1,82 @@
+import Foundation
+import Planning
+import Store
+
+/// A database file in a temporary directory of its own, removed when the value goes away, with
+/// a fixed clock: every connection it opens and every row it writes is stamped with `now`
+/// unless told otherwise. Each test makes its own, so tests can run in parallel.
+package final class TemporaryDatabase: Sendable {
+    package let directory: URL
+    package let path: String
+    /// The instant the database is opened and seeded at.
+    package let now: Date
+
+    package init(now: Date = TestClock.tuesdayNightTaipei) throws {
+        self.now = now
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("replan-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("replan.db").path
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Another file in the same directory.
+    package func file(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// A connection to the database (created and migrated on first open), as of `now` unless told.
+    package func open(
+        migrations: [Migration] = Schema.migrations,
+        busyTimeoutMilliseconds: Int = Database.defaultBusyTimeoutMilliseconds, now: Date? = nil
+    ) throws -> Database {
+        try Database.open(
+            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, migrations: migrations, now: now ?? self.now)
+    }
+
+    /// The rows of a query, each as its columns' text joined by spaces (NULL as empty text).
+    package func rows(_ sql: String) throws -> [String] {
+        try open().query(sql, []) { row in
+            (0..<row.columnCount).map { row.text($0) }.joined(separator: " ")
+        }
+    }
+
+    /// Adds `plan`'s student (with its settings) and stores its tasks as one import changeset,
+    /// as `replan import` does.
+    package func add(_ plan: UserPlan, to db: Database) throws {
+        try UserRepository(db).add(plan.user, now: now)
+        _ = try UserRepository(db).saveSettings(plan.user.settings, for: plan.user.id)
+        let changes = PlanDiff.changes(from: UserPlan(user: plan.user, tasks: []), to: plan, now: now) { _, _ in
+            "import"
+        }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(userID: plan.user.id, origin: .import, planDate: nil, createdAt: now, changes: changes))
+    }
+
+    /// Adds students `s0`, `s1`, … each with a five-day course that started on Monday 2025-01-06
+    /// at 10:00 and was missed: on Tuesday night each plan is worked example 2 of planning.md.
+    package func addStudents(_ count: Int, instruction: String = "", zone: String = "Asia/Taipei")
+        throws
+    {
+        let db = try open()
+        for i in 0..<count {
+            var settings = UserSettings()
+            settings.instruction = instruction
+            let tasks = (0..<5).map { d in
+                Fx.task(
+                    "s\(i)-eng-\(d)", "English reading", "2025-01-06T10:00", "2025-01-06T11:00", category: "English",
+                    user: "s\(i)"
+                ).moved(days: d)
+            }
+            try add(Fx.plan(tasks, settings: settings, zone: try UserZone(identifier: zone), user: "s\(i)"), to: db)
+        }
+    }
+}
+
+extension StudyTask {
+    /// The task `days` later (negative: earlier), same times of day.
+    package func moved(days: Int) -> StudyTask {
+        var moved = self
+        moved.start = start.adding(days: days)
+        moved.end = end.adding(days: days)
+        return moved
+    }
+}
