@@ -21,6 +21,11 @@ import HTTP
 ///
 /// Numbers from headers never trap: unreadable, negative, huge or non-finite values are
 /// ignored or clamped.
+///
+/// Waiting is the point of the gate, so its state is guarded by a condition variable rather
+/// than a `Mutex` (which cannot block a thread until another signals): every stored `var`
+/// below is read and written only with `condition` held, which is why the class may be
+/// `@unchecked Sendable`.
 package final class RateLimitGate: @unchecked Sendable {
     private let condition = NSCondition()
     private let maxInFlight: Int
