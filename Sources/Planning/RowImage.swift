@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The JSON image of one stored row (task, occurrence override, series slide), as kept in a
 /// changeset's before/after columns. Images round-trip exactly, so undo restores a deleted

@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSON
 import Planning
 
 /// `import --from firestore`: reads the export (one file, or a directory of `.json` files),

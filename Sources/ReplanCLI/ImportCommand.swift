@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSON
 import Nightly
 import Planning
 import Store

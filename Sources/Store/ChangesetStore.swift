@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Commits, undoes and redoes changesets, each in one `BEGIN IMMEDIATE` transaction, and

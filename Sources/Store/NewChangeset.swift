@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// A changeset to commit: one user's row changes (usually from `PlanDiff`), with the summary
