@@ -43,44 +43,49 @@ package struct ChangesetStore {
                         entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
                 }
             }
-            // Each step with its images' JSON text, where `renderText()` wrote it ahead.
-            var steps: [(edit: ChangesetEdit, text: NewChangeset.ImageText?)] = []
+            var steps: [ChangesetEdit] = []
+            // The images' JSON text of each step, where `renderText()` wrote it ahead: appended
+            // with its step, so `stepText[i]` is the text of `steps[i]`.
+            var stepText: [NewChangeset.ImageText?] = []
             for (change, text) in changeset.changesToStore {
                 if change.entity == .task, change.before != nil, change.after == nil {
                     for child in try applier.storedChildren(ofTask: change.key)
                     where !listed.contains(ChangesetApplier.identity(child.entity, child.key)) {
-                        let edit = ChangesetEdit(
-                            seq: 0, entity: child.entity, key: child.key, before: child.image, after: nil,
-                            reason: change.reason)
-                        steps.append((edit, nil))
+                        steps.append(
+                            ChangesetEdit(
+                                seq: 0, entity: child.entity, key: child.key, before: child.image,
+                                after: nil, reason: change.reason))
+                        stepText.append(nil)
                     }
                 }
-                steps.append((ChangesetEdit(seq: 0, change), text))
+                steps.append(ChangesetEdit(seq: 0, change))
+                stepText.append(text)
             }
 
-            let conflicts = try applier.conflicts(of: steps.map(\.edit))
+            let conflicts = try applier.conflicts(of: steps)
             guard conflicts.isEmpty else {
                 throw StoreError.conflict(ChangesetConflict(changesetID: nil, rows: conflicts))
             }
 
             // Statistic rows first: they have no foreign keys, and undo (which runs in
             // reverse) then removes them last, after the tasks that kept them alive are gone.
-            let statisticEdits = try applier.statisticEdits(for: steps.map(\.edit))
-            var edits = statisticEdits.map { (edit: $0, text: NewChangeset.ImageText?.none) } + steps
-            for i in edits.indices { edits[i].edit.seq = i + 1 }
+            let statisticEdits = try applier.statisticEdits(for: steps)
+            var edits = statisticEdits + steps
+            var editText = Array(repeating: nil, count: statisticEdits.count) + stepText
+            for i in edits.indices { edits[i].seq = i + 1 }
             // Every row this changeset writes gets one fresh version (see `VersionClock`),
             // whatever version the caller computed for its after image.
             let fresh = try VersionClock.next(db)
-            for i in edits.indices where edits[i].edit.entity != .statistic {
-                guard let stamped = VersionClock.stamp(edits[i].edit.after, fresh) else { continue }
-                edits[i].edit.after = stamped
-                if let afterText = edits[i].text?.after {
-                    edits[i].text?.after = VersionClock.stamp(text: afterText, fresh) ?? stamped.text
+            for i in edits.indices where edits[i].entity != .statistic {
+                guard let stamped = VersionClock.stamp(edits[i].after, fresh) else { continue }
+                edits[i].after = stamped
+                if let afterText = editText[i]?.after {
+                    editText[i]?.after = VersionClock.stamp(text: afterText, fresh) ?? stamped.text
                 }
             }
-            let earliest = try earliestAffectedDate(of: edits.map(\.edit), tasks: applier.tasks)
+            let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
-            for (edit, _) in edits {
+            for edit in edits {
                 try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
             }
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
@@ -96,7 +101,7 @@ package struct ChangesetStore {
                     .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
                     .text(changeset.summaryText), .text(changeset.reportText),
                 ])
-            for (edit, written) in edits {
+            for (edit, written) in zip(edits, editText) {
                 try db.execute(
                     """
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
