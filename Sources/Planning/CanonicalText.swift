@@ -112,3 +112,13 @@ enum CanonicalText {
         }
     }
 }
+
+extension StringProtocol {
+    /// `body` over the text's UTF-8 bytes: in place when the text is stored contiguously (a
+    /// native string or a slice of one), from a copy otherwise.
+    func withUTF8Bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = String(self)
+        return copy.withUTF8(body)
+    }
+}

@@ -22,8 +22,7 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses exactly `YYYY-MM-DD`.
     package init?(_ text: some StringProtocol) {
-        var text = String(text)
-        guard let date = text.withUTF8({ CivilDate(utf8: $0) }) else { return nil }
+        guard let date = text.withUTF8Bytes({ CivilDate(utf8: $0) }) else { return nil }
         self = date
     }
 

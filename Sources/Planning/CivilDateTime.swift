@@ -30,8 +30,7 @@ package struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConver
     /// Parses `YYYY-MM-DDTHH:MM` (or a space for the `T`) with optional `:00` seconds. Offsets
     /// are handled by `UserZone`.
     package init?(_ text: some StringProtocol) {
-        var text = String(text)
-        guard let value = text.withUTF8({ CivilDateTime(utf8: $0) }) else { return nil }
+        guard let value = text.withUTF8Bytes({ CivilDateTime(utf8: $0) }) else { return nil }
         self = value
     }
 

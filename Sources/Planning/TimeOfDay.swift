@@ -8,13 +8,14 @@ package struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses `HH:MM`; `24:00` only when `allowingEndOfDay` (the end of a study window).
     package init?(_ text: some StringProtocol, allowingEndOfDay: Bool = false) {
-        var text = String(text)
-        guard let time = text.withUTF8({ TimeOfDay(utf8: $0, allowingEndOfDay: allowingEndOfDay) }) else { return nil }
+        guard let time = text.withUTF8Bytes({ TimeOfDay(utf8: $0, allowingEndOfDay: allowingEndOfDay) }) else {
+            return nil
+        }
         self = time
     }
 
     /// `init(_:allowingEndOfDay:)` from UTF-8 bytes.
-    package init?(utf8 b: UnsafeBufferPointer<UInt8>, allowingEndOfDay: Bool = false) {
+    init?(utf8 b: UnsafeBufferPointer<UInt8>, allowingEndOfDay: Bool = false) {
         guard b.count == 5, b[2] == UInt8(ascii: ":"),
             let h = CanonicalText.number(b, 0, 2), let m = CanonicalText.number(b, 3, 2), m < 60
         else { return nil }

@@ -14,8 +14,7 @@ package enum Timestamp {
 
     /// Parses an ISO-8601 instant: `…Z`, `…+08:00`, with or without seconds.
     package static func date(_ text: String) -> Date? {
-        var text = text
-        return text.withUTF8 { date(utf8: $0) }
+        text.withUTF8Bytes { date(utf8: $0) }
     }
 
     /// `date(_:)` from UTF-8 bytes (a bookkeeping column), without making a string of them.
