@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The error object of a failed API call: `{"error": {"message", "type", "param", "code"}}`.
 ///
@@ -20,7 +21,7 @@ package struct APIErrorBody: Sendable, Equatable {
 
     /// The error body in `data`, or nil when `data` is not such a body (an HTML proxy page).
     package static func decode(_ data: Data) -> APIErrorBody? {
-        guard let document = try? WireJSON.parse(data), let error = document["error"] else { return nil }
+        guard let document = try? JSONValue(parsing: data), let error = document["error"] else { return nil }
         switch error {
         case .string(let message):
             return APIErrorBody(message: message)
@@ -42,11 +43,12 @@ package struct APIErrorBody: Sendable, Equatable {
         code == "insufficient_quota" || type == "insufficient_quota"
     }
 
-    private static func text(_ value: WireJSON) -> String? {
+    private static func text(_ value: JSONValue) -> String? {
         switch value {
         case .string(let text): return text
-        case .integer(let number): return String(number)
-        case .number(let number): return String(number)
+        // A whole number reads as one (`429`, not `429.0`).
+        case .number(let number):
+            return number.rounded() == number && abs(number) < 9.007e15 ? String(Int(number)) : String(number)
         case .bool(let flag): return String(flag)
         default: return nil
         }

@@ -1,5 +1,7 @@
+import JSON
+
 /// The four tools of assistant.md as JSON Schemas (`strict: true`, no additional properties),
-/// ready to send: the schemas are `WireJSON`, so integers stay integers on the wire.
+/// ready to send: the schemas are `JSONValue`s, which go out with whole numbers as integers.
 ///
 /// Strict function calling requires every property to be listed in `required`; optional
 /// fields are therefore nullable (`["string", "null"]`) and a null means "leave unchanged".
@@ -59,9 +61,9 @@ package enum AssistantTools {
     ]
 
     /// The per-item reason of the edit tools, stored with the edit in the changeset.
-    static let reason: WireJSON = ["type": "string", "description": "why, in a few words for the student"]
+    static let reason: JSONValue = ["type": "string", "description": "why, in a few words for the student"]
 
-    static func object(_ properties: [String: WireJSON]) -> WireJSON {
+    static func object(_ properties: [String: JSONValue]) -> JSONValue {
         [
             "type": "object", "properties": .object(properties),
             "required": .array(properties.keys.sorted().map { .string($0) }),
@@ -69,6 +71,6 @@ package enum AssistantTools {
         ]
     }
 
-    static func array(of item: WireJSON) -> WireJSON { ["type": "array", "items": item] }
-    static func nullable(_ type: String) -> WireJSON { ["type": [.string(type), "null"]] }
+    static func array(of item: JSONValue) -> JSONValue { ["type": "array", "items": item] }
+    static func nullable(_ type: String) -> JSONValue { ["type": [.string(type), "null"]] }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The body of one `POST /chat/completions`.
 ///
@@ -59,7 +60,7 @@ package struct ChatCompletionRequest: Sendable, Equatable {
     /// The JSON body, compact with sorted keys.
     package func encoded() throws(ModelCallError) -> Data {
         do {
-            return try WireJSON.makeEncoder().encode(self)
+            return try JSONCoding.encode(self)
         } catch {
             throw .invalidRequest(String(describing: error))
         }

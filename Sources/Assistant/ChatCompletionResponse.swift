@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The model's answer: the first choice of a Chat Completions response, plus usage.
 ///
@@ -54,7 +55,7 @@ package struct ChatCompletionResponse: Sendable, Equatable {
     /// Decodes a response body, explaining in plain words what is wrong with a bad one.
     package static func decode(_ data: Data) throws(ModelCallError) -> ChatCompletionResponse {
         do {
-            return try JSONDecoder().decode(ChatCompletionResponse.self, from: data)
+            return try JSONCoding.decode(ChatCompletionResponse.self, from: data)
         } catch let error as DecodingError {
             throw .invalidResponse(explain(error, body: data))
         } catch {
@@ -124,7 +125,7 @@ extension ChatCompletionResponse: Decodable {
         finishReason = try? choice.decodeIfPresent(String.self, forKey: .finishReason)
 
         let message = try choice.nestedContainer(keyedBy: MessageKeys.self, forKey: .message)
-        content = try message.decodeIfPresent(WireJSON.self, forKey: .content)?.messageText
+        content = try message.decodeIfPresent(JSONValue.self, forKey: .content)?.messageText
         refusal = try? message.decodeIfPresent(String.self, forKey: .refusal)
         let calls = try message.decodeIfPresent([ToolCall].self, forKey: .toolCalls) ?? []
         toolCalls = calls.enumerated().map { index, call in
@@ -137,7 +138,7 @@ extension ChatCompletionResponse: Decodable {
             legacyFunctionCall = ToolCall(
                 id: "",
                 name: try function.decode(String.self, forKey: .name),
-                arguments: try ToolCall.argumentsText(function.decodeIfPresent(WireJSON.self, forKey: .arguments))
+                arguments: try ToolCall.argumentsText(function.decodeIfPresent(JSONValue.self, forKey: .arguments))
             )
         } else {
             legacyFunctionCall = nil

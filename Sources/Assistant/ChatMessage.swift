@@ -1,3 +1,5 @@
+import JSON
+
 /// One message of the conversation sent to the model.
 ///
 /// Encoded as the Chat Completions API expects: an assistant message that carries tool
@@ -22,7 +24,7 @@ extension ChatMessage: Codable {
     package init(from decoder: any Decoder) throws {
         let message = try decoder.container(keyedBy: CodingKeys.self)
         let role = try message.decode(String.self, forKey: .role)
-        let content = try message.decodeIfPresent(WireJSON.self, forKey: .content)?.messageText
+        let content = try message.decodeIfPresent(JSONValue.self, forKey: .content)?.messageText
         switch role {
         case "system":
             self = .system(content ?? "")

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// What one user's model conversation came to.

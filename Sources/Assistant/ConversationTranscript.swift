@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// The record of one user's model conversation, stored with the user run and printed by

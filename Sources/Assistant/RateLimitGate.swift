@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Synchronization
 
 /// Shared by every conversation of a run: paces requests so the run fits the provider's rate
 /// limits before the server has to say 429, and adapts how many requests are in flight.
@@ -21,17 +22,26 @@ import HTTP
 ///
 /// Numbers from headers never trap: unreadable, negative, huge or non-finite values are
 /// ignored or clamped.
-package final class RateLimitGate: @unchecked Sendable {
+///
+/// The state lives in a `Mutex`. A mutex cannot make a thread sleep until another signals, so
+/// waiting uses a condition besides: every change of the state is made with the condition's
+/// lock held and followed by a broadcast, and a waiter checks the state with that lock held
+/// too, so no wake-up is lost between its check and its wait.
+package final class RateLimitGate: Sendable {
     private let condition = NSCondition()
     private let maxInFlight: Int
-    private var allowed: Int
-    private var inFlight = 0
-    private var pausedUntil = Date.distantPast
-    private var halvedUntil = Date.distantPast
-    private var requests = Budget()
-    private var tokens = Budget()
+    private let state: Mutex<State>
     private let clock: @Sendable () -> Date
-    private var tally = Counters()
+
+    private struct State {
+        var allowed: Int
+        var inFlight = 0
+        var pausedUntil = Date.distantPast
+        var halvedUntil = Date.distantPast
+        var requests = Budget()
+        var tokens = Budget()
+        var tally = Counters()
+    }
 
     /// What the gate did, for reports and benchmarks.
     package struct Counters: Sendable, Hashable {
@@ -105,7 +115,7 @@ package final class RateLimitGate: @unchecked Sendable {
     ///   - initialInFlight: where the adaptive limit starts (at most `maxInFlight`).
     package init(maxInFlight: Int, initialInFlight: Int? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.maxInFlight = max(1, maxInFlight)
-        self.allowed = min(max(1, initialInFlight ?? maxInFlight), max(1, maxInFlight))
+        self.state = Mutex(State(allowed: min(max(1, initialInFlight ?? maxInFlight), max(1, maxInFlight))))
         self.clock = clock
     }
 
@@ -114,9 +124,9 @@ package final class RateLimitGate: @unchecked Sendable {
     static let reportSlack = 0.25
 
     /// Requests the gate currently lets through at once.
-    package var currentLimit: Int { condition.withLock { allowed } }
+    package var currentLimit: Int { state.withLock { $0.allowed } }
 
-    package var counters: Counters { condition.withLock { tally } }
+    package var counters: Counters { state.withLock { $0.tally } }
 
     /// Blocks until a request of `estimatedTokens` may start; false when cancelled while waiting.
     package func enter(estimatedTokens: Int = 0, cancellation: CancellationToken?) -> Bool {
@@ -127,30 +137,30 @@ package final class RateLimitGate: @unchecked Sendable {
         while true {
             if cancellation?.isCancelled == true { return false }
             let now = clock()
-            if now < pausedUntil {
-                waitedSince = waitedSince ?? now
-                _ = condition.wait(until: min(pausedUntil, now.addingTimeInterval(0.5)))
-                continue
+            // Nil: entered; otherwise when to look again.
+            let wakeAt = state.withLock { (s) -> Date? in
+                if now < s.pausedUntil {
+                    waitedSince = waitedSince ?? now
+                    return min(s.pausedUntil, now.addingTimeInterval(0.5))
+                }
+                guard s.inFlight < s.allowed else { return now.addingTimeInterval(0.5) }
+                let wait = max(s.requests.wait(for: 1, at: now) ?? 0, s.tokens.wait(for: cost, at: now) ?? 0)
+                if wait > 0 {
+                    waitedSince = waitedSince ?? now
+                    return now.addingTimeInterval(min(wait, 0.5))
+                }
+                s.inFlight += 1
+                s.tally.peakInFlight = max(s.tally.peakInFlight, s.inFlight)
+                s.requests.reserve(1, at: now)
+                s.tokens.reserve(cost, at: now)
+                if let waitedSince {
+                    s.tally.pacedRequests += 1
+                    s.tally.pacedSeconds += now.timeIntervalSince(waitedSince)
+                }
+                return nil
             }
-            guard inFlight < allowed else {
-                _ = condition.wait(until: now.addingTimeInterval(0.5))
-                continue
-            }
-            let wait = max(requests.wait(for: 1, at: now) ?? 0, tokens.wait(for: cost, at: now) ?? 0)
-            if wait > 0 {
-                waitedSince = waitedSince ?? now
-                _ = condition.wait(until: now.addingTimeInterval(min(wait, 0.5)))
-                continue
-            }
-            inFlight += 1
-            tally.peakInFlight = max(tally.peakInFlight, inFlight)
-            requests.reserve(1, at: now)
-            tokens.reserve(cost, at: now)
-            if let waitedSince {
-                tally.pacedRequests += 1
-                tally.pacedSeconds += now.timeIntervalSince(waitedSince)
-            }
-            return true
+            guard let wakeAt else { return true }
+            _ = condition.wait(until: wakeAt)
         }
     }
 
@@ -161,13 +171,17 @@ package final class RateLimitGate: @unchecked Sendable {
         let remainingRequests = number("remaining-requests")
         let remainingTokens = number("remaining-tokens")
         guard remainingRequests != nil || remainingTokens != nil else { return }
+        let limitRequests = number("limit-requests")
+        let resetRequests = duration("reset-requests")
+        let limitTokens = number("limit-tokens")
+        let resetTokens = duration("reset-tokens")
         condition.lock()
         defer { condition.unlock() }
         let now = clock()
-        requests.observe(
-            limit: number("limit-requests"), remaining: remainingRequests, reset: duration("reset-requests"), at: now)
-        tokens.observe(
-            limit: number("limit-tokens"), remaining: remainingTokens, reset: duration("reset-tokens"), at: now)
+        state.withLock { s in
+            s.requests.observe(limit: limitRequests, remaining: remainingRequests, reset: resetRequests, at: now)
+            s.tokens.observe(limit: limitTokens, remaining: remainingTokens, reset: resetTokens, at: now)
+        }
         condition.broadcast()
     }
 
@@ -175,21 +189,24 @@ package final class RateLimitGate: @unchecked Sendable {
     package func leave(rateLimitedFor delay: Double?) {
         condition.lock()
         defer { condition.unlock() }
-        inFlight = max(0, inFlight - 1)
         let now = clock()
-        if let delay {
-            tally.rateLimited += 1
-            let pause = delay.isFinite ? min(max(0, delay), 3600) : 60
-            pausedUntil = max(pausedUntil, now.addingTimeInterval(pause))
-            // One halving per window: 429s answered together say the same thing once.
-            if now >= halvedUntil {
-                allowed = max(1, allowed / 2)
-                tally.halvings += 1
-                let window = max(pause, requests.resetHint ?? 0, tokens.resetHint ?? 0, 1)
-                halvedUntil = now.addingTimeInterval(window)
+        let maxInFlight = maxInFlight
+        state.withLock { s in
+            s.inFlight = max(0, s.inFlight - 1)
+            if let delay {
+                s.tally.rateLimited += 1
+                let pause = delay.isFinite ? min(max(0, delay), 3600) : 60
+                s.pausedUntil = max(s.pausedUntil, now.addingTimeInterval(pause))
+                // One halving per window: 429s answered together say the same thing once.
+                if now >= s.halvedUntil {
+                    s.allowed = max(1, s.allowed / 2)
+                    s.tally.halvings += 1
+                    let window = max(pause, s.requests.resetHint ?? 0, s.tokens.resetHint ?? 0, 1)
+                    s.halvedUntil = now.addingTimeInterval(window)
+                }
+            } else if s.allowed < maxInFlight {
+                s.allowed += 1
             }
-        } else if allowed < maxInFlight {
-            allowed += 1
         }
         condition.broadcast()
     }

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// Reads the `arguments` text of a tool call into an object reader, forgiving the ways

@@ -1,3 +1,5 @@
+import JSON
+
 /// One function call the model asked for: which tool, with which arguments, under which id
 /// (the `tool` message answering it must carry the same id).
 ///
@@ -32,19 +34,19 @@ extension ToolCall: Codable {
         // A missing id is left empty; the response decoder gives it a positional one.
         id = try call.decodeIfPresent(String.self, forKey: .id) ?? ""
         name = try function.decode(String.self, forKey: .name)
-        arguments = try Self.argumentsText(function.decodeIfPresent(WireJSON.self, forKey: .arguments))
+        arguments = try Self.argumentsText(function.decodeIfPresent(JSONValue.self, forKey: .arguments))
     }
 
     /// Arguments as JSON text: a string is taken as is, an object or other value is
     /// serialised, and none at all (seen for tools without parameters) is `{}`.
-    static func argumentsText(_ value: WireJSON?) throws -> String {
+    static func argumentsText(_ value: JSONValue?) throws -> String {
         switch value {
         case .string(let text)?:
             return text
         case nil, .null?:
             return "{}"
         case let structured?:
-            return String(decoding: try structured.serialized(), as: UTF8.self)
+            return String(decoding: try JSONCoding.encode(structured), as: UTF8.self)
         }
     }
 

@@ -1,15 +1,17 @@
+import JSON
+
 /// A function the model may call, as offered in the request's `tools` list:
 /// `{"type": "function", "function": {"name", "description", "parameters", "strict"}}`.
 package struct ToolDefinition: Sendable, Equatable {
     package var name: String
     package var description: String
     /// The JSON Schema of the arguments object, sent as is.
-    package var parameters: WireJSON
+    package var parameters: JSONValue
     /// Asks the server to make arguments match `parameters` exactly (Structured Outputs);
     /// the schema must then list every property as required and forbid additional ones.
     package var strict: Bool
 
-    package init(name: String, description: String, parameters: WireJSON, strict: Bool = true) {
+    package init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
         self.name = name
         self.description = description
         self.parameters = parameters

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Applies the model's tool calls (assistant.md "Tools") to one user's working copy, item by

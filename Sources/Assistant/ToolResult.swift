@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// The JSON a tool call answers with (assistant.md): one entry per item, in the order of the

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// One document of the original app's Firestore data: where it sits and its fields.

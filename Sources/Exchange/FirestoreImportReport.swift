@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// What a Firestore import did differently from what the export literally says, and what it

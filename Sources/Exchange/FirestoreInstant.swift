@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Instants as the original app's Firestore export holds them.

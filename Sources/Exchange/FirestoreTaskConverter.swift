@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// One `tasks/{uid}/userTasks/{taskId}` document (with its instances) as a replan task.

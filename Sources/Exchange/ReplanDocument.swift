@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// The `replan/1` import/export document (data.md): any number of users, each with settings,

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Validates and decodes a `replan/1` document completely before anything is written: the
@@ -10,7 +11,9 @@ package struct ReplanDocumentDecoder: Sendable {
     package init(now: Date) { self.now = now }
 
     package func decode(_ data: Data) throws(DataError) -> ReplanDocument {
-        try decode(try JSONValue(parsing: data))
+        let root: JSONValue
+        do { root = try JSONValue(parsing: data) } catch { throw DataError(error) }
+        return try decode(root)
     }
 
     package func decode(_ root: JSONValue) throws(DataError) -> ReplanDocument {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// A small blocking HTTP client over libcurl.
 ///
@@ -15,22 +16,33 @@ import Foundation
 /// Redirects are not followed (an API endpoint that redirects is misconfigured, and
 /// following would resend the `Authorization` header elsewhere); `Expect: 100-continue` is
 /// never sent; only http and https are spoken.
-package final class HTTPClient: @unchecked Sendable {
-    private let lock = NSLock()
-    /// Idle easy handles, each with the connections it keeps open.
-    private var idle: [UnsafeMutableRawPointer] = []
-    private var created = 0
+package final class HTTPClient: Sendable {
+    private struct Pool {
+        /// Idle easy handles, each with the connections it keeps open.
+        var idle: [EasyHandle] = []
+        var created = 0
+    }
+
+    /// A curl easy handle. Only one thread uses it at a time: it is either in the pool
+    /// (reached through the mutex) or owned by the one `send` that took it out.
+    private struct EasyHandle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
+
+    private let pool = Mutex(Pool())
     /// Idle handles kept at most; more are cleaned up (their connections closed).
     private let maxIdle: Int
 
     package init(maxIdleHandles: Int = 256) { maxIdle = max(0, maxIdleHandles) }
 
     deinit {
-        for handle in idle { curl_easy_cleanup(handle) }
+        pool.withLock { pool in
+            for handle in pool.idle { curl_easy_cleanup(handle.pointer) }
+        }
     }
 
     /// Easy handles created so far (a pool that works creates about one per thread).
-    package var handlesCreated: Int { lock.withLock { created } }
+    package var handlesCreated: Int { pool.withLock { $0.created } }
 
     /// Performs `request` and returns the final response, whatever its status.
     /// - Parameter cancellation: when cancelled from another thread, the transfer stops
@@ -42,22 +54,23 @@ package final class HTTPClient: @unchecked Sendable {
             throw .transport(code: Int(setup.rawValue), message: "libcurl could not be initialised")
         }
         if cancellation?.isCancelled == true { throw .cancelled }
-        let pooled = lock.withLock { idle.popLast() }
+        let pooled = pool.withLock { $0.idle.popLast() }
         let handle: UnsafeMutableRawPointer
         if let pooled {
-            curl_easy_reset(pooled)
-            handle = pooled
+            curl_easy_reset(pooled.pointer)
+            handle = pooled.pointer
         } else {
             guard let fresh = curl_easy_init() else {
                 throw .transport(code: Int(CURLE_FAILED_INIT.rawValue), message: "curl_easy_init failed")
             }
-            lock.withLock { created += 1 }
+            pool.withLock { $0.created += 1 }
             handle = fresh
         }
         defer {
-            let kept = lock.withLock { () -> Bool in
-                guard idle.count < maxIdle else { return false }
-                idle.append(handle)
+            let maxIdle = maxIdle
+            let kept = pool.withLock { pool -> Bool in
+                guard pool.idle.count < maxIdle else { return false }
+                pool.idle.append(EasyHandle(pointer: handle))
                 return true
             }
             if !kept { curl_easy_cleanup(handle) }

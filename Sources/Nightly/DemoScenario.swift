@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSON
 import Planning
 
 /// The sample student of `replan demo`: a week, relative to today, with missed sessions, a

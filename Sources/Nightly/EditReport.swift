@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// The JSON shapes of cli.md for edits, flags and summaries, shared by `run`, `preview` and

@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSON
 import Planning
 import Store
 

@@ -1,5 +1,6 @@
 import Exchange
 import Foundation
+import JSON
 import Planning
 
 /// What `import` reads, validated before anything is written: a replan/1 document, or the

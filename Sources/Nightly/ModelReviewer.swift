@@ -1,5 +1,6 @@
 import Assistant
 import Foundation
+import JSON
 import Planning
 
 /// The model stage of the pipeline: reviews a user's plan after the local rules and may edit

@@ -1,5 +1,6 @@
 import Assistant
 import Foundation
+import JSON
 import Planning
 import Store
 

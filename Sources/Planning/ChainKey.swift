@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What makes occurrences candidates for one chain (planning.md §3.1): the same category and
 /// the same title once spelling noise and part markers are taken away.
@@ -201,17 +202,16 @@ extension Character {
 /// Normalised titles by raw title: a plan asks for the key of the same few titles thousands
 /// of times a night, and normalising (width folding, marker parsing) is the costly part.
 /// Bounded, so a run over many students does not grow it without limit.
-final class NormalizedTitleCache: @unchecked Sendable {
+final class NormalizedTitleCache: Sendable {
     static let shared = NormalizedTitleCache()
-    private let lock = NSLock()
-    private var titles: [String: (title: String, part: Int?)] = [:]
+    private let titles = Mutex<[String: (title: String, part: Int?)]>([:])
 
     func title(for raw: String) -> String { entry(for: raw).title }
 
     func entry(for raw: String) -> (title: String, part: Int?) {
-        if let hit = lock.withLock({ titles[raw] }) { return hit }
+        if let hit = titles.withLock({ $0[raw] }) { return hit }
         let normalized = ChainKey.normalized(raw)
-        lock.withLock {
+        titles.withLock { titles in
             if titles.count >= 4096 { titles.removeAll(keepingCapacity: true) }
             titles[raw] = normalized
         }

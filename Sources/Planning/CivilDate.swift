@@ -22,11 +22,15 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses exactly `YYYY-MM-DD`.
     package init?(_ text: some StringProtocol) {
-        let u = Array(text.utf8)
-        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"),
-            let y = Digits.parse(u[0..<4]), let m = Digits.parse(u[5..<7]), let d = Digits.parse(u[8..<10])
-        else { return nil }
-        self.init(year: y, month: m, day: d)
+        guard let date = text.withUTF8Bytes({ CivilDate(utf8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses exactly `YYYY-MM-DD` from UTF-8 bytes (a database column, a key), without making
+    /// a string of them first: every loaded row holds dates.
+    package init?(utf8 b: UnsafeBufferPointer<UInt8>) {
+        guard b.count == 10, let date = CanonicalText.datePrefix(b) else { return nil }
+        self = date
     }
 
     package static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
@@ -97,17 +101,8 @@ package struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Fixed-width decimal parsing and printing for the date formats, without Foundation formatters.
+/// Fixed-width decimal printing for the date formats outside the years `CanonicalText` writes.
 enum Digits {
-    static func parse(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for b in bytes {
-            guard b >= 48, b <= 57 else { return nil }
-            value = value * 10 + Int(b - 48)
-        }
-        return bytes.isEmpty ? nil : value
-    }
-
     static func pad(_ value: Int, _ width: Int) -> String {
         let s = String(value)
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

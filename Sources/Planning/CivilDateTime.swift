@@ -27,19 +27,24 @@ package struct CivilDateTime: Hashable, Comparable, Sendable, CustomStringConver
     package func adding(minutes: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + minutes) }
     package func adding(days: Int) -> CivilDateTime { CivilDateTime(minuteNumber: minuteNumber + days * 1440) }
 
-    /// Parses `YYYY-MM-DDTHH:MM` with optional `:00` seconds. Offsets are handled by `UserZone`.
+    /// Parses `YYYY-MM-DDTHH:MM` (or a space for the `T`) with optional `:00` seconds. Offsets
+    /// are handled by `UserZone`.
     package init?(_ text: some StringProtocol) {
-        let s = String(text)
-        guard s.utf8.count == 16 || s.utf8.count == 19 else { return nil }
-        let u = Array(s.utf8)
-        guard u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: " "),
-            let d = CivilDate(String(decoding: u[0..<10], as: UTF8.self)),
-            let t = TimeOfDay(String(decoding: u[11..<16], as: UTF8.self))
+        guard let value = text.withUTF8Bytes({ CivilDateTime(utf8: $0) }) else { return nil }
+        self = value
+    }
+
+    /// `init(_:)` from UTF-8 bytes (a database column, a row image's member), without making a
+    /// string of them first: every loaded task holds several date-times.
+    package init?(utf8 b: UnsafeBufferPointer<UInt8>) {
+        guard b.count == 16 || b.count == 19, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+            let d = CanonicalText.datePrefix(b),
+            let t = TimeOfDay(utf8: UnsafeBufferPointer(rebasing: b[11..<16]))
         else { return nil }
-        if u.count == 19 {
+        if b.count == 19 {
             // replan plans to the minute; seconds are accepted only when they are zero, so an
             // import never silently loses a precision it did not have.
-            guard u[16] == UInt8(ascii: ":"), u[17] == UInt8(ascii: "0"), u[18] == UInt8(ascii: "0") else { return nil }
+            guard b[16] == UInt8(ascii: ":"), b[17] == UInt8(ascii: "0"), b[18] == UInt8(ascii: "0") else { return nil }
         }
         self.init(date: d, time: t)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A one-off session that a changeset deleted (the nightly rules drop stale ones; a student
 /// may delete one): the iCalendar feed still lists it, as `STATUS:CANCELLED`, so a calendar

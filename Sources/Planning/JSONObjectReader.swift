@@ -1,3 +1,5 @@
+import JSON
+
 /// Reads one JSON object of an input document field by field, naming the JSON path of every
 /// problem (`users[0].tasks[3].end`) and rejecting keys it was not asked about, so that a typo
 /// never silently drops data.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The row-level difference between the plan the nightly job (or a command) loaded and the
 /// working copy it edited: what a changeset stores and applies.

@@ -225,7 +225,7 @@ struct PostponementPass {
         // Decision: 2 × horizonDays dates of the cadence at most. A course whose every date after
         // its end is taken that long (typically by another series at the same time of day) is
         // flagged could-not-fit instead, like a make-up that finds nothing; searching a year of
-        // such dates every night was a quarter of a steady night's work on the bench population.
+        // such dates every night was a large share of a steady night (see docs/benchmark.md).
         for _ in 0..<(2 * max(settings.horizonDays, 1)) {
             let day = OccurrenceExpander.recurrenceDate(of: task, index: n)
             n += 1

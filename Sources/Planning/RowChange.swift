@@ -1,3 +1,5 @@
+import JSON
+
 /// One row a changeset touches: which table and key, the row before and after (nil when the
 /// row does not exist on that side), and why. Applying sets `after`; undoing sets `before`.
 package struct RowChange: Hashable, Sendable {

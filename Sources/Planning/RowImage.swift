@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The JSON image of one stored row (task, occurrence override, series slide), as kept in a
 /// changeset's before/after columns. Images round-trip exactly, so undo restores a deleted
@@ -123,13 +124,11 @@ private struct ImageReader {
         return v
     }
     func date(_ key: String) throws(DataError) -> CivilDate {
-        var text = try string(key)
-        guard let v = text.withUTF8({ CanonicalText.date($0) }) ?? CivilDate(text) else { throw bad(key) }
+        guard let v = CivilDate(try string(key)) else { throw bad(key) }
         return v
     }
     func dateTime(_ key: String) throws(DataError) -> CivilDateTime {
-        var text = try string(key)
-        guard let v = text.withUTF8({ CanonicalText.dateTime($0) }) ?? CivilDateTime(text) else { throw bad(key) }
+        guard let v = CivilDateTime(try string(key)) else { throw bad(key) }
         return v
     }
     /// A nullable column: absent or null is nil; anything else must be a date-time.

@@ -16,8 +16,15 @@ package struct StudyWindow: Hashable, Sendable, CustomStringConvertible {
         // Stored settings hold exactly `HH:MM-HH:MM`; read those from the bytes (every due
         // student's settings are decoded each night).
         var bytes = text
-        if let range = bytes.withUTF8({ CanonicalText.timeRange($0) }) {
-            try self.init(start: range.start, end: range.end)
+        let exact = bytes.withUTF8 { (b) -> (start: TimeOfDay, end: TimeOfDay)? in
+            guard b.count == 11, b[5] == UInt8(ascii: "-"),
+                let start = TimeOfDay(utf8: UnsafeBufferPointer(rebasing: b[0..<5])),
+                let end = TimeOfDay(utf8: UnsafeBufferPointer(rebasing: b[6..<11]), allowingEndOfDay: true)
+            else { return nil }
+            return (start, end)
+        }
+        if let exact {
+            try self.init(start: exact.start, end: exact.end)
             return
         }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -8,9 +8,16 @@ package struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertibl
 
     /// Parses `HH:MM`; `24:00` only when `allowingEndOfDay` (the end of a study window).
     package init?(_ text: some StringProtocol, allowingEndOfDay: Bool = false) {
-        let u = Array(text.utf8)
-        guard u.count == 5, u[2] == UInt8(ascii: ":"),
-            let h = Digits.parse(u[0..<2]), let m = Digits.parse(u[3..<5]), m < 60
+        guard let time = text.withUTF8Bytes({ TimeOfDay(utf8: $0, allowingEndOfDay: allowingEndOfDay) }) else {
+            return nil
+        }
+        self = time
+    }
+
+    /// `init(_:allowingEndOfDay:)` from UTF-8 bytes.
+    init?(utf8 b: UnsafeBufferPointer<UInt8>, allowingEndOfDay: Bool = false) {
+        guard b.count == 5, b[2] == UInt8(ascii: ":"),
+            let h = CanonicalText.number(b, 0, 2), let m = CanonicalText.number(b, 3, 2), m < 60
         else { return nil }
         if h == 24 && m == 0 && allowingEndOfDay {
             self.minutes = 1440

@@ -14,30 +14,30 @@ package enum Timestamp {
 
     /// Parses an ISO-8601 instant: `…Z`, `…+08:00`, with or without seconds.
     package static func date(_ text: String) -> Date? {
-        var text = text
-        if let canonical = text.withUTF8({ CanonicalText.timestamp($0) }) { return canonical }
-        var s = Substring(text)
+        text.withUTF8Bytes { date(utf8: $0) }
+    }
+
+    /// `date(_:)` from UTF-8 bytes (a bookkeeping column), without making a string of them.
+    package static func date(utf8 b: UnsafeBufferPointer<UInt8>) -> Date? {
+        var end = b.count
         var offset = 0
-        if s.hasSuffix("Z") || s.hasSuffix("z") {
-            s = s.dropLast()
-        } else if s.count > 6, let signChar = s.dropLast(5).last, signChar == "+" || signChar == "-" {
-            let tz = s.suffix(5)
-            guard let hm = TimeOfDay(tz) else { return nil }
-            offset = (signChar == "+" ? 1 : -1) * hm.minutes * 60
-            s = s.dropLast(6)
+        if end > 0, b[end - 1] == UInt8(ascii: "Z") || b[end - 1] == UInt8(ascii: "z") {
+            end -= 1
+        } else if end > 6, b[end - 6] == UInt8(ascii: "+") || b[end - 6] == UInt8(ascii: "-") {
+            guard let hm = TimeOfDay(utf8: UnsafeBufferPointer(rebasing: b[(end - 5)..<end])) else { return nil }
+            offset = (b[end - 6] == UInt8(ascii: "+") ? 1 : -1) * hm.minutes * 60
+            end -= 6
         } else {
             return nil
         }
-        guard let civil = CivilDateTime(s.prefix(16)) else { return nil }
-        var sec = 0
-        if s.count == 19 {
-            // Two digits, as everywhere else in the format: Int("+5") would read a sign.
-            guard s.dropFirst(16).first == ":", let v = Digits.parse(Array(s.suffix(2).utf8)[...]), v < 60 else {
-                return nil
-            }
-            sec = v
-        } else if s.count != 16 {
+        guard end == 16 || end == 19, let civil = CivilDateTime(utf8: UnsafeBufferPointer(rebasing: b[0..<16])) else {
             return nil
+        }
+        var sec = 0
+        if end == 19 {
+            // Two digits, as everywhere else in the format: Int("+5") would read a sign.
+            guard b[16] == UInt8(ascii: ":"), let v = CanonicalText.number(b, 17, 2), v < 60 else { return nil }
+            sec = v
         }
         return Date(timeIntervalSince1970: Double(civil.minuteNumber * 60 + sec - offset))
     }

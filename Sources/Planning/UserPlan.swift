@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// One user's plan in memory: the working copy that local rules and the model's tool calls
 /// edit. Nothing here touches the database; the nightly job diffs the working copy against

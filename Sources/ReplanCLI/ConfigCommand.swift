@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// `replan config show`: which configuration file and database this command line uses, and

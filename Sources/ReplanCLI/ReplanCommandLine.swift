@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Entry point of the `replan` command line: finds the command, parses its options, runs it

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// A stored model transcript (see `ConversationTranscript`) as readable text for

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// Checks and applies the row edits of one user's changeset, inside the caller's write

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// One stored edit of a changeset (a row of `changeset_edits`): entity, key, the row's image

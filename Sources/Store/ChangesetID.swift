@@ -1,5 +1,6 @@
 import Foundation
 import Planning
+import Synchronization
 
 /// The id of a changeset: `cs-YYYYMMDD-HHMMSS-xxxxxx`, the UTC creation time (so ids sort by
 /// time and a person can tell roughly when one was made) and six Crockford base-32 characters
@@ -48,17 +49,16 @@ package struct ChangesetID: Hashable, Comparable, Sendable, CustomStringConverti
 
 /// The changeset id suffixes of this process: consecutive 30-bit values from a random start
 /// (wrapping around), shared by every thread.
-final class ChangesetIDSuffixes: @unchecked Sendable {
+final class ChangesetIDSuffixes: Sendable {
     static let shared = ChangesetIDSuffixes(start: UInt32.random(in: 0..<ChangesetIDSuffixes.count))
     static let count: UInt32 = 1 << 30
 
-    private let lock = NSLock()
-    private var next: UInt32
+    private let next: Mutex<UInt32>
 
-    init(start: UInt32) { next = start % ChangesetIDSuffixes.count }
+    init(start: UInt32) { next = Mutex(start % ChangesetIDSuffixes.count) }
 
     func take() -> UInt32 {
-        lock.withLock {
+        next.withLock { next in
             let value = next
             next = (next + 1) % ChangesetIDSuffixes.count
             return value

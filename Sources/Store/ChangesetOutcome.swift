@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// What an undo or redo did.

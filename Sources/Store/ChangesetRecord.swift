@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// A stored changeset without its edits (what `log` lists).

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Commits, undoes and redoes changesets, each in one `BEGIN IMMEDIATE` transaction, and
@@ -43,9 +44,10 @@ package struct ChangesetStore {
                 }
             }
             var steps: [ChangesetEdit] = []
-            // The images' JSON text, by step, where `renderText()` wrote it ahead.
-            var stepText: [(before: String?, after: String?)?] = []
-            for (index, change) in changeset.changes.enumerated() {
+            // The images' JSON text of each step, where `renderText()` wrote it ahead: appended
+            // with its step, so `stepText[i]` is the text of `steps[i]`.
+            var stepText: [NewChangeset.ImageText?] = []
+            for (change, text) in changeset.changesToStore {
                 if change.entity == .task, change.before != nil, change.after == nil {
                     for child in try applier.storedChildren(ofTask: change.key)
                     where !listed.contains(ChangesetApplier.identity(child.entity, child.key)) {
@@ -57,7 +59,7 @@ package struct ChangesetStore {
                     }
                 }
                 steps.append(ChangesetEdit(seq: 0, change))
-                stepText.append(changeset.text?.images[index])
+                stepText.append(text)
             }
 
             let conflicts = try applier.conflicts(of: steps)
@@ -77,8 +79,8 @@ package struct ChangesetStore {
             for i in edits.indices where edits[i].entity != .statistic {
                 guard let stamped = VersionClock.stamp(edits[i].after, fresh) else { continue }
                 edits[i].after = stamped
-                if let written = editText[i], let afterText = written.after {
-                    editText[i] = (written.before, VersionClock.stamp(text: afterText, fresh) ?? stamped.text)
+                if let afterText = editText[i]?.after {
+                    editText[i]?.after = VersionClock.stamp(text: afterText, fresh) ?? stamped.text
                 }
             }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
@@ -97,8 +99,7 @@ package struct ChangesetStore {
                 [
                     .text(id.rawValue), .text(changeset.userID), .text(Timestamp.text(changeset.createdAt)),
                     .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
-                    .text(changeset.text?.summary ?? changeset.summary.text),
-                    .text(changeset.text?.report ?? changeset.reportText),
+                    .text(changeset.summaryText), .text(changeset.reportText),
                 ])
             for (edit, written) in zip(edits, editText) {
                 try db.execute(

@@ -17,7 +17,7 @@ struct ChildRowKey: Hashable {
         let canonical = text.withUTF8 { (b) -> (taskID: String, date: CivilDate)? in
             let at = b.count - 11
             guard at > 0, b[at] == UInt8(ascii: "@"),
-                let date = CanonicalText.date(UnsafeBufferPointer(rebasing: b[(at + 1)...])),
+                let date = CivilDate(utf8: UnsafeBufferPointer(rebasing: b[(at + 1)...])),
                 !b[..<at].contains(UInt8(ascii: "@"))
             else { return nil }
             return (String(decoding: UnsafeBufferPointer(rebasing: b[..<at]), as: UTF8.self), date)

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// A changeset to commit: one user's row changes (usually from `PlanDiff`), with the summary
@@ -25,20 +26,39 @@ package struct NewChangeset: Sendable {
     package struct Text: Sendable {
         package var summary: String
         package var report: String
-        /// By `changes` index: the before and after image.
-        var images: [(before: String?, after: String?)]
+        /// The before and after image of each change, in the order of `changes`. Read only
+        /// through `changesToStore`, which pairs them with their change.
+        fileprivate var images: [ImageText]
+    }
+
+    /// The JSON text of one change's before and after image.
+    struct ImageText: Sendable {
+        var before: String?
+        var after: String?
     }
 
     /// Writes the JSON text of the summary, report and images now, so the commit only stores it.
-    /// The nightly job calls this on its worker threads: the text of a catch-up night's report
-    /// and images was a quarter of the one writer thread's work.
+    /// The nightly job calls this on its worker threads, so the one writer thread does not
+    /// spend its time writing text.
     package mutating func renderText() {
-        let images = changes.map { (before: $0.before?.text, after: $0.after?.text) }
+        let images = changes.map { ImageText(before: $0.before?.text, after: $0.after?.text) }
         text = Text(summary: summary.text, report: reportText, images: images)
     }
 
-    /// The report's text: `report`, with `reportMember` added.
+    /// Each change with the text of its images when `renderText()` wrote it ahead (nil when it
+    /// did not, or when anything changed since): the pairing is made here, where `text` is
+    /// dropped on every change of `changes`, so a caller cannot match text to the wrong change.
+    var changesToStore: [(change: RowChange, text: ImageText?)] {
+        guard let images = text?.images else { return changes.map { ($0, nil) } }
+        return zip(changes, images).map { ($0, $1) }
+    }
+
+    /// The summary's text as stored: the text written ahead, or written now.
+    var summaryText: String { text?.summary ?? summary.text }
+
+    /// The report's text as stored: `report`, with `reportMember` added.
     var reportText: String {
+        if let written = text?.report { return written }
         guard let member = reportMember else { return report.text }
         return JSONValue.text(ofObject: report.objectValue ?? [:], adding: member.key, rawValue: member.rawValue)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -92,16 +93,15 @@ package final class RunLock: Sendable {
     /// Descriptors not holding a lock, by file, for reuse.
     private static let idle = IdleDescriptors()
 
-    private final class IdleDescriptors: @unchecked Sendable {
-        private let lock = NSLock()
-        private var byKey: [FileKey: [Int32]] = [:]
+    private final class IdleDescriptors: Sendable {
+        private let byKey = Mutex<[FileKey: [Int32]]>([:])
 
         func take(for key: FileKey) -> Int32? {
-            lock.withLock { byKey[key]?.popLast() }
+            byKey.withLock { $0[key]?.popLast() }
         }
 
         func park(_ fd: Int32, for key: FileKey) {
-            lock.withLock { byKey[key, default: []].append(fd) }
+            byKey.withLock { $0[key, default: []].append(fd) }
         }
     }
 }

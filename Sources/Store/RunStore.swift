@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// Bookkeeping of nightly runs: runs, per-user outcomes, transcripts, and the "already done

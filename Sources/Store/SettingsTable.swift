@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// The `settings` table: how `UserSettings` maps to a row and back. Study windows are stored as

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// A student's settled statistics: per-category counts of the sessions that start on or

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// The `tasks` table: how a `StudyTask` maps to a row and back. Shared by the plan loader and

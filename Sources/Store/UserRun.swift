@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// What happened to one user in one nightly run.

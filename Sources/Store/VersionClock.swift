@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// The database-wide source of row versions (issue 13).

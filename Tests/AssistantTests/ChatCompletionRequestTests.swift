@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 
 @testable import Assistant
@@ -49,8 +50,8 @@ let endConversationTool = ToolDefinition(
 )
 
 @Suite struct ChatCompletionRequestTests {
-    private func encode(_ request: ChatCompletionRequest) throws -> WireJSON {
-        try WireJSON.parse(request.encoded())
+    private func encode(_ request: ChatCompletionRequest) throws -> JSONValue {
+        try JSONValue(parsing: request.encoded())
     }
 
     @Test func messagesMatchTheGoldenParallelToolResultsRequest() throws {
@@ -162,8 +163,8 @@ let endConversationTool = ToolDefinition(
     }
 
     @Test func assistantMessageEncodings() throws {
-        func json(_ message: ChatMessage) throws -> WireJSON {
-            try WireJSON.parse(WireJSON.makeEncoder().encode(message))
+        func json(_ message: ChatMessage) throws -> JSONValue {
+            try JSONValue(parsing: JSONCoding.encode(message))
         }
         let call = ToolCall(id: "c1", name: "deleteTask", arguments: #"{"taskIds":["t1"]}"#)
         #expect(try json(.assistant(content: nil, toolCalls: [call]))["content"] == nil)
@@ -190,7 +191,7 @@ let endConversationTool = ToolDefinition(
             parallelRoundTripConversation + [
                 .system("系統提示"), .assistant(content: "Fertig.", toolCalls: []),
             ]
-        let data = try WireJSON.makeEncoder().encode(messages)
+        let data = try JSONCoding.encode(messages)
         #expect(try JSONDecoder().decode([ChatMessage].self, from: data) == messages)
     }
 

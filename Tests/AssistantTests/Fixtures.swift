@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import ReplanTestSupport
 import Testing
 
@@ -15,8 +16,8 @@ enum Fixtures {
         try TestFiles.fixtureData("openai/" + name)
     }
 
-    static func json(_ name: String) throws -> WireJSON {
-        try WireJSON.parse(data(name))
+    static func json(_ name: String) throws -> JSONValue {
+        try JSONValue(parsing: data(name))
     }
 
     static func response(_ name: String) throws -> ChatCompletionResponse {
@@ -34,7 +35,7 @@ enum Fixtures {
             .sorted()
     }
 
-    static func recording(_ name: String) throws -> [WireJSON] {
+    static func recording(_ name: String) throws -> [JSONValue] {
         let document = try json("recordings/dotnet_\(name).json")
         guard case .array(let entries)? = document["Entries"] else {
             throw FixtureError(description: "recording \(name) has no Entries")
@@ -47,12 +48,7 @@ enum Fixtures {
     }
 }
 
-extension WireJSON {
+extension JSONValue {
     /// The value re-serialised, for decoding one part of a larger fixture.
-    var data: Data { get throws { try serialized() } }
-
-    var objectValue: [String: WireJSON]? {
-        if case .object(let members) = self { return members }
-        return nil
-    }
+    var data: Data { get throws { try JSONCoding.encode(self) } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import JSON
 import Planning
 import ReplanTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 
 @testable import Assistant
@@ -71,7 +72,7 @@ import Testing
             let body = try #require(entry["ResponseBody"]).data
             switch expectation {
             case .error(let status, let code):
-                #expect(entry["StatusCode"] == .integer(status))
+                #expect(entry["StatusCode"] == .int(status))
                 #expect(APIErrorBody.decode(body)?.code == code)
             case .toolCalls(let calls, let id):
                 let response = try ChatCompletionResponse.decode(body)
@@ -114,7 +115,7 @@ import Testing
         for entry in try Fixtures.recording(recording) {
             let recorded = try #require(entry["RequestBody"]?["messages"])
             let messages = try JSONDecoder().decode([ChatMessage].self, from: recorded.data)
-            let reencoded = try WireJSON.parse(WireJSON.makeEncoder().encode(messages))
+            let reencoded = try JSONValue(parsing: JSONCoding.encode(messages))
             #expect(reencoded == recorded)
         }
     }

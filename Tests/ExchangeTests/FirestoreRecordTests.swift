@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 import ReplanTestSupport
 import Testing
@@ -206,7 +207,7 @@ import Testing
     @Test func theStructureMustBeRightAndTheErrorNamesItsJSONPath() {
         func error(_ text: String) -> DataError? {
             do {
-                _ = try FirestoreExport.users(in: try JSONValue(parsing: text), source: nil)
+                _ = try FirestoreExport.users(in: try! JSONValue(parsing: text), source: nil)
                 return nil
             } catch { return error }
         }

@@ -1,3 +1,4 @@
+import JSON
 import Planning
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
-import Planning
+import JSON
 import Testing
 
-private func parse(_ text: String) throws(DataError) -> JSONValue { try JSONValue(parsing: text) }
+private func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONValue(parsing: text) }
 
 /// The message of the error a text fails with, or nil when it parses.
 private func failure(_ text: String) -> String? {
@@ -116,7 +116,7 @@ struct JSONParsingTests {
     @Test("invalid UTF-8 is an error, not a silent replacement character")
     func invalidUTF8() {
         for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22]] {
-            #expect(throws: DataError.self) { try JSONValue(parsing: Data(bytes)) }
+            #expect(throws: JSONError.self) { try JSONValue(parsing: Data(bytes)) }
         }
         #expect((try? JSONValue(parsing: Data([0x22, 0xC3, 0xA9, 0x22]))) == "é")
     }

@@ -6,7 +6,7 @@ struct JSONParser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    mutating func parseDocument() throws(DataError) -> JSONValue {
+    mutating func parseDocument() throws(JSONError) -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -14,10 +14,10 @@ struct JSONParser {
         return value
     }
 
-    private func failure(_ message: String) -> DataError {
+    private func failure(_ reason: String) -> JSONError {
         // Report a line number: people fix files in an editor.
         let line = bytes[..<min(index, bytes.count)].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
-        return DataError(path: "", message: "invalid JSON at line \(line): \(message)")
+        return JSONError(line: line, reason: reason)
     }
 
     private mutating func skipWhitespace() {
@@ -29,7 +29,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(DataError) -> JSONValue {
+    private mutating func parseValue() throws(JSONError) -> JSONValue {
         guard index < bytes.count else { throw failure("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -48,7 +48,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectWord(_ word: String) throws(DataError) {
+    private mutating func expectWord(_ word: String) throws(JSONError) {
         let w = Array(word.utf8)
         guard index + w.count <= bytes.count, Array(bytes[index..<index + w.count]) == w else {
             throw failure("unexpected character")
@@ -56,12 +56,12 @@ struct JSONParser {
         index += w.count
     }
 
-    private mutating func enter() throws(DataError) {
+    private mutating func enter() throws(JSONError) {
         depth += 1
         guard depth <= 512 else { throw failure("nested too deeply") }
     }
 
-    private mutating func parseObject() throws(DataError) -> JSONValue {
+    private mutating func parseObject() throws(JSONError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -99,7 +99,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray() throws(DataError) -> JSONValue {
+    private mutating func parseArray() throws(JSONError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
         index += 1
@@ -126,14 +126,14 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseString() throws(DataError) -> String {
+    private mutating func parseString() throws(JSONError) -> String {
         index += 1
         // One byte buffer for the whole string, validated as UTF-8 once at the end: linear in
         // the string's length however many escapes it has (a system prompt stored in a
         // transcript is one long string full of \" and \n). Raw bytes must be valid UTF-8:
         // decoding leniently would turn a broken file into U+FFFD in the student's titles.
         var out: [UInt8] = []
-        func finish() throws(DataError) -> String {
+        func finish() throws(JSONError) -> String {
             guard let text = String(validating: out, as: UTF8.self) else { throw failure("invalid UTF-8 in a string") }
             return text
         }
@@ -193,7 +193,7 @@ struct JSONParser {
         throw failure("unterminated string")
     }
 
-    private mutating func hex4() throws(DataError) -> UInt32 {
+    private mutating func hex4() throws(JSONError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw failure("short \\u escape") }
         var v: UInt32 = 0
         for b in bytes[index..<index + 4] {
@@ -212,7 +212,7 @@ struct JSONParser {
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` exactly (RFC 8259): `Double(_:)`
     /// alone would also take `01`, `.5` and `1.`, which no JSON writer produces.
-    private mutating func parseNumber() throws(DataError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONError) -> JSONValue {
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, (48...57).contains(bytes[index]) else {

@@ -1,90 +1,5 @@
 import Foundation
 
-/// A JSON document as a value, printed deterministically (keys sorted, no spaces) so that row
-/// images, plan snapshots and prompts are byte-stable across runs.
-package enum JSONValue: Hashable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    package static func int(_ i: Int) -> JSONValue { .number(Double(i)) }
-
-    /// Parses JSON text strictly (RFC 8259): duplicate keys are an error rather than a silent
-    /// overwrite, so an imported document never loses data without saying so.
-    package init(parsing data: Data) throws(DataError) {
-        var parser = JSONParser(bytes: [UInt8](data))
-        self = try parser.parseDocument()
-    }
-
-    package init(parsing text: String) throws(DataError) { try self.init(parsing: Data(text.utf8)) }
-
-    /// Parses bytes the caller already holds as an array, without the copy `Data` needs: an
-    /// import of a large export keeps one buffer of it in memory, not two.
-    package init(parsing bytes: [UInt8]) throws(DataError) {
-        var parser = JSONParser(bytes: bytes)
-        self = try parser.parseDocument()
-    }
-
-    package subscript(key: String) -> JSONValue? {
-        if case .object(let o) = self { return o[key] }
-        return nil
-    }
-
-    package var stringValue: String? {
-        if case .string(let s) = self { return s }
-        return nil
-    }
-    package var boolValue: Bool? {
-        if case .bool(let b) = self { return b }
-        return nil
-    }
-    package var doubleValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
-    package var intValue: Int? {
-        if case .number(let n) = self, n.rounded() == n, abs(n) < 9.007e15 { return Int(n) }
-        return nil
-    }
-    package var arrayValue: [JSONValue]? {
-        if case .array(let a) = self { return a }
-        return nil
-    }
-    package var objectValue: [String: JSONValue]? {
-        if case .object(let o) = self { return o }
-        return nil
-    }
-
-    /// The JSON type name, for error messages ("expected a string, got a number").
-    package var typeName: String {
-        switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
-
-    /// Compact text with sorted keys.
-    package var text: String {
-        var out = JSONTextBuffer(indent: nil)
-        out.write(self, level: 0)
-        return out.string
-    }
-
-    /// Indented text with sorted keys (two spaces), for files people read.
-    package var prettyText: String {
-        var out = JSONTextBuffer(indent: Array("  ".utf8))
-        out.write(self, level: 0)
-        return out.string
-    }
-}
-
 extension JSONValue {
     /// The compact text of an object with `members` and one more member, `key`, whose value is
     /// already JSON text (`rawValue`, written by `JSONTextWriter`), at its sorted place: the same
@@ -108,8 +23,10 @@ package struct JSONTextWriter {
     /// Punctuation and keys known to need no escaping: `{"id":`, `,`, `]`.
     package mutating func raw(_ text: StaticString) { buffer.appendRaw(text) }
     package mutating func string(_ s: String) { buffer.writeString(s) }
-    /// The date-time as the string its `description` is, without making that string first.
-    package mutating func string(_ t: CivilDateTime) { buffer.writeDateTime(t) }
+    /// Lets `write` append bytes it knows to be valid JSON text (a quoted string it wrote
+    /// without escapes, say) straight to the buffer; it returns false when it appended nothing,
+    /// so the caller can write the value the general way instead.
+    package mutating func rawBytes(_ write: (inout [UInt8]) -> Bool) -> Bool { buffer.appendRaw(write) }
     package mutating func value(_ v: JSONValue) { buffer.write(v, level: 0) }
     package var text: String { buffer.string }
 }
@@ -117,7 +34,7 @@ package struct JSONTextWriter {
 /// Writes JSON text as UTF-8 bytes. Row images, reports and transcripts are written for every
 /// changed row of every student, so this is on the nightly hot path: bytes appended to one
 /// buffer cost a fraction of growing a `String` piece by piece.
-private struct JSONTextBuffer {
+struct JSONTextBuffer {
     let indent: [UInt8]?
     private var bytes: [UInt8] = []
 
@@ -169,9 +86,7 @@ private struct JSONTextBuffer {
 
     private mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
 
-    mutating func writeDateTime(_ t: CivilDateTime) {
-        if !CanonicalText.appendQuotedDateTime(t, to: &bytes) { writeString(t.description) }
-    }
+    mutating func appendRaw(_ write: (inout [UInt8]) -> Bool) -> Bool { write(&bytes) }
 
     mutating func appendRaw(_ s: StaticString) {
         s.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -262,21 +177,4 @@ private struct JSONTextBuffer {
         }
         bytes.append(UInt8(ascii: "\""))
     }
-}
-
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
-{
-    package init(stringLiteral value: String) { self = .string(value) }
-    package init(booleanLiteral value: Bool) { self = .bool(value) }
-    package init(integerLiteral value: Int) { self = .number(Double(value)) }
-    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    package init(dictionaryLiteral elements: (String, JSONValue)...) {
-        // Sized up front (every row image is built this way: a task's has 16 members), so the
-        // table is not grown and rehashed member by member; a repeated key keeps the last value.
-        var members = [String: JSONValue](minimumCapacity: elements.count)
-        for (key, value) in elements { members[key] = value }
-        self = .object(members)
-    }
-    package init(nilLiteral: ()) { self = .null }
 }
