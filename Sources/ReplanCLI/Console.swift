@@ -4,18 +4,19 @@ import Synchronization
 /// Where the command line writes: data to stdout, everything else to stderr (cli.md). Knows
 /// whether each is a terminal, and whether colour is allowed: `--color=always|never`, else
 /// (`auto`) stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
-package final class Console: @unchecked Sendable {
-    private let lock = NSLock()
-    private let writeOut: (String) -> Void
-    private let writeErr: (String) -> Void
+package final class Console: Sendable {
+    /// Held while writing, so lines of concurrent workers never interleave.
+    private let writing = Mutex(())
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
     package let stdoutIsTTY: Bool
     package let stderrIsTTY: Bool
     package let stdinIsTTY: Bool
     /// What `auto` colour would be (a terminal, no `NO_COLOR`, a capable `TERM`).
     private let colorByDefault: Bool
-    private var colorMode = ColorMode.auto
+    private let colorMode = Mutex(ColorMode.auto)
     package var colorAllowed: Bool {
-        lock.withLock {
+        colorMode.withLock { colorMode in
             switch colorMode {
             case .always: return true
             case .never: return false
@@ -27,13 +28,13 @@ package final class Console: @unchecked Sendable {
     package let stderrRedraws: Bool
     /// Set when stderr is the systemd journal: lines get `<N>` priority prefixes.
     package let journal: Bool
-    private let readLineFromInput: () -> String?
+    private let readLineFromInput: @Sendable () -> String?
 
     package init(
         stdoutIsTTY: Bool, stderrIsTTY: Bool, stdinIsTTY: Bool, noColor: Bool, journal: Bool,
         dumbTerminal: Bool = false,
-        writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void,
-        readLine: @escaping () -> String? = { nil }
+        writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+        readLine: @escaping @Sendable () -> String? = { nil }
     ) {
         self.stdoutIsTTY = stdoutIsTTY
         self.stderrIsTTY = stderrIsTTY
@@ -71,21 +72,21 @@ package final class Console: @unchecked Sendable {
     }
 
     /// Applies `--color`; called once, before the command runs.
-    package func setColorMode(_ mode: ColorMode) { lock.withLock { colorMode = mode } }
+    package func setColorMode(_ mode: ColorMode) { colorMode.withLock { $0 = mode } }
 
     package func out(_ text: String) {
         let safe = Console.escapingControls(text, keepingColors: colorAllowed)
-        lock.withLock { writeOut(safe.hasSuffix("\n") ? safe : safe + "\n") }
+        writing.withLock { _ in writeOut(safe.hasSuffix("\n") ? safe : safe + "\n") }
     }
 
     /// A document written byte for byte (iCalendar needs its CRLF line ends); its writer has
     /// escaped the text fields in it already.
-    package func outDocument(_ text: String) { lock.withLock { writeOut(text) } }
+    package func outDocument(_ text: String) { writing.withLock { _ in writeOut(text) } }
 
     /// A log line on stderr, with a journald priority prefix under systemd.
     package func log(_ text: String, priority: LogPriority = .info) {
         let safe = Console.escapingControls(text, keepingColors: colorAllowed)
-        lock.withLock { writeErr((journal ? "<\(priority.rawValue)>" : "") + safe + "\n") }
+        writing.withLock { _ in writeErr((journal ? "<\(priority.rawValue)>" : "") + safe + "\n") }
     }
 
     /// `text` with every control character except newline and tab shown as `\u{XX}`.
@@ -135,7 +136,7 @@ package final class Console: @unchecked Sendable {
     }
 
     /// Raw stderr output (progress bars redraw in place).
-    package func err(_ text: String) { lock.withLock { writeErr(text) } }
+    package func err(_ text: String) { writing.withLock { _ in writeErr(text) } }
 
     package func readLine() -> String? { readLineFromInput() }
 

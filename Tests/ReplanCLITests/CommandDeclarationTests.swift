@@ -171,19 +171,7 @@ import Testing
 
     // MARK: through the command line, in process
 
-    final class Captured {
-        var out = ""
-        var err = ""
-    }
-
-    static func run(_ tokens: [String]) -> (ExitCode, Captured) {
-        let captured = Captured()
-        let console = Console(
-            stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, noColor: true, journal: false,
-            writeOut: { captured.out += $0 }, writeErr: { captured.err += $0 })
-        let code = ReplanCommandLine.run(tokens, environment: ["HOME": "/nonexistent"], console: console)
-        return (code, captured)
-    }
+    static func run(_ tokens: [String]) -> (ExitCode, Captured) { Captured.run(tokens) }
 
     @Test func aTypedErrorStopsTheCommandBeforeItOpensTheDatabase() {
         let db = NSTemporaryDirectory() + "replan-declarations-\(UUID().uuidString).db"
@@ -197,7 +185,7 @@ import Testing
             ),
         ] {
             let (result, captured) = Self.run(tokens + ["--db", db])
-            #expect(result == code && captured.err.contains(message), "\(tokens): \(captured.err)")
+            #expect(result == code && captured.stderr.contains(message), "\(tokens): \(captured.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: db), "nothing was opened or created")
     }
@@ -205,7 +193,7 @@ import Testing
     @Test func helpIsTheGeneratedTextOnStdout() throws {
         for d in CommandTable.all {
             let (code, captured) = Self.run(d.path + ["--help"])
-            #expect(code == .success && captured.out == d.helpText(), "\(d.name)")
+            #expect(code == .success && captured.stdout == d.helpText(), "\(d.name)")
         }
     }
 }

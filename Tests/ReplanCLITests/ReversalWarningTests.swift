@@ -12,19 +12,7 @@ import Testing
 @Suite struct ReversalWarningTests {
     static let now = "2025-01-07T03:00:00+08:00"
 
-    final class Captured {
-        var out = ""
-        var err = ""
-    }
-
-    func run(_ tokens: [String]) -> (ExitCode, Captured) {
-        let captured = Captured()
-        let console = Console(
-            stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, noColor: true, journal: false,
-            writeOut: { captured.out += $0 }, writeErr: { captured.err += $0 })
-        let code = ReplanCommandLine.run(tokens, environment: ["HOME": "/nonexistent"], console: console)
-        return (code, captured)
-    }
+    func run(_ tokens: [String]) -> (ExitCode, Captured) { Captured.run(tokens) }
 
     /// A database with a student's manual changesets, whose statistics can no longer be updated.
     func database() throws -> (path: String, changeset: String) {
@@ -59,12 +47,12 @@ import Testing
         defer { for suffix in ["", "-wal", "-shm", ".lock"] { unlink(path + suffix) } }
         let (code, captured) = run(["undo", id, "--yes", "--db", path, "--now", Self.now])
         #expect(code == .success)
-        #expect(captured.out.contains("undid \(id)"))
-        #expect(captured.err.contains("statistics could not be recounted"))
-        #expect(captured.err.contains("replan run --user mei --force"))
+        #expect(captured.stdout.contains("undid \(id)"))
+        #expect(captured.stderr.contains("statistics could not be recounted"))
+        #expect(captured.stderr.contains("replan run --user mei --force"))
         let (redo, json) = run(["redo", id, "--yes", "--json", "--db", path, "--now", Self.now])
         #expect(redo == .success)
-        let reply = try JSONValue(parsing: Array(json.out.utf8))
+        let reply = try JSONValue(parsing: Array(json.stdout.utf8))
         #expect(reply["state"]?.stringValue == "applied")
         #expect(reply["statisticsError"]?.stringValue?.contains("no recount") == true)
     }
