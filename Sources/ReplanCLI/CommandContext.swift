@@ -7,6 +7,8 @@ import Synchronization
 /// in-process with a fixed clock, environment and captured output.
 package struct CommandContext: Sendable {
     package var arguments: Arguments
+    /// `--db`, `--now`, `--api-key-file`, … as parsed for this command line.
+    package var globals: GlobalOptions
     package var environment: [String: String]
     package var console: Console
     /// The run's instant: `--now`, else `REPLAN_NOW`, else the clock.
@@ -37,10 +39,10 @@ package struct CommandContext: Sendable {
     /// ranks above the systemd default so that an operator's `sudo -u replan replan …` (no
     /// `STATE_DIRECTORY`) and the service open the same database.
     static func databaseLocation(
-        arguments: Arguments, environment env: [String: String],
+        flag: String?, environment env: [String: String],
         configuration: ConfigurationFile
     ) throws(CLIError) -> ResolvedSetting {
-        if let p = arguments.value("--db") { return ResolvedSetting(value: p, source: "--db") }
+        if let p = flag { return ResolvedSetting(value: p, source: "--db") }
         if let p = env["REPLAN_DB"], !p.isEmpty { return ResolvedSetting(value: p, source: "$REPLAN_DB") }
         if let entry = configuration.entries[SettingSpec.database.key], !entry.value.isEmpty {
             let origin = configuration.origin(of: SettingSpec.database.key) ?? "database"

@@ -49,30 +49,54 @@ package struct CommandDescriptor: Sendable {
     package func helpText() -> String { Usage.help(self) }
 }
 
-/// Options every command accepts, before or after the command name.
-package enum GlobalOptions {
-    package static let specs: [OptionSpec] = [
-        .value(
-            "--db",
+/// Options every command accepts, before or after the command name: declared once, like a
+/// command's own; help, completion and the man page list them from these declarations.
+package struct GlobalOptions: ArgumentGroup {
+    @Option(
+        name: "--db", value: "PATH",
+        help:
             "database file (default: $REPLAN_DB, the configuration's database, $STATE_DIRECTORY/replan.db, ~/.local/share/replan/replan.db)",
-            valueName: "PATH", completion: .file),
-        .value(
-            "--config", "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)",
-            valueName: "FILE", completion: .file),
-        .value(
-            "--now", "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)",
-            valueName: "INSTANT"),
-        .value("--api-key-file", "file holding the model API key", valueName: "FILE", completion: .file),
-        .value(
-            "--prompts", "directory of system-prompt templates (default: the installed prompts/)", valueName: "DIR",
-            completion: .directory),
-        .value(
-            "--color", "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never",
-            valueName: "auto|always|never", completion: .words(ColorMode.allCases.map(\.rawValue))),
-        .flag("--version", "print the version"),
-        .flag("--help", "show this help"),
-    ]
+        completion: .file)
+    package var db: String?
+    @Option(
+        name: "--config", value: "FILE",
+        help: "configuration file (default: $REPLAN_CONFIG or /etc/replan/replan.conf when it exists)",
+        completion: .file)
+    package var config: String?
+    @Option(
+        name: "--now", value: "INSTANT",
+        help: "pretend it is this instant, ISO-8601 with offset (default: $REPLAN_NOW or the clock)")
+    package var now: String?
+    @Option(name: "--api-key-file", value: "FILE", help: "file holding the model API key", completion: .file)
+    package var apiKeyFile: String?
+    @Option(
+        name: "--prompts", value: "DIR", help: "directory of system-prompt templates (default: the installed prompts/)",
+        completion: .directory)
+    package var prompts: String?
+    @Option(
+        name: "--color", value: "auto|always|never",
+        help: "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never",
+        completion: .words(ColorMode.allCases.map(\.rawValue)))
+    package var color: String?
+    @Flag(name: "--version", help: "print the version") package var version: Bool
+    @Flag(name: "--help", help: "show this help") package var help: Bool
+
+    package init() {}
+
+    /// The declarations as option specs, for the parser, help, completion and the man page.
+    package static let specs: [OptionSpec] = Declarations.described(GlobalOptions()).compactMap {
+        if case .option(let o) = $0 { return o }
+        return nil
+    }
 
     /// Global options that take a value, so the command name can be found around them.
     static let valued: Set<String> = Set(specs.filter(\.takesValue).map(\.name))
+
+    /// The global options of a parsed command line (positionals are the command's business).
+    static func parse(_ arguments: Arguments) throws(CLIError) -> GlobalOptions {
+        let options = GlobalOptions()
+        var position = 0
+        for declaration in Declarations.of(options) { try declaration.fill(from: arguments, position: &position) }
+        return options
+    }
 }

@@ -109,7 +109,7 @@ enum ModelSetup {
 
     /// Where `apiKey` would read the key from, without reading it (`config show`).
     static func keySource(context ctx: CommandContext) -> String {
-        if let path = ctx.arguments.value("--api-key-file") { return "--api-key-file \(path)" }
+        if let path = ctx.globals.apiKeyFile { return "--api-key-file \(path)" }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
             FileManager.default.fileExists(atPath: dir + "/openai-api-key")
         {
@@ -168,7 +168,7 @@ enum ModelSetup {
             }
             return key
         }
-        if let path = ctx.arguments.value("--api-key-file") { return try read(path, "--api-key-file") }
+        if let path = ctx.globals.apiKeyFile { return try read(path, "--api-key-file") }
         if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
             FileManager.default.fileExists(atPath: dir + "/openai-api-key")
         {

@@ -35,26 +35,27 @@ package enum ReplanCommandLine {
                 return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
             }
             let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
+            let globals = try GlobalOptions.parse(args)
             // `task add|edit --color` is a task's colour; those commands print no colour anyway.
-            if !descriptor.options.contains(where: { $0.name == "--color" }), let color = args.value("--color") {
+            if !descriptor.options.contains(where: { $0.name == "--color" }), let color = globals.color {
                 guard let mode = ColorMode(rawValue: color) else {
                     throw CLIError.usage("--color must be auto, always or never, got '\(color)'")
                 }
                 console.setColorMode(mode)
             }
-            if args.flag("--help") {
+            if globals.help {
                 console.out(descriptor.helpText())
                 return .success
             }
             let now =
-                try CommandContext.parseNow(args.value("--now"), source: "--now")
+                try CommandContext.parseNow(globals.now, source: "--now")
                 ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
                 ?? Date()
-            let configuration = try ConfigurationFile.load(flag: args.value("--config"), environment: environment)
+            let configuration = try ConfigurationFile.load(flag: globals.config, environment: environment)
             let database = try CommandContext.databaseLocation(
-                arguments: args, environment: environment, configuration: configuration)
+                flag: globals.db, environment: environment, configuration: configuration)
             var context = CommandContext(
-                arguments: args, environment: environment, console: console, now: now,
+                arguments: args, globals: globals, environment: environment, console: console, now: now,
                 databasePath: database.value, interruption: interruption)
             context.databaseSource = database.source
             context.configuration = configuration
