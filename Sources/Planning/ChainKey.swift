@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What makes occurrences candidates for one chain (planning.md §3.1): the same category and
 /// the same title once spelling noise and part markers are taken away.
@@ -202,16 +201,23 @@ extension Character {
 /// Normalised titles by raw title: a plan asks for the key of the same few titles thousands
 /// of times a night, and normalising (width folding, marker parsing) is the costly part.
 /// Bounded, so a run over many students does not grow it without limit.
-final class NormalizedTitleCache: Sendable {
+///
+/// Why `NSLock` and not `Synchronization.Mutex`: every worker thread of a night asks this
+/// cache many times per student, so its lock is contended all night. On Linux `Mutex` is a
+/// priority-inheritance futex, whose contended path always enters the kernel; `NSLock` (a
+/// plain pthread mutex) mostly stays in user space. With `Mutex` here a night took 3.7 times
+/// as long (docs/benchmark.md, issue 15). The lock guards `titles` and nothing else.
+final class NormalizedTitleCache: @unchecked Sendable {
     static let shared = NormalizedTitleCache()
-    private let titles = Mutex<[String: (title: String, part: Int?)]>([:])
+    private let lock = NSLock()
+    private var titles: [String: (title: String, part: Int?)] = [:]
 
     func title(for raw: String) -> String { entry(for: raw).title }
 
     func entry(for raw: String) -> (title: String, part: Int?) {
-        if let hit = titles.withLock({ $0[raw] }) { return hit }
+        if let hit = lock.withLock({ titles[raw] }) { return hit }
         let normalized = ChainKey.normalized(raw)
-        titles.withLock { titles in
+        lock.withLock {
             if titles.count >= 4096 { titles.removeAll(keepingCapacity: true) }
             titles[raw] = normalized
         }
