@@ -13,7 +13,7 @@ import PackageDescription
 // Firestore export); every format reads JSON with the JSON module's one parser.
 let package = Package(
     name: "replan",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)], // Synchronization.Mutex (shared state) needs macOS 15; Linux is the target
     products: [
         .executable(name: "replan", targets: ["replan"])
     ],
