@@ -162,9 +162,6 @@ final class OutputStream: Sendable {
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
-    /// Whether a write has failed (nobody reads this stream any more).
-    var isClosed: Bool { closed.withLock { $0 } }
-
     func write(_ text: String) {
         closed.withLock { closed in
             guard !closed else { return }
