@@ -32,7 +32,7 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// A store failure, classified.
     package init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew:
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly:
             self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
             self.init(.badInput, error.description)

@@ -68,7 +68,7 @@ enum TaskCommands {
 
     static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
         let userID = a.user
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
         let user = try useCase { () throws(UseCaseError) in try edit.user() }
         let allDay = a.allDay

@@ -399,11 +399,11 @@ private let refusedDocuments: [RefusedReplanDocument] = [
     // JSON text
     .init(
         "duplicate key in the JSON text", "{\"format\": \"replan/1\",\n \"format\": \"replan/1\"}", "",
-        "invalid JSON at line 2: duplicate key 'format'"),
+        "invalid JSON at line 2, column 22: duplicate key 'format'"),
     .init("invalid JSON", "{\n  \"format\": \"replan/1\",\n  \"users\": [,]\n}", "", "invalid JSON at line 3"),
     .init(
         "truncated JSON", "{\"format\": \"replan/1\",\n\"users\": [", "",
-        "invalid JSON at line 2: unexpected end of input"),
+        "invalid JSON at line 2, column 11: unexpected end of input"),
 ]
 
 @Suite("ReplanDocumentDecoder")
