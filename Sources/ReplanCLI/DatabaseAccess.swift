@@ -3,7 +3,7 @@ import Nightly
 import Planning
 
 extension CommandContext {
-    /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
+    /// Opens (creating if needed) the database; failures exit 73 as docs/commands.md §5 says.
     func openDatabase() throws(CLIError) -> ReplanDatabase { try openDatabaseAt(databasePath) }
 
     /// Opens the database for a command that only reads (`log`, `show`, `stats`, `user list`,
