@@ -3,9 +3,9 @@ import Nightly
 import Planning
 
 extension CommandContext {
-    /// Opens (creating if needed) the database; failures exit 73. Only the commands that
-    /// bring students in (`user add`, `import`) create a database; every other one opens an
-    /// existing one (`openExistingDatabase`).
+    /// Opens (creating if needed) the database; failures exit 73 (docs/commands.md §5). Only
+    /// the commands that bring students in (`user add`, `import`) create a database; every
+    /// other one opens an existing one (`openExistingDatabase`).
     func openDatabase() throws(CLIError) -> ReplanDatabase { try openDatabaseAt(databasePath) }
 
     /// Opens the database for every command but `user add` and `import`: a missing or empty

@@ -57,7 +57,7 @@ package enum Schema {
         """
 
     /// Migration 4 (planning rules version 2): what a series does with a missed session
-    /// (planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
+    /// (docs/planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
     /// version-1 rules stay valid data: they are read and honoured as before, and the rules
     /// write no new ones.
     static let seriesMissedPolicy = """
@@ -65,7 +65,7 @@ package enum Schema {
             CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
         """
 
-    /// What the model last reviewed per student (the call policy of assistant.md: the
+    /// What the model last reviewed per student (the call policy of docs/model.md §1: the
     /// instruction, settings, plan and the flags it was shown), and per
     /// user run why the model was or was not asked, the `finish_reason` of each request and the
     /// estimated cost. Tokens by kind were already columns of `user_runs`.
