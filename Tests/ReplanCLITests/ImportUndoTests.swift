@@ -23,7 +23,7 @@ import Testing
     /// The changeset id an undo's output offers to redo.
     static func redoID(_ undoOutput: String) throws -> String {
         let words = undoOutput.split(whereSeparator: \.isWhitespace)
-        let at = try #require(words.firstIndex(of: "redo"), "\(undoOutput)")
+        let at = try #require(words.lastIndex(of: "redo"), "\(undoOutput)")
         return String(words[words.index(after: at)])
     }
 
@@ -68,8 +68,10 @@ import Testing
         )
         let undo = try await s.ok(["undo", "--user", user, "--last", "--yes"])
         #expect(
-            try SQL.rows(s.db, "SELECT category || ' ' || start || ' ' || minutes FROM focus_sessions WHERE user_id = '\(user)'")
-                == ["數學 2025-01-07T19:00 25"])
+            try SQL.value(
+                s.db,
+                "SELECT group_concat(category || ' ' || start || ' ' || minutes) FROM focus_sessions WHERE user_id = '\(user)'"
+            ) == "數學 2025-01-07T19:00 25")
         let stats = try await s.json(["stats", "--user", user, "--json"])
         #expect(stats.array("categories").map { $0.int("focusMinutes") } == [25], "\(stats)")
 
@@ -78,7 +80,8 @@ import Testing
         let before = try Self.entry(imported.export)
         #expect(redone["tasks"] as? NSArray == before["tasks"] as? NSArray)
         #expect(
-            (redone["focusSessions"] as? [NSDictionary])?.count == (before["focusSessions"] as? [NSDictionary])!.count + 1,
+            (redone["focusSessions"] as? [NSDictionary])?.count == (before["focusSessions"] as? [NSDictionary])!.count
+                + 1,
             "\(redone)")
     }
 
@@ -102,7 +105,8 @@ import Testing
         let s = try Sandbox()
         let user = Self.users[1]
         try await s.ok(["user", "add", user, "--time-zone", "Asia/Taipei", "--language", "zh-TW"])
-        try await s.addTask("own-task", "Own reading", "2025-01-08T10:00", "2025-01-08T11:00", category: "英文", user: user)
+        try await s.addTask(
+            "own-task", "Own reading", "2025-01-08T10:00", "2025-01-08T11:00", category: "英文", user: user)
         try SQL.execute(
             s.db,
             "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES ('\(user)', '英文', '2025-01-05T09:00', 30)"
