@@ -97,7 +97,9 @@ import Testing
         let before = try SQL.planDump(s.db, excluding: [])
         let refused = try await s.run(["undo", "--user", user, "--last", "--yes"])
         #expect(refused.code == 2, "\(refused)")
-        #expect(refused.stderr.contains("focus 2025-01-07T00:00|60|數學"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("focus 2025-01-07T00:00|60|數學: expected 1 session(s), found 2"), "\(refused.stderr)"
+        )
         expectSamePlan(before, try SQL.planDump(s.db, excluding: []), "after the refused undo")
     }
 
