@@ -67,6 +67,8 @@ import Testing
             "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES ('\(user)', '數學', '2025-01-07T19:00', 25)"
         )
         let undo = try await s.ok(["undo", "--user", user, "--last", "--yes"])
+        // 45 + 1440 + 120 + 60 minutes of the fixture's statistics.
+        #expect(undo.contains(": 6 edit(s), 1665 focus minutes"), "\(undo)")
         #expect(
             try SQL.value(
                 s.db,
