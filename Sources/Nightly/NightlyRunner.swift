@@ -335,7 +335,7 @@ package final class NightlyRunner: Sendable {
             if let statistics = night.statistics {
                 // Stored after tonight's changeset, whose own write would otherwise drop it: the
                 // base already counts the plan as the changeset leaves it.
-                if baseIsFresh {
+                if baseIsFresh && night.staleLeft == 0 {
                     try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base)
                 }
                 try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
