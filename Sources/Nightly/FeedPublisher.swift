@@ -56,7 +56,11 @@ package struct FeedPublisher: Sendable {
             source = UserSource(cursor: UserRepository(connection).cursor(), users: [])
         } else {
             let roster = Roster(database: database)
-            source = UserSource(cursor: nil, users: try only.map { id throws(UseCaseError) in try roster.user(id) })
+            // `--user a --user a` is one student: two workers writing one feed would race for
+            // its temporary file.
+            var seen: Set<String> = []
+            let ids = only.filter { seen.insert($0).inserted }
+            source = UserSource(cursor: nil, users: try ids.map { id throws(UseCaseError) in try roster.user(id) })
         }
         let tally = Tally()
         let group = DispatchGroup()

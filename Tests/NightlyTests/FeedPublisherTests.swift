@@ -115,4 +115,19 @@ struct FeedPublisherTests {
         let names = Set(try FileManager.default.contentsOfDirectory(atPath: out))
         #expect(names == ["s0.ics", ".s8.ics.1.tmp", "notes.tmp"])
     }
+
+    @Test("the same student twice is written once, never racing itself (issue 28, item 16)")
+    func sameStudentTwice() throws {
+        let f = try NightlyFixture()
+        try f.addStudents(2)
+        let out = try Self.feedDirectory(f)
+        let feeds = FeedPublisher(
+            databasePath: f.path, directory: out, now: NightlyFixture.now, daysBack: 14, daysAhead: 60)
+        let db = try f.database()
+        for _ in 0..<5 {
+            let done = try feeds.publish(
+                only: ["s1", "s1", "s0", "s1"], database: db, workers: 4, shouldStop: { false }, log: { _ in })
+            #expect(done.written == 2 && done.failed == 0 && done.handedOut == ["s0", "s1"])
+        }
+    }
 }
