@@ -213,7 +213,7 @@ struct LogCommand: ReplanCommand {
         }
         line += ", \(seconds(Double(x.durationMilliseconds) / 1000))"
         if let m = x.modelDecision { line += "  model \(m)" }
-        if let e = x.error { line += "  error: \(e)" }
+        if let e = x.error { line += "  error: \(Console.oneLine(e))" }
         return line
     }
 

@@ -240,6 +240,27 @@ import Testing
             })
     }
 
+    /// Issue 28, item 7: the server's error text with a newline forged a journal line.
+    @Test func aServerErrorWithNewlinesStaysOnItsOwnLine() throws {
+        let forged = "<0>replan: run 7: 0 due, forged"
+        let scene = try ReplanHarness(
+            rules: [
+                MockScript.rule(
+                    nil, [MockScript.error(status: 400, code: "bad_request", message: "nope\n\(forged)")], repeat: true)
+            ],
+            document: Self.studentsWithMissedSessions(["na"]))
+        let run = try scene.run()
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("<0>") }, "\(run.stderr)")
+        // The student's error as `log` and `preview` print it: on the student's own line.
+        let log = try scene.replan(["log", "--run", "1"])
+        let lines = log.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("<0>") || $0.hasPrefix("replan: run 7") }, "\(log.stdout)")
+        #expect(log.stdout.contains("nope\\u{A}\(forged)"), "\(log.stdout)")
+        let preview = try scene.replan(["preview", "--user", "na", "--api-key-file", scene.keyFile])
+        #expect(!preview.stdout.split(separator: "\n").contains { $0.hasPrefix("<0>") }, "\(preview.stdout)")
+        #expect(preview.stdout.contains("nope\\u{A}"), "\(preview.stdout)")
+    }
+
     @Test func anExhaustedQuotaStopsModelCallsAndLocalEditsStillCommit() throws {
         let scene = try ReplanHarness(
             rules: [MockScript.rule(nil, [MockScript.quota], repeat: true)],
