@@ -186,6 +186,23 @@ import Testing
         #expect(out.report.omissions.contains { $0.path == "studySettings/u1.selectedDays[0]" })
     }
 
+    /// Issue 28, item 11: each statistics document at the cap became 2,084 focus sessions, so
+    /// a small export of many categories became millions of rows.
+    @Test func oneStudentsFocusCountersExpandIntoABoundedNumberOfSessions() throws {
+        let docs = (0..<200).map { #""c\#($0)": {"category": "科目\#($0)", "focusTime": 3000000}"# }
+        let extra =
+            #", "userStatistics": {"u1": {"__collections__": {"statistics": {\#(docs.joined(separator: ","))}}}}"#
+        let out = try Self.convert(Self.tree(tasks: ["a": Self.task()], extra: extra))
+        let sessions = out.document.entries[0].focusSessions
+        #expect(sessions.count <= FirestoreImporter.maxFocusMinutes / 1440 + 1, "\(sessions.count) sessions")
+        #expect(sessions.reduce(0) { $0 + $1.minutes } == FirestoreImporter.maxFocusMinutes)
+        // The records cut short are named: the one that crossed the bound and every one after.
+        let cut = out.report.corrections.filter { $0.message.contains("most replan keeps per student") }
+        #expect(cut.count == 199)
+        #expect(cut.first?.path == "userStatistics/u1/statistics/c1", "\(cut.first.map(\.path) ?? "none")")
+        #expect(cut.first?.message.contains("kept 0") == true)
+    }
+
     @Test func aCategoryReplanRefusesIsReplaced() throws {
         let out = try Self.convert(
             Self.tree(tasks: [
