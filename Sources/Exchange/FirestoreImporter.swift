@@ -80,6 +80,7 @@ package struct FirestoreImporter: Sendable {
             // Static, so the call borrows nothing of `self` while `report` (part of it) is
             // passed inout: with `self` borrowed, every appended correction copied the whole
             // report, which made a large import quadratic (figures in docs/benchmark.md).
+            FirestoreUnusedFields.list(records, report: &report)
             guard let entry = Self.convertUser(records, zone: zone, report: &report) else { continue }
             let prefix = records.source.map { "\($0):" } ?? ""
             for t in entry.tasks {

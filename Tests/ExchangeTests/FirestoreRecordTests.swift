@@ -203,6 +203,28 @@ import Testing
         #expect(cut.first?.message.contains("kept 0") == true)
     }
 
+    /// Issue 28, item 18: a reminder lead under a name the importer did not guess fell back to
+    /// the default without a word, and every field it did not read vanished.
+    @Test func everyFieldTheImportDoesNotUseIsListedAndAMissingLeadIsReported() throws {
+        let extra =
+            #", "settings": {"u1": {"notificationEnabled": true, "reminderLeadMinutes": 30}}, "userStatistics": {"u1": {"totalTokens": 9, "__collections__": {"statistics": {"s": {"category": "英文", "focusTime": 30, "taskCount": 2}}}}}"#
+        let out = try Self.convert(
+            Self.tree(tasks: ["a": Self.task(#""priority": 3"#), "b": Self.task(#""priority": 1"#)], extra: extra))
+        #expect(out.document.entries[0].user.settings.reminderMinutes == UserSettings().reminderMinutes)
+        let lead = out.report.corrections.first { $0.path == "settings/u1" }
+        #expect(lead?.kind == .defaulted && lead?.message.contains("no reminder lead") == true, "\(out.report.lines)")
+        let unused = Dictionary(uniqueKeysWithValues: out.report.notUsed.map { ($0.field, $0) })
+        #expect(unused["settings/*.reminderLeadMinutes"]?.example == "settings/u1", "\(out.report.lines)")
+        #expect(unused["settings/*.notificationEnabled"] == nil, "the name it used is not listed")
+        #expect(unused["tasks/*/userTasks/*.priority"]?.documents == 2)
+        #expect(unused["tasks/*/userTasks/*.createdAt"]?.documents == 2)
+        #expect(unused["tasks/*/userTasks/*.title"] == nil)
+        #expect(unused["userStatistics/*.totalTokens"] != nil)
+        #expect(unused["userStatistics/*/statistics/*.taskCount"]?.message.contains("recounts") == true)
+        #expect(out.report.lines.contains { $0.hasPrefix("fields not used") })
+        #expect(out.report.json["notUsed"]?.arrayValue?.count == out.report.notUsed.count)
+    }
+
     @Test func aCategoryReplanRefusesIsReplaced() throws {
         let out = try Self.convert(
             Self.tree(tasks: [
