@@ -44,11 +44,13 @@ enum NightText {
 
     static func model(_ m: ModelSummary) -> String {
         if !m.called {
-            if let e = m.error { return "model not asked: \(e)" }
-            return m.decision.map { "model not asked (\($0.reason))" } ?? "model not asked"
+            // The same words as `log` (ModelSummary.decisionText).
+            let decision = "model " + (m.decisionText ?? "not asked")
+            if let e = m.error { return "\(decision) — \(e)" }
+            return decision
         }
-        var text = "model: \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
-        if let reason = m.decision?.reason { text += ", asked for \(reason)" }
+        var text =
+            "model \(m.decisionText ?? "asked"): \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
         if let ending = m.ending { text += ", ended by \(ending)" }
         if let e = m.error { text += " — \(e)" }
         if let summary = m.summary { text += "\n  model says: \(summary)" }

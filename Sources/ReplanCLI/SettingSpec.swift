@@ -109,7 +109,8 @@ extension CommandContext {
         guard let s = setting(spec) else { return nil }
         guard let v = Int(s.value), range.contains(v) else {
             throw .badInput(
-                "\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s.value)'")
+                "\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(SecretText.shown(s.value))"
+            )
         }
         return v
     }
@@ -118,7 +119,8 @@ extension CommandContext {
     func decimalSetting(_ spec: SettingSpec) throws(CLIError) -> Double? {
         guard let s = setting(spec) else { return nil }
         guard let v = Double(s.value), v.isFinite, v >= 0 else {
-            throw .badInput("\(s.label) must be a number of USD per million tokens (e.g. 1.25), got '\(s.value)'")
+            throw .badInput(
+                "\(s.label) must be a number of USD per million tokens (e.g. 1.25), got \(SecretText.shown(s.value))")
         }
         return v
     }
