@@ -60,18 +60,26 @@ struct KeySource: Sendable, Equatable {
                     "warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
                     priority: .warning)
             }
-            var bytes = [UInt8](data)
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw CLIError.usage(
-                    "the API key file \(path) (\(label)) is not UTF-8 text; write the key alone on its first line")
-            }
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.dropFirst().contains(where: { !String($0).trimmingWhitespace().isEmpty }) {
+            let parsed = try Self.key(from: data, path: path, label: label)
+            if parsed.laterLines {
                 ctx.console.log("warning: only the first line of the API key file \(path) is used", priority: .warning)
             }
-            return try Self.checked(String(lines.first ?? ""), source: "the API key file \(path)")
+            return parsed.key
         }
+    }
+
+    /// The key on the first line of a key file's bytes (nil: empty), and whether later lines
+    /// hold anything.
+    static func key(from data: Data, path: String, label: String) throws(CLIError) -> (key: String?, laterLines: Bool) {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError.usage(
+                "the API key file \(path) (\(label)) is not UTF-8 text; write the key alone on its first line")
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let later = lines.dropFirst().contains { !String($0).trimmingWhitespace().isEmpty }
+        return (try checked(String(lines.first ?? ""), source: "the API key file \(path)"), later)
     }
 
     /// The file's bytes (at most 64 KiB: a key is far shorter), or an error with the system's
