@@ -23,6 +23,8 @@ enum NightlyCommands {
         var concurrency: String?
         @Option(setting: .runAfter, value: "HH:MM", help: "local time a night starts (default 03:00)")
         var runAfter: String?
+        @Option(setting: .metricsFile, value: "FILE", help: "write the run's Prometheus metrics here (metrics_file)")
+        var metricsFile: String?
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @OptionGroup(title: "model options") var model: ModelOptions
 
@@ -46,11 +48,14 @@ enum NightlyCommands {
         _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
         let json = a.json
         let collected = Collected()
+        let requests = Atomic<Int>(0)
+        let metricsPath = try SettingsValidation.metricsFile(ctx)
         let progress = RunProgress(console: ctx.console)
         let runner = NightlyRunner(
             databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
+                requests.add(night.model.requests, ordering: .relaxed)
                 if json {
                     collected.append(night)
                 } else if night.status == .failed || night.error != nil || night.model.error != nil {
@@ -99,6 +104,10 @@ enum NightlyCommands {
         if let stopped = model.shutoff.reason {
             ctx.console.log("model calls stopped during the run: \(stopped)", priority: .warning)
         }
+        // Also after an interrupted run: its metrics say so.
+        if let metricsPath {
+            writeMetrics(ctx, report, requests: requests.load(ordering: .relaxed), to: metricsPath)
+        }
         if report.interrupted {
             ctx.console.log(
                 "interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
@@ -108,6 +117,19 @@ enum NightlyCommands {
         PruneCommand.afterRun(ctx)
         if report.modelUnavailableForAll { return .modelUnavailable }
         return report.failed > 0 ? .someUsersFailed : .success
+    }
+
+    /// The run's metrics file; a failure to write it is a warning, never a failed night.
+    static func writeMetrics(_ ctx: CommandContext, _ report: NightlyRunner.Report, requests: Int, to path: String) {
+        let took = max(0, report.finishedAt.timeIntervalSince(report.startedAt))
+        var metrics = RunMetrics(report: report, startedAt: ctx.now, finishedAt: ctx.now.addingTimeInterval(took))
+        metrics.modelRequests = requests
+        do throws(UseCaseError) {
+            try metrics.readOutbox(try ReplanDatabase.openExisting(path: ctx.databasePath, source: ctx.databaseSource))
+            try metrics.write(to: path)
+        } catch {
+            ctx.console.log("warning: \(error.message)", priority: .warning)
+        }
     }
 
     static func userLine(_ n: UserNight, console: Console) -> String {

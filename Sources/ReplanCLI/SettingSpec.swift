@@ -62,10 +62,16 @@ struct SettingSpec: Sendable, Equatable {
         key: "price_output", flag: "--price-output", defaultText: "10 (gpt-5.1)",
         help: "USD per million completion tokens (reasoning included)")
 
+    static let metricsFile = SettingSpec(
+        key: "metrics_file", flag: "--metrics-file", environment: "REPLAN_METRICS_FILE", defaultText: "none",
+        help:
+            "Prometheus text file written after every run, for node_exporter's textfile collector (an absolute path ending in .prom)"
+    )
+
     static let all: [SettingSpec] = [
         database, baseURL, model, reasoningEffort, requestTimeout, maxCompletionTokens, concurrency, runAfter,
         onModelError,
-        prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput,
+        prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput, metricsFile,
     ]
 }
 
