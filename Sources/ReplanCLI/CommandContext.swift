@@ -71,6 +71,7 @@ package final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         var graceful = false
+        var paging = false
     }
     private let state = Mutex(State())
     /// Handed to the model client; cancelled when the interruption is raised.
@@ -83,6 +84,11 @@ package final class Interruption: Sendable {
     /// safe because an open SQLite transaction that never committed leaves no trace.
     package func handleGracefully() { state.withLock { $0.graceful = true } }
     package var isGraceful: Bool { state.withLock { $0.graceful } }
+
+    /// While a pager shows the output, Ctrl-C is the pager's (less stops a search with it):
+    /// SIGINT is then ignored, so replan waits for the pager instead of leaving it running.
+    func setPaging(_ paging: Bool) { state.withLock { $0.paging = paging } }
+    var isPaging: Bool { state.withLock { $0.paging } }
 
     package func raise(_ signal: Int32) {
         state.withLock { if $0.signal == nil { $0.signal = signal } }
