@@ -27,7 +27,8 @@ package struct CommandContext: Sendable {
     static func parseNow(_ text: String?, source: String) throws(CLIError) -> Date? {
         guard let text, !text.isEmpty else { return nil }
         guard let date = Timestamp.date(text) else {
-            throw .usage(
+            // A bad value, like every other bad value: exit 65.
+            throw .badInput(
                 "\(source) '\(text)' is not an ISO-8601 instant with an offset, e.g. 2025-01-07T03:00:00+08:00 or 2025-01-06T19:00:00Z"
             )
         }

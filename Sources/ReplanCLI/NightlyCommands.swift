@@ -297,7 +297,8 @@ enum NightlyCommands {
                 ctx.console.out(
                     "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
                 )
-                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
+                let me = InvocationName.hint(ctx)
+                ctx.console.out(undo ? "redo with: \(me) redo \(id)" : "undo with: \(me) undo \(id)")
             }
             if let failure = done.statisticsFailure {
                 // The flip is committed; only the derived statistics lag behind.
@@ -384,7 +385,7 @@ enum NightlyCommands {
             if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
         }
         ctx.console.out(
-            "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")"
+            "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: \(InvocationName.hint(ctx)) undo \(h.id)" : "redo with: \(InvocationName.hint(ctx)) redo \(h.id)")"
         )
         if a.week {
             let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }

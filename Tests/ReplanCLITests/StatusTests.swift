@@ -161,3 +161,26 @@ import Testing
         #expect(old.states["retention"] == "WARNING", "\(old.json)")
     }
 }
+
+/// The shipped `OnFailure=` hook, run as far as this machine allows without systemd: its
+/// `ExecStart=` with the state directory moved into the sandbox writes the marker that
+/// `status` reports.
+@Suite struct FailureHookTests {
+    @Test func theShippedHookWritesTheMarkerStatusReports() async throws {
+        let s = try await StatusTests.plannedStudent()
+        let unit = try String(contentsOfFile: TestFiles.path("systemd/replan-failure@.service"), encoding: .utf8)
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=/bin/sh -c '") })
+        // ExecStart=/bin/sh -c 'SCRIPT' replan-failure %i, with systemd's %% for a literal %.
+        let quoted = line.dropFirst("ExecStart=/bin/sh -c '".count)
+        let script = try #require(quoted.range(of: "' replan-failure %i")).lowerBound
+        let body = String(quoted[..<script]).replacingOccurrences(of: "%%", with: "%")
+            .replacingOccurrences(of: "/var/lib/replan/", with: s.directory + "/")
+            .replacingOccurrences(of: "/etc/replan/on-failure", with: s.path("no-hook"))
+        let r = try Outcome.of("/bin/sh", ["-c", body, "replan-failure", "replan.service"])
+        #expect(r.code == 0 && r.stdout.contains("<4>replan.service failed"), "\(r)")
+        #expect(try String(contentsOfFile: s.path("last-failure"), encoding: .utf8) == "replan.service\n")
+        let status = try await s.run(["status", "--now", "2025-01-07T03:30:00+08:00"])
+        #expect(status.code == 2 && status.stdout.contains("replan.service failed at"), "\(status)")
+        #expect(unit.contains("ReadWritePaths=/var/lib/replan"), "ProtectSystem=strict needs it to write the marker")
+    }
+}
