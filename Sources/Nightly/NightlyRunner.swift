@@ -152,6 +152,10 @@ package final class NightlyRunner: Sendable {
         writer.flush()
         if let error = producerError.error { throw .store(error) }
 
+        // The finish is on the run's own clock, like its start: `--now` plus the time the run
+        // took, so a reproduction with `--now` has a duration in `log` (and `status` an age).
+        let startedAt = report.withLock { $0.startedAt }
+        let finishedAt = options.now.addingTimeInterval(Date().timeIntervalSince(startedAt))
         try wrap { () throws(StoreError) in
             // Why model calls stopped during the run (the quota, a deadline, a provider that
             // refused everything) goes with the run's record, for `log` to show.
@@ -161,7 +165,7 @@ package final class NightlyRunner: Sendable {
                 options = .object(fields)
             }
             try writer.perform { [options] (db) throws(StoreError) in
-                try RunStore(db).finishRun(id: runID, finishedAt: Date(), options: options)
+                try RunStore(db).finishRun(id: runID, finishedAt: finishedAt, options: options)
             }
         }
         return report.withLock {
@@ -370,7 +374,7 @@ package final class NightlyRunner: Sendable {
             completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
             cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
             error: night.error ?? night.model.error, finishedAt: Date())
-        run.modelDecision = night.model.decision.map { ($0.ask ? "asked: " : "not asked: ") + $0.reason }
+        run.modelDecision = night.model.decisionText
         run.finishReasons = night.model.finishReasons.isEmpty ? nil : night.model.finishReasons.joined(separator: ",")
         run.costUSD = night.model.costUSD
         try writer.write { (db) throws(StoreError) in

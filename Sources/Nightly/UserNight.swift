@@ -77,6 +77,15 @@ package struct ModelSummary: Sendable {
         self.summary = summary
     }
 
+    /// Whether the model was asked and why, in the words `preview`, `run` and `log` all use:
+    /// `asked: new-instruction`, `not asked: unchanged`, and for a student the rules wanted
+    /// to ask while the model was off or stopped, `not asked: new-instruction (the model is off)`.
+    package var decisionText: String? {
+        guard let decision else { return nil }
+        if called { return "asked: \(decision.reason)" }
+        return "not asked: \(decision.reason)" + (decision.ask ? " (the model is off)" : "")
+    }
+
     package var json: JSONValue {
         [
             "called": .bool(called), "requests": .int(requests), "turns": .int(turns), "tokens": tokens.json,

@@ -27,7 +27,8 @@ package struct CommandContext: Sendable {
     static func parseNow(_ text: String?, source: String) throws(CLIError) -> Date? {
         guard let text, !text.isEmpty else { return nil }
         guard let date = Timestamp.date(text) else {
-            throw .usage(
+            // A bad value, like every other bad value: exit 65.
+            throw .badInput(
                 "\(source) '\(text)' is not an ISO-8601 instant with an offset, e.g. 2025-01-07T03:00:00+08:00 or 2025-01-06T19:00:00Z"
             )
         }
@@ -71,6 +72,7 @@ package final class Interruption: Sendable {
     private struct State {
         var signal: Int32?
         var graceful = false
+        var paging = false
     }
     private let state = Mutex(State())
     /// Handed to the model client; cancelled when the interruption is raised.
@@ -83,6 +85,11 @@ package final class Interruption: Sendable {
     /// safe because an open SQLite transaction that never committed leaves no trace.
     package func handleGracefully() { state.withLock { $0.graceful = true } }
     package var isGraceful: Bool { state.withLock { $0.graceful } }
+
+    /// While a pager shows the output, Ctrl-C is the pager's (less stops a search with it):
+    /// SIGINT is then ignored, so replan waits for the pager instead of leaving it running.
+    func setPaging(_ paging: Bool) { state.withLock { $0.paging = paging } }
+    var isPaging: Bool { state.withLock { $0.paging } }
 
     package func raise(_ signal: Int32) {
         state.withLock { if $0.signal == nil { $0.signal = signal } }

@@ -6,7 +6,8 @@ struct Replan: ReplanCommand {
             UserCommands.Group.self, SettingsCommands.Group.self, TaskCommands.Group.self, ImportCommand.self,
             ExportCommand.self, FeedsCommand.self, WeekCommand.self, OutboxCommand.List.self, PruneCommand.self,
             StatsCommand.self, NightlyCommands.Run.self, NightlyCommands.Preview.self, NightlyCommands.Undo.self,
-            NightlyCommands.Redo.self, LogCommand.self, NightlyCommands.Show.self, ConfigCommand.Group.self,
+            NightlyCommands.Redo.self, LogCommand.self, NightlyCommands.Show.self, StatusCommand.self,
+            ConfigCommand.Group.self,
             DemoCommand.self, CompletionCommand.self, ManPageCommand.self,
         ])
 }
@@ -118,7 +119,8 @@ enum CommandTable {
         text +=
             "configuration: /etc/replan/replan.conf (or --config, $REPLAN_CONFIG); replan config show says what is used\n"
         text += "exit codes: 0 ok, 1 some users failed, 2 conflicts, 64 usage, 65 bad input, 69 model unavailable,\n"
-        text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted\n"
+        text += "            70 internal error, 73 cannot open database, 75 locked, 130/143 interrupted;\n"
+        text += "            status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN\n"
         return text
     }
 }

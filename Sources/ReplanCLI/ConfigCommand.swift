@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Nightly
 import Planning
 
 /// `replan config show`: which configuration file and database this command line uses, and
@@ -28,6 +29,7 @@ enum ConfigCommand {
 
     static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
         let rows = try resolvedRows(ctx)
+        let state = ModelAvailability.check(context: ctx)
         if a.json {
             ctx.console.out(
                 JSONValue.object([
@@ -43,7 +45,12 @@ enum ConfigCommand {
                                     ])
                                 )
                             })),
+                    "model": [
+                        "state": .string(Self.name(state)), "text": .string(ModelAvailability.text(state)),
+                    ],
                 ]).prettyText)
+            // The document says why; the exit code says that run would fail.
+            if case .broken = state { return .usage }
             return .success
         }
         ctx.console.out(
@@ -53,7 +60,20 @@ enum ConfigCommand {
             let key = DisplayWidth.padded(row.key, to: width)
             ctx.console.out("\(key)  \(row.value ?? "-")  (\(row.source))")
         }
+        if case .broken(let reason) = state {
+            ctx.console.log("replan: \(reason)", priority: .error)
+            return .usage
+        }
         return .success
+    }
+
+    static func name(_ state: HealthCheck.Model) -> String {
+        switch state {
+        case .on: "on"
+        case .off: "off"
+        case .broken: "broken"
+        case .undetermined: "undetermined"
+        }
     }
 
     struct Row {
@@ -66,16 +86,8 @@ enum ConfigCommand {
     /// commands that use them do.
     static func resolvedRows(_ ctx: CommandContext) throws(CLIError) -> [Row] {
         // The same checks as `run`: a value that would fail tonight fails here.
+        try SettingsValidation.validate(ctx)
         let model = try ModelSetup.endpoint(context: ctx).effective
-        let concurrency = try ctx.intSetting(.concurrency, in: 1...256)
-        if let t = ctx.setting(.runAfter), TimeOfDay(t.value) == nil {
-            throw .badInput("\(t.label) '\(t.value)' is not HH:MM")
-        }
-        if let e = ctx.setting(.onModelError), !["local", "skip"].contains(e.value) {
-            throw .badInput("\(e.label) must be local or skip, got '\(e.value)'")
-        }
-        for price in [SettingSpec.priceInput, .priceCachedInput, .priceOutput] { _ = try ctx.decimalSetting(price) }
-        _ = concurrency
 
         var rows: [Row] = []
         for spec in SettingSpec.all {
@@ -83,8 +95,13 @@ enum ConfigCommand {
             case .database:
                 rows.append(Row(key: spec.key, value: ctx.databasePath, source: ctx.databaseSource))
             case .apiKeyFile:
-                // Where the key would be read from; the key itself is never printed.
-                rows.append(Row(key: "api_key", value: nil, source: ModelSetup.keySource(context: ctx)))
+                // Where the key would be read from and whether the service will use the
+                // model; the key itself is never printed.
+                let state = ModelAvailability.check(context: ctx)
+                rows.append(
+                    Row(
+                        key: "model_stage", value: ModelAvailability.text(state),
+                        source: KeySource.find(context: ctx)?.description ?? "the sources run reads"))
             default:
                 let resolved = ctx.setting(spec)
                 var value = resolved?.value
@@ -102,6 +119,7 @@ enum ConfigCommand {
                     default: value = nil
                     }
                 }
+                if let v = value, SecretText.looksSecret(v) { value = "(looks like an API key; not shown)" }
                 rows.append(Row(key: spec.key, value: value, source: resolved?.source ?? "default"))
             }
         }

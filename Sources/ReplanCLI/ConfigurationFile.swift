@@ -54,6 +54,9 @@ struct ConfigurationFile: Sendable, Equatable {
             throw CLIError(
                 .usage, "cannot read the configuration file \(path)\(source.map { " (\($0))" } ?? ""): \(reason)")
         }
+        if let refusal = untrusted(handle.fileDescriptor) {
+            throw .badInput("refusing the configuration file \(path): \(refusal)")
+        }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .badInput("the configuration file \(path) is not UTF-8 text")
         }
@@ -62,6 +65,28 @@ struct ConfigurationFile: Sendable, Equatable {
         } catch {
             throw .badInput("\(path):\(error.line): \(error.message)")
         }
+    }
+
+    /// What to do with an API key found in this file.
+    static let keyAdvice =
+        "an API key does not belong in the configuration file (every user may read it): put the key alone in a file of mode 0600 (the service reads /etc/replan/openai-api-key) and name another file with api_key_file = PATH"
+
+    /// Why a configuration file cannot be trusted, like ssh and sudo decide it: the file names
+    /// the database and where the API key is sent, so one that another user may have written is
+    /// refused. A regular file must be owned by root or by this user and not be writable by
+    /// others; a device (`/dev/null`, the tests' "no configuration") holds nothing to trust.
+    static func untrusted(_ fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let mode = String(info.st_mode & 0o7777, radix: 8)
+        if info.st_mode & S_IWOTH != 0 {
+            return "it is writable by every user (mode \(mode)); chmod o-w it, or name another file with --config"
+        }
+        if info.st_uid != 0 && info.st_uid != geteuid() {
+            return
+                "it belongs to another user (uid \(info.st_uid)), not to root or this user (uid \(geteuid())); chown it, or name another file with --config"
+        }
+        return nil
     }
 
     struct ParseError: Error, Equatable {
@@ -79,8 +104,11 @@ struct ConfigurationFile: Sendable, Equatable {
             let number = index + 1
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
+            // Nothing of a line is echoed unless it is plainly a key name: a pasted API key must
+            // not reach the terminal or the journal through this message.
             guard let eq = line.firstIndex(of: "=") else {
-                throw ParseError(line: number, message: "expected 'key = value', got '\(line)'")
+                let what = SecretText.looksSecret(line) ? "looks like an API key; \(keyAdvice)" : "is not 'key = value'"
+                throw ParseError(line: number, message: "this line \(what)")
             }
             let key = line[..<eq].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: eq)...].trimmingCharacters(in: .whitespaces)
@@ -88,7 +116,19 @@ struct ConfigurationFile: Sendable, Equatable {
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
+            if SecretText.looksSecret(value) {
+                throw ParseError(line: number, message: "the value of this line looks like an API key; \(keyAdvice)")
+            }
             guard let setting = SettingSpec.all.first(where: { $0.key == key }) else {
+                let lower = key.lowercased()
+                let plainName =
+                    key.count <= 40 && key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                if !plainName || SecretText.looksSecret(key) {
+                    throw ParseError(line: number, message: "this line does not start with a known key; \(keyAdvice)")
+                }
+                if ["key", "token", "secret", "password"].contains(where: lower.contains), lower != "api_key_file" {
+                    throw ParseError(line: number, message: "'\(key)' is not a setting: \(keyAdvice)")
+                }
                 let hint =
                     Suggestion.closest(to: key, among: SettingSpec.all.map(\.key)).map { " (did you mean '\($0)'?)" }
                     ?? ""

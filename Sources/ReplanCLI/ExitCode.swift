@@ -5,6 +5,9 @@ package enum ExitCode: Int32, Sendable {
     case someUsersFailed = 1
     /// Undo/redo refused because rows changed since.
     case conflicts = 2
+    /// `status`: the health check could not look (Nagios UNKNOWN); `status` reports WARNING
+    /// as 1 and CRITICAL as 2, the monitoring convention.
+    case statusUnknown = 3
     case usage = 64
     /// Bad input data: import files, flag values.
     case badInput = 65
@@ -25,6 +28,7 @@ extension ExitCode {
         case .success: "success"
         case .someUsersFailed: "some-users-failed"
         case .conflicts: "conflicts"
+        case .statusUnknown: "unknown"
         case .usage: "usage"
         case .badInput: "bad-input"
         case .modelUnavailable: "model-unavailable"

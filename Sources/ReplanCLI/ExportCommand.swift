@@ -23,7 +23,7 @@ struct ExportCommand: ReplanCommand {
         let userID = a.user
         let format = a.format ?? "json"
         guard format == "json" || format == "ics" else {
-            throw CLIError.usage("--format must be json or ics, got '\(format)'")
+            throw CLIError.badInput("--format must be json or ics, got '\(format)'")
         }
         let db = try ctx.openExistingDatabase()
         let exporter = Exporter(database: db)

@@ -25,4 +25,19 @@ enum InvocationName {
         if executable.hasPrefix(base) { return String(executable.dropFirst(base.count)) }
         return executable
     }
+
+    /// The command prefix of `show`'s hints: `replan` plus the `--db` and `--config` the
+    /// command line gave, so "undo with: …" acts on the same database when copied.
+    static func hint(_ ctx: CommandContext) -> String {
+        var text = "replan"
+        if let db = ctx.globals.db { text += " --db \(quoted(db))" }
+        if let config = ctx.globals.config { text += " --config \(quoted(config))" }
+        return text
+    }
+
+    /// A word as a POSIX shell reads it back.
+    static func quoted(_ word: String) -> String {
+        let plain = word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:=,@%".contains($0)) }
+        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

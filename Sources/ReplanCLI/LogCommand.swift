@@ -85,7 +85,9 @@ struct LogCommand: ReplanCommand {
         let text = render(
             ctx.console, totals, students: students, changesets: changesets, prices: prices,
             userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail)
-        Pager.show(text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager)
+        Pager.show(
+            text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager,
+            interruption: ctx.interruption)
         return .success
     }
 

@@ -95,9 +95,53 @@ struct ManPageCommand: ReplanCommand {
             (.cannotOpenDatabase, "cannot create or open the database"),
             (.locked, "another run holds the lock; try again later"),
             (.interrupted, "interrupted by SIGINT"), (.terminated, "interrupted by SIGTERM"),
+            (
+                .statusUnknown,
+                "status only: the check could not run (UNKNOWN); status exits 1 for WARNING, 2 for CRITICAL"
+            ),
         ]
         for (code, meaning) in codes { r += ".TP\n.B \(code.rawValue)\n\(escape(meaning))\n" }
         r += """
+            .SH ENVIRONMENT
+            .TP
+            .B REPLAN_CONFIG
+            the configuration file when \\-\\-config is not given
+            .TP
+            .B REPLAN_DB
+            the database when \\-\\-db is not given
+            .TP
+            .B REPLAN_NOW
+            pretend it is this instant (ISO\\-8601 with an offset)
+            .TP
+            .B OPENAI_API_KEY
+            the model API key when no key file or systemd credential is given (empty: unset)
+            .TP
+            .B CREDENTIALS_DIRECTORY
+            set by systemd: the service reads its key from openai\\-api\\-key there
+            .TP
+            .B STATE_DIRECTORY
+            set by systemd: the default database is replan.db there
+            .TP
+            .B OPENAI_BASE_URL, REPLAN_MODEL, REPLAN_REASONING_EFFORT, REPLAN_PROMPTS, REPLAN_METRICS_FILE
+            the settings of the same names (see CONFIGURATION)
+            .TP
+            .B PAGER
+            the pager of long output on a terminal (default less \\-FRX; printed directly when it cannot run)
+            .TP
+            .B NO_COLOR
+            set and not empty: no colour
+            .SH EXAMPLES
+            .nf
+            replan user add mei \\-\\-time\\-zone Asia/Taipei
+            replan task add \\-\\-user mei \\-\\-title "English reading" \\-\\-category English \\e
+                \\-\\-start 2025\\-01\\-06T10:00 \\-\\-end 2025\\-01\\-06T11:00 \\-\\-repeat daily
+            replan preview \\-\\-user mei          # what tonight would change
+            replan run \\-\\-force                 # the nightly job, now
+            replan log                          # one line per run
+            replan undo \\-\\-user mei \\-\\-last \\-\\-yes
+            sudo \\-u replan replan status       # the health check a monitor runs
+            sudo \\-u replan replan config show  # the service's database and model state
+            .fi
             .SH FILES
             .TP
             .I /etc/replan/replan.conf

@@ -14,17 +14,8 @@ import Planning
 enum ModelSetup {
     /// The model stage of this run, from the settings and flags; the wiring is `ModelStage`'s.
     static func stage(context ctx: CommandContext, options a: ModelOptions) throws(CLIError) -> ModelStage {
-        let policy: UserPipeline.ModelErrorPolicy
-        let onError = ctx.setting(.onModelError)
-        switch onError?.value ?? "local" {
-        case "local": policy = .local
-        case "skip": policy = .skip
-        case let other:
-            // A flag typo is a usage error as before; a bad file or environment value is bad input.
-            throw CLIError(
-                onError?.source == "--on-model-error" ? .usage : .badInput,
-                "\(onError?.label ?? "--on-model-error") must be local or skip, got '\(other)'")
-        }
+        try SettingsValidation.validate(ctx)
+        let policy = try onModelError(context: ctx)
         let endpoint = try ModelSetup.endpoint(context: ctx, serviceTier: a.serviceTier)
         // Prices feed the cost estimate; a typo shows on the first run, not weeks later in `log`.
         let prices = try ModelSetup.prices(context: ctx)
@@ -45,6 +36,20 @@ enum ModelSetup {
         } catch {
             throw CLIError(
                 .modelUnavailable, "\(error); pass --prompts DIR or set REPLAN_PROMPTS, or run with --no-model")
+        }
+    }
+
+    /// `on_model_error`: local (commit the local edits) or skip.
+    static func onModelError(context ctx: CommandContext) throws(CLIError) -> UserPipeline.ModelErrorPolicy {
+        let onError = ctx.setting(.onModelError)
+        switch onError?.value ?? "local" {
+        case "local": return .local
+        case "skip": return .skip
+        case let other:
+            // A flag typo is a usage error as before; a bad file or environment value is bad input.
+            throw CLIError(
+                onError?.source == "--on-model-error" ? .usage : .badInput,
+                "\(onError?.label ?? "--on-model-error") must be local or skip, got \(SecretText.shown(other))")
         }
     }
 
@@ -84,7 +89,7 @@ enum ModelSetup {
             let lower = url.value.lowercased()
             guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
                 throw .badInput(
-                    "the model base URL '\(url.value)' (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)"
+                    "the model base URL \(SecretText.shown(url.value)) (\(url.label)) must start with http:// or https:// (e.g. http://localhost:11434/v1)"
                 )
             }
             c.baseURL = url.value
@@ -94,7 +99,9 @@ enum ModelSetup {
         if let effort = ctx.setting(.reasoningEffort) { c.reasoningEffort = effort.value.trimmingWhitespace() }
         if let timeout = ctx.setting(.requestTimeout) {
             guard let seconds = Double(timeout.value), seconds.isFinite, seconds > 0, seconds <= 3600 else {
-                throw .badInput("\(timeout.label) must be a number of seconds from 0 to 3600, got '\(timeout.value)'")
+                throw .badInput(
+                    "\(timeout.label) must be a number of seconds from 0 to 3600, got \(SecretText.shown(timeout.value))"
+                )
             }
             c.requestTimeout = seconds
         }
@@ -105,19 +112,6 @@ enum ModelSetup {
             c.serviceTier = tier
         }
         return c
-    }
-
-    /// Where `apiKey` would read the key from, without reading it (`config show`).
-    static func keySource(context ctx: CommandContext) -> String {
-        if let path = ctx.globals.apiKeyFile { return "--api-key-file \(path)" }
-        if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
-            FileManager.default.fileExists(atPath: dir + "/openai-api-key")
-        {
-            return "systemd credential \(dir)/openai-api-key"
-        }
-        if let key = ctx.environment["OPENAI_API_KEY"]?.trimmingWhitespace(), !key.isEmpty { return "$OPENAI_API_KEY" }
-        if let file = ctx.setting(.apiKeyFile) { return "\(file.value) (\(file.source))" }
-        return "none configured: the model stage is skipped"
     }
 
     /// `--model-deadline` (the run's model stage, default 2 h) and `--student-deadline` (one
@@ -139,47 +133,9 @@ enum ModelSetup {
                 "--refusal-breaker", options.refusalBreaker, ModelDeadline.defaultRefusalBreaker))
     }
 
-    /// The API key, or nil when none is configured. An empty file means "no key".
-    ///
-    /// A key file holds the key on its first line (issue 13): a second line used to be sent
-    /// on as an HTTP header of its own. Later lines are ignored with a warning, a key with
-    /// control characters is refused (exit 64; the key itself is never printed), and a file
-    /// that group or others may read gets a warning.
+    /// The API key, or nil when none is configured (`KeySource` says where it is looked for).
     static func apiKey(context ctx: CommandContext) throws(CLIError) -> String? {
-        func read(_ path: String, _ source: String) throws(CLIError) -> String? {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CLIError.usage("cannot read the API key file \(path) (\(source))")
-            }
-            var info = stat()
-            if stat(path, &info) == 0, info.st_mode & 0o044 != 0 {
-                ctx.console.log(
-                    "warning: the API key file \(path) is readable by group or others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it",
-                    priority: .warning)
-            }
-            let text = String(decoding: data, as: UTF8.self)
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.dropFirst().contains(where: { !String($0).trimmingWhitespace().isEmpty }) {
-                ctx.console.log("warning: only the first line of the API key file \(path) is used", priority: .warning)
-            }
-            return try checked(String(lines.first ?? "").trimmingWhitespace(), source: "the API key file \(path)")
-        }
-        func checked(_ key: String, source: String) throws(CLIError) -> String? {
-            guard !key.isEmpty else { return nil }
-            guard !key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw CLIError.usage("\(source) holds control characters; an API key is one line of printable text")
-            }
-            return key
-        }
-        if let path = ctx.globals.apiKeyFile { return try read(path, "--api-key-file") }
-        if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
-            FileManager.default.fileExists(atPath: dir + "/openai-api-key")
-        {
-            return try read(dir + "/openai-api-key", "systemd credential")
-        }
-        if let key = ctx.environment["OPENAI_API_KEY"] {
-            return try checked(key.trimmingWhitespace(), source: "$OPENAI_API_KEY")
-        }
-        if let file = ctx.setting(.apiKeyFile) { return try read(file.value, file.label) }
-        return nil
+        guard let source = KeySource.find(context: ctx) else { return nil }
+        return try source.read(context: ctx)
     }
 }

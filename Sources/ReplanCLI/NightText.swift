@@ -44,15 +44,17 @@ enum NightText {
 
     static func model(_ m: ModelSummary) -> String {
         if !m.called {
-            if let e = m.error { return "model not asked: \(Console.oneLine(e))" }
-            return m.decision.map { "model not asked (\($0.reason))" } ?? "model not asked"
+            // The same words as `log` (ModelSummary.decisionText).
+            let decision = "model " + (m.decisionText ?? "not asked")
+            if let e = m.error { return "\(decision) — \(Console.oneLine(e))" }
+            return decision
         }
-        var text = "model: \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
-        if let reason = m.decision?.reason { text += ", asked for \(reason)" }
+        var text =
+            "model \(m.decisionText ?? "asked"): \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
         if let ending = m.ending { text += ", ended by \(ending)" }
         if let e = m.error { text += " — \(Console.oneLine(e))" }
         if let summary = m.summary { text += "\n  model says: \(Console.oneLine(summary))" }
-        if let question = m.question { text += "\n  for you to decide: \(question)" }
+        if let question = m.question { text += "\n  for you to decide: \(Console.oneLine(question))" }
         return text
     }
 

@@ -23,6 +23,11 @@ enum NightlyCommands {
         var concurrency: String?
         @Option(setting: .runAfter, value: "HH:MM", help: "local time a night starts (default 03:00)")
         var runAfter: String?
+        @Flag(name: "--verbose", help: "a line per student (and progress lines when not on a terminal)")
+        var verbose: Bool
+        @Flag(name: "--quiet", help: "print nothing but errors") var quiet: Bool
+        @Option(setting: .metricsFile, value: "FILE", help: "write the run's Prometheus metrics here (metrics_file)")
+        var metricsFile: String?
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @OptionGroup(title: "model options") var model: ModelOptions
 
@@ -31,6 +36,7 @@ enum NightlyCommands {
 
     static func run(_ ctx: CommandContext, _ a: Run) throws -> ExitCode {
         ctx.interruption.handleGracefully()
+        if a.verbose && a.quiet { throw CLIError.usage("--verbose and --quiet exclude each other") }
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.user
         options.force = a.force
@@ -48,11 +54,17 @@ enum NightlyCommands {
         _ = try ctx.openExistingDatabase()
         let json = a.json
         let collected = Collected()
-        let progress = RunProgress(console: ctx.console)
+        let requests = Atomic<Int>(0)
+        let metricsPath = try SettingsValidation.metricsFile(ctx)
+        // The journal gets one line per run and one per failed or model-error student by
+        // default (a line per changed student drowned it: 4,970 for 5,000 students).
+        let verbosity: RunProgress.Verbosity = a.quiet ? .quiet : a.verbose ? .verbose : .normal
+        let progress = RunProgress(console: ctx.console, verbosity: verbosity)
         let runner = NightlyRunner(
             databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
+                requests.add(night.model.requests, ordering: .relaxed)
                 if json {
                     collected.append(night)
                 } else if night.status == .failed || night.error != nil || night.model.error != nil {
@@ -60,7 +72,7 @@ enum NightlyCommands {
                     // priority under systemd), not a line of data among the changes.
                     progress.log(
                         userLine(night, console: ctx.console), priority: night.status == .failed ? .error : .warning)
-                } else if night.status != .unchanged {
+                } else if verbosity == .verbose {
                     progress.line(userLine(night, console: ctx.console))
                 }
             },
@@ -97,12 +109,16 @@ enum NightlyCommands {
         }
         let summary = RunSummary(
             report: report, modelOff: model.disabledReason, peakRSSKiB: ProcessMemory.peakResidentKiB())
-        ctx.console.log(summary.text, priority: summary.priority)
+        progress.log(summary.text, priority: summary.priority)
         if let stopped = model.shutoff.reason {
-            ctx.console.log("model calls stopped during the run: \(stopped)", priority: .warning)
+            progress.log("model calls stopped during the run: \(stopped)", priority: .warning)
+        }
+        // Also after an interrupted run: its metrics say so.
+        if let metricsPath {
+            writeMetrics(ctx, report, requests: requests.load(ordering: .relaxed), to: metricsPath)
         }
         if report.interrupted {
-            ctx.console.log(
+            progress.log(
                 "interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
             return ctx.interruption.exitCode
         }
@@ -110,6 +126,19 @@ enum NightlyCommands {
         PruneCommand.afterRun(ctx)
         if report.modelUnavailableForAll { return .modelUnavailable }
         return report.failed > 0 ? .someUsersFailed : .success
+    }
+
+    /// The run's metrics file; a failure to write it is a warning, never a failed night.
+    static func writeMetrics(_ ctx: CommandContext, _ report: NightlyRunner.Report, requests: Int, to path: String) {
+        let took = max(0, report.finishedAt.timeIntervalSince(report.startedAt))
+        var metrics = RunMetrics(report: report, startedAt: ctx.now, finishedAt: ctx.now.addingTimeInterval(took))
+        metrics.modelRequests = requests
+        do throws(UseCaseError) {
+            try metrics.readOutbox(try ReplanDatabase.openExisting(path: ctx.databasePath, source: ctx.databaseSource))
+            try metrics.write(to: path)
+        } catch {
+            ctx.console.log("warning: \(error.message)", priority: .warning)
+        }
     }
 
     static func userLine(_ n: UserNight, console: Console) -> String {
@@ -267,7 +296,8 @@ enum NightlyCommands {
                 ctx.console.out(
                     "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.focusMinutes > 0 ? ", \(done.focusMinutes) focus minutes" : "")\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
                 )
-                ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
+                let me = InvocationName.hint(ctx)
+                ctx.console.out(undo ? "redo with: \(me) redo \(id)" : "undo with: \(me) undo \(id)")
             }
             if let failure = done.statisticsFailure {
                 // The flip is committed; only the derived statistics lag behind.
@@ -354,7 +384,7 @@ enum NightlyCommands {
             if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
         }
         ctx.console.out(
-            "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: replan undo \(h.id)" : "redo with: replan redo \(h.id)")"
+            "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: \(InvocationName.hint(ctx)) undo \(h.id)" : "redo with: \(InvocationName.hint(ctx)) redo \(h.id)")"
         )
         if a.week {
             let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }

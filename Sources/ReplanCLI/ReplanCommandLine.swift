@@ -21,6 +21,12 @@ package enum ReplanCommandLine {
         _ tokens: [String], environment: [String: String], console: Console,
         interruption: Interruption = Interruption()
     ) -> ExitCode {
+        // `replan help [COMMAND…]` is `replan [COMMAND…] --help`.
+        if tokens.first == "help" {
+            return run(
+                Array(tokens.dropFirst()) + ["--help"], environment: environment, console: console,
+                interruption: interruption)
+        }
         // Only options before a "--" count: after it, "--json" is someone's positional.
         let options = tokens.prefix { $0 != "--" }
         if options.contains("--version") {
@@ -39,7 +45,7 @@ package enum ReplanCommandLine {
             // `task add|edit --color` is a task's colour; those commands print no colour anyway.
             if !descriptor.options.contains(where: { $0.name == "--color" }), let color = globals.color {
                 guard let mode = ColorMode(rawValue: color) else {
-                    throw CLIError.usage("--color must be auto, always or never, got '\(color)'")
+                    throw CLIError.badInput("--color must be auto, always or never, got '\(color)'")
                 }
                 console.setColorMode(mode)
             }

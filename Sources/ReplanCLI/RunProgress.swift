@@ -9,17 +9,25 @@ final class RunProgress: Sendable {
         var lastPrint = Date.distantPast
         var drawn = false
     }
+    /// How much `run` says: `quiet` only errors, `normal` one line per run and one per failed
+    /// or model-error student, `verbose` also a line per student and, off a terminal, progress.
+    enum Verbosity: Sendable { case quiet, normal, verbose }
+
     private let console: Console
+    private let verbosity: Verbosity
     private let started = Date()
     /// Held while printing, so the bar and the lines never interleave.
     private let state = Mutex(State())
 
-    init(console: Console) { self.console = console }
+    init(console: Console, verbosity: Verbosity = .normal) {
+        self.console = console
+        self.verbosity = verbosity
+    }
 
     func update(_ r: NightlyRunner.Report) {
         state.withLock { s in
             let now = Date()
-            if console.stderrRedraws && !console.journal {
+            if console.stderrRedraws && !console.journal && verbosity != .quiet {
                 guard now.timeIntervalSince(s.lastPrint) > 0.1 else { return }
                 s.lastPrint = now
                 let width = 24
@@ -32,7 +40,7 @@ final class RunProgress: Sendable {
                     "\r\u{1B}[2K\(bar) \(r.done)/\(r.due) users, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens, ETA \(eta)"
                 )
                 s.drawn = true
-            } else if now.timeIntervalSince(s.lastPrint) >= 5 {
+            } else if verbosity == .verbose, now.timeIntervalSince(s.lastPrint) >= 5 {
                 s.lastPrint = now
                 console.log(
                     "progress: \(r.done)/\(r.due) users done, \(r.changed) changed, \(r.failed) failed, \(r.tokens.total) tokens"
@@ -49,8 +57,10 @@ final class RunProgress: Sendable {
         }
     }
 
-    /// A log line on stderr (with its journald priority) that must not be overwritten by the bar.
+    /// A log line on stderr (with its journald priority) that must not be overwritten by the bar;
+    /// under `quiet` only errors.
     func log(_ text: String, priority: LogPriority) {
+        if verbosity == .quiet, priority != .error { return }
         state.withLock { s in
             if s.drawn { console.err("\r\u{1B}[2K") }
             console.log(text, priority: priority)

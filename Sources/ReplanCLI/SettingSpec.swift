@@ -62,10 +62,16 @@ struct SettingSpec: Sendable, Equatable {
         key: "price_output", flag: "--price-output", defaultText: "10 (gpt-5.1)",
         help: "USD per million completion tokens (reasoning included)")
 
+    static let metricsFile = SettingSpec(
+        key: "metrics_file", flag: "--metrics-file", environment: "REPLAN_METRICS_FILE", defaultText: "none",
+        help:
+            "Prometheus text file written after every run, for node_exporter's textfile collector (an absolute path ending in .prom)"
+    )
+
     static let all: [SettingSpec] = [
         database, baseURL, model, reasoningEffort, requestTimeout, maxCompletionTokens, concurrency, runAfter,
         onModelError,
-        prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput,
+        prompts, apiKeyFile, retentionDays, priceInput, priceCachedInput, priceOutput, metricsFile,
     ]
 }
 
@@ -109,7 +115,8 @@ extension CommandContext {
         guard let s = setting(spec) else { return nil }
         guard let v = Int(s.value), range.contains(v) else {
             throw .badInput(
-                "\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(s.value)'")
+                "\(s.label) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \(SecretText.shown(s.value))"
+            )
         }
         return v
     }
@@ -118,7 +125,8 @@ extension CommandContext {
     func decimalSetting(_ spec: SettingSpec) throws(CLIError) -> Double? {
         guard let s = setting(spec) else { return nil }
         guard let v = Double(s.value), v.isFinite, v >= 0 else {
-            throw .badInput("\(s.label) must be a number of USD per million tokens (e.g. 1.25), got '\(s.value)'")
+            throw .badInput(
+                "\(s.label) must be a number of USD per million tokens (e.g. 1.25), got \(SecretText.shown(s.value))")
         }
         return v
     }

@@ -16,6 +16,7 @@ enum SignalTrap {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
+                if sig == SIGINT && interruption.isPaging { return }
                 if interruption.isRaised || !interruption.isGraceful {
                     // A second signal means "now", and short commands stop at once: SQLite rolls
                     // back any transaction that was open, so nothing is half-written.

@@ -47,7 +47,8 @@ struct StatsCommand: ReplanCommand {
             return .success
         }
         let width = max(8, stats.map { DisplayWidth.of($0.category) }.max() ?? 0)
-        ctx.console.out(DisplayWidth.padded("category", to: width) + "  sessions  done  rate   focus")
+        ctx.console.out(
+            ctx.console.paint(DisplayWidth.padded("category", to: width) + "  sessions  done  rate   focus", .bold))
         for s in stats {
             var line = DisplayWidth.padded(s.category, to: width)
             line +=

@@ -80,7 +80,7 @@ import Testing
             coloured(["--color=always"], tty: true, noColor: true, db: db) == (.success, true),
             "the flag beats NO_COLOR")
         #expect(coloured(["--color=auto"], tty: true, dumb: true, db: db) == (.success, false))
-        #expect(coloured(["--color=sometimes"], tty: true, db: db).0 == .usage)
+        #expect(coloured(["--color=sometimes"], tty: true, db: db).0 == .badInput)
     }
 
     @Test func theStandardConsoleReadsNO_COLORAndTERM() {

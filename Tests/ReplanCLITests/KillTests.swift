@@ -76,7 +76,7 @@ import Testing
             // A random moment of this run: it gets shorter as users are done.
             let remaining = Double(users - (try Self.done(s.db)))
             let delay = Double.random(in: 0...(startup + perUser * remaining))
-            let process = try s.start(["run", "--no-model", "--concurrency", "4"])
+            let process = try s.start(["run", "--no-model", "--verbose", "--concurrency", "4"])
             if attempt == 0 {
                 // The first kill surely lands mid-run: right after the first user is committed.
                 #expect(await process.signal(SIGKILL, whenStderrContains: "progress:"))
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aSecondRunWhileTheFirstIsRunningExits75AndReadersDoNotDisturbIt() async throws {
         let s = try await Self.manyUsers(100)
-        let first = try s.start(["run", "--no-model", "--concurrency", "1"])
+        let first = try s.start(["run", "--no-model", "--verbose", "--concurrency", "1"])
         // Freeze the first run once it has committed a user: it holds the lock until it ends,
         // and stopped it cannot end while the others try.
         #expect(await first.signal(SIGSTOP, whenStderrContains: "progress:"))
@@ -165,7 +165,7 @@ import Testing
     func anInterruptedRunCommitsFinishedUsersAndTheNextRunFinishesTheRest(signal: Int32, code: Int32) async throws {
         let users = 300
         let s = try await Self.manyUsers(users)
-        let process = try s.start(["run", "--no-model", "--concurrency", "2"])
+        let process = try s.start(["run", "--no-model", "--verbose", "--concurrency", "2"])
         // The first progress line comes after the first user is committed.
         let sent = await process.signal(signal, whenStderrContains: "progress:")
         #expect(sent, "the run printed no progress while running")
