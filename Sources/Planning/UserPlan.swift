@@ -71,16 +71,38 @@ package struct UserPlan: Hashable, Sendable {
     /// Calls `body` once for every task with occurrences touching `from ... through`, with
     /// those occurrences in no particular order: for counting per task, without grouping the
     /// occurrences of the whole plan by task again.
-    func forEachTask(occurrencesFrom from: CivilDate, through: CivilDate, _ body: (StudyTask, [Occurrence]) -> Void) {
+    ///
+    /// Each occurrence that starts in `from ... through` is handed over exactly once; a series
+    /// is expanded `chunkDays` at a time (its body called once per chunk that has any), so
+    /// counting decades of a daily series holds a year of occurrences, not all of them
+    /// (issue 28, item 8: a series from year 1 held 740,000 at once).
+    func forEachTask(
+        occurrencesFrom from: CivilDate, through: CivilDate, chunkDays: Int = 400,
+        _ body: (StudyTask, [Occurrence]) -> Void
+    ) {
         guard from <= through else { return }
         let expander = OccurrenceExpander(zone: zone)
         var moved: [String: [OccurrenceOverride]] = [:]
         for o in overrides.values where o.isMove { moved[o.taskID, default: []].append(o) }
         var occurrences: [Occurrence] = []
         for task in tasks.values {
-            occurrences.removeAll(keepingCapacity: true)
-            expand(task, moved: moved[task.id] ?? [], with: expander, from: from, through: through, into: &occurrences)
-            if !occurrences.isEmpty { body(task, occurrences) }
+            let taskMoves = moved[task.id] ?? []
+            // A one-off is one occurrence; a series' moved sessions may start before its own
+            // first date, so its chunks begin at the earliest of those.
+            var chunkStart = from
+            if task.repeatRule != nil {
+                let earliest = taskMoves.compactMap { $0.start?.date }.min().map { min($0, task.start.date) }
+                chunkStart = max(from, earliest ?? task.start.date)
+            }
+            let chunk = task.repeatRule == nil ? from.days(until: through) + 1 : max(chunkDays, 1)
+            while chunkStart <= through {
+                let chunkEnd = min(chunkStart.adding(days: chunk - 1), through)
+                occurrences.removeAll(keepingCapacity: true)
+                expand(task, moved: taskMoves, with: expander, from: chunkStart, through: chunkEnd, into: &occurrences)
+                occurrences.removeAll { $0.start.date < chunkStart || $0.start.date > chunkEnd }
+                if !occurrences.isEmpty { body(task, occurrences) }
+                chunkStart = chunkEnd.adding(days: 1)
+            }
         }
     }
 
