@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks one night against the guarantees of planning.md §3 and §11 (G1–G9; G10, which
-/// needs two nights, is `stability(previousNight:dayBetween:night:edits:now:)`): given the plan before,
+/// needs two nights, is `stability(dayBetween:night:edits:now:)`): given the plan before,
 /// the plan after and the edits (with their summary), it reports every breach. Any test can
 /// call it; the property tests run it over large seeded populations.
 ///

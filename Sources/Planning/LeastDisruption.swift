@@ -40,10 +40,11 @@ extension GuaranteeChecker {
         return result.sorted()
     }
 
-    /// G10: the night after `previousNight`, on a plan the student changed only by completing
-    /// sessions and letting others pass (`dayBetween`), moves only what is overdue or pushed.
+    /// G10: the next night, on a plan the student changed only by completing sessions and
+    /// letting others pass since the night before (`dayBetween`), moves only what is overdue or
+    /// pushed, and nothing at all when nothing is overdue.
     package static func stability(
-        previousNight: UserPlan, dayBetween: UserPlan, night: UserPlan, edits: [PlanEdit], now: Date
+        dayBetween: UserPlan, night: UserPlan, edits: [PlanEdit], now: Date
     ) -> [Breach] {
         let civilNow = Postponer(now: now).civilNow(in: night.zone)
         let today = civilNow.date
@@ -57,14 +58,13 @@ extension GuaranteeChecker {
         var breaches = disruptions(old: before, new: index(night), today: today, now: civilNow).map {
             Breach(guarantee: "G10", message: $0)
         }
-        // Nothing became overdue since the previous night: no moves at all.
-        let earlier = index(previousNight)
-        let newlyOverdue = before.values.contains { o in
-            o.state == .open && o.start.date < today
-                && (earlier[o.id].map { $0.start.date >= today.adding(days: -1) } ?? true)
+        // Nothing overdue or passed at all: no moves at all. (A session still flagged from an
+        // earlier night is overdue and may find room now that the horizon has moved on a day.)
+        let overdue = before.values.contains {
+            $0.state == .open && ($0.allDay ? $0.start.date < today : $0.start < civilNow)
         }
-        if !newlyOverdue, let e = edits.first(where: { $0.op == .move }) {
-            breaches.append(Breach(guarantee: "G10", message: "\(e.id) moved though nothing became overdue"))
+        if !overdue, let e = edits.first(where: { $0.op == .move }) {
+            breaches.append(Breach(guarantee: "G10", message: "\(e.id) moved though nothing is overdue"))
         }
         return breaches
     }

@@ -100,7 +100,7 @@ import Testing
         #expect(second.flags.isEmpty)
         expectGuarantees(tuesday, second, at: "2025-01-08T03:00")
         let breaches = GuaranteeChecker.stability(
-            previousNight: first.plan, dayBetween: tuesday, night: second.plan, edits: second.edits,
+            dayBetween: tuesday, night: second.plan, edits: second.edits,
             now: tuesday.zone.instant(at("2025-01-08T03:00")))
         #expect(breaches.isEmpty, "\(breaches)")
     }
