@@ -242,7 +242,7 @@ struct PostponementPass {
             let day = OccurrenceExpander.recurrenceDate(of: task, index: n)
             n += 1
             if skipped.contains(day) { continue }
-            let target = slot(for: o, on: day)
+            let target = seriesSlot(of: task, for: o, on: day)
             guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
             if openSessions(of: key, on: day).contains(where: { $0.id != o.id }) { continue }
             move(o, to: target, reason: .seriesShift)
@@ -539,6 +539,14 @@ struct PostponementPass {
         }
         let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
         return TimeRange(start: start, end: zone.existing(start.adding(minutes: o.lengthMinutes)))
+    }
+
+    /// A series' own slot on `day`: its time of day and length, whatever time a student had
+    /// moved the missed occurrence to (rules version 3, series details).
+    func seriesSlot(of task: StudyTask, for o: Occurrence, on day: CivilDate) -> TimeRange {
+        if task.allDay { return slot(for: o, on: day) }
+        let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
+        return TimeRange(start: start, end: zone.existing(start.adding(minutes: task.lengthMinutes)))
     }
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
