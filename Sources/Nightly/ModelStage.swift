@@ -13,7 +13,7 @@ package typealias CancellationToken = HTTP.CancellationToken
 /// environment, configuration file) and checked; this type wires the client, the prompt, the
 /// shared rate-limit gate and the deadlines together.
 package struct ModelStage {
-    /// Endpoint and limits; nil keeps spec/assistant.md's default.
+    /// Endpoint and limits; nil keeps the defaults of docs/model.md §3.
     package struct Endpoint: Sendable {
         package var baseURL: String?
         package var model: String?
@@ -108,11 +108,15 @@ package struct ModelStage {
             let gate = RateLimitGate(
                 maxInFlight: self.modelConcurrency,
                 initialInFlight: min(Self.initialModelConcurrency, self.modelConcurrency))
+            // One breaker for the whole run too: a provider that refuses everything for
+            // `refusalBreaker` seconds is not asked again in this run.
+            let breaker = ProviderBreaker(openAfter: deadline.refusalBreaker)
             let reviewer = AssistantReviewer(
                 conversation: ModelConversation(
-                    client: ChatCompletionsClient(configuration: endpoint.configuration(apiKey: apiKey), gate: gate),
+                    client: ChatCompletionsClient(
+                        configuration: endpoint.configuration(apiKey: apiKey), gate: gate, breaker: breaker),
                     prompt: prompt),
-                cancellation: cancellation, shutoff: shutoff, deadline: deadline)
+                cancellation: cancellation, shutoff: shutoff, deadline: deadline, breaker: breaker)
             pipeline = UserPipeline(
                 reviewer: reviewer, onModelError: onModelError, modelDisabledReason: { shutoff.reason })
             disabledReason = nil

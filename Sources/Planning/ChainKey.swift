@@ -47,7 +47,7 @@ package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { series.map { "series \($0)" } ?? "\(category)/\(title)" }
 
-    /// The number a title's trailing part marker carries (planning.md §1): 2 for "Math [2/4]",
+    /// The number a title's trailing part marker carries (docs/planning.md §1.6): 2 for "Math [2/4]",
     /// "Part 2", "#2", "(2)", "ch.2", "Day 2", "第2課" and "第二章"; nil without a marker.
     package static func partNumber(_ title: String) -> Int? {
         NormalizedTitleCache.shared.entry(for: title).part

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One pass of the night's rules (planning.md version 3) over a working copy (see `Postponer`):
+/// One pass of the night's rules (docs/planning.md, version 3) over a working copy (see `Postponer`):
 /// drop every stale session (§2), then work through the chains (§5), the series' missed
 /// sessions (§4) and the other missed sessions (§6) by original start, each placement busy for
 /// the items after it at once (§7).
@@ -25,6 +25,11 @@ struct PostponementPass {
     private var sparselyIndexed: Set<Int> = []
     var edits: [PlanEdit] = []
     var flags: [PlanFlag] = []
+    /// How many stale sessions this pass may still drop (the night's budget less what earlier
+    /// passes dropped).
+    var staleBudget = StaleLimits.dropsPerNight
+    /// Stale sessions found but left for a later night (over the budget).
+    var staleLeft = 0
     /// The open occurrences this pass found overdue (the postponer runs another pass while one
     /// of them is left without a place).
     var overdueIDs: Set<OccurrenceID> = []
@@ -70,7 +75,7 @@ struct PostponementPass {
 
     // MARK: - The pass
 
-    /// A unit of work of planning.md §7.
+    /// A unit of work of docs/planning.md §7.
     private enum WorkItem {
         case chain(Chain)
         case series(Occurrence)
@@ -125,14 +130,23 @@ struct PostponementPass {
         }
     }
 
-    // MARK: - Stale sessions (planning.md §2)
+    // MARK: - Stale sessions (docs/planning.md §2)
 
-    /// Drops every stale open occurrence the plan knows of, however old: a one-off task is
-    /// deleted, a series occurrence skipped. A kept category's stale sessions stay and are
-    /// flagged `needs-decision` once per task, with their number.
+    /// Drops the stale open occurrences the plan knows of, however old, oldest first: a
+    /// one-off task is deleted, a series occurrence skipped. A kept category's stale sessions
+    /// stay and are flagged `needs-decision` once per task, with their number.
+    ///
+    /// At most `staleBudget` are dropped (`StaleLimits.dropsPerNight` a night): each drop is a
+    /// row of the changeset, and one daily series started in year 1 made a first night write
+    /// 740,000 of them (issue 28, item 8). The rest are counted in `staleLeft` and dropped on
+    /// the following nights. Only the first `staleBudget` of each series are materialised;
+    /// the others are only counted.
     private mutating func dropStale() {
         let cutoff = today.adding(days: -max(settings.deleteAfterDays, 0))
+        let budget = max(staleBudget, 0)
         var stale: [Occurrence] = []
+        var keptCount: [String: Int] = [:]
+        var uncollected = 0
         var moved: [String: [OccurrenceOverride]] = [:]
         for o in plan.overrides.values where o.isMove && o.state == .open { moved[o.taskID, default: []].append(o) }
         for task in plan.tasks.values {
@@ -143,6 +157,8 @@ struct PostponementPass {
                 }
                 continue
             }
+            let kept = classifier.keeps(category: task.category)
+            var collected = 0
             // Series: every recurrence date the plan knows of before the cutoff that has no
             // mark (a history settled by earlier nights is a lookup per date), and the moved
             // ones that sit before it.
@@ -157,7 +173,16 @@ struct PostponementPass {
                     guard date <= last else { break }
                     let id = OccurrenceID(taskID: task.id, originalDate: date)
                     if let mark = plan.overrides[id], mark.state != .open || mark.isMove { continue }
-                    if let o = plan.occurrence(id), classifier.classify(o) == .stale { stale.append(o) }
+                    if kept {
+                        if let o = plan.occurrence(id), classifier.classify(o) == .stale {
+                            keptCount[task.id, default: 0] += 1
+                        }
+                    } else if collected >= budget {
+                        uncollected += 1
+                    } else if let o = plan.occurrence(id), classifier.classify(o) == .stale {
+                        stale.append(o)
+                        collected += 1
+                    }
                 }
             }
             for mark in moved[task.id] ?? [] where (mark.start?.date ?? cutoff) < cutoff {
@@ -165,14 +190,23 @@ struct PostponementPass {
             }
         }
         stale.sort { ($0.start, $0.id) < ($1.start, $1.id) }
-        var kept: [String: Int] = [:]
+        var dropped = 0
         for o in stale {
-            if classifier.keeps(category: o.category) { kept[o.taskID, default: 0] += 1 } else { drop(o) }
+            if classifier.keeps(category: o.category) {
+                keptCount[o.taskID, default: 0] += 1
+            } else if dropped < budget {
+                drop(o)
+                dropped += 1
+            } else {
+                uncollected += 1
+            }
         }
-        for taskID in kept.keys.sorted() {
+        staleBudget -= dropped
+        staleLeft = uncollected
+        for taskID in keptCount.keys.sorted() {
             flags.append(
                 PlanFlag(
-                    id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: kept[taskID]!,
+                    id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: keptCount[taskID]!,
                     title: plan.tasks[taskID]?.title ?? ""))
         }
     }
@@ -193,7 +227,7 @@ struct PostponementPass {
             PlanEdit(op: op, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .droppedStale))
     }
 
-    // MARK: - Missed sessions of a series (planning.md §4)
+    // MARK: - Missed sessions of a series (docs/planning.md §4)
 
     private mutating func applyMissedPolicy(_ o: Occurrence) {
         guard let task = plan.tasks[o.taskID], let rule = task.repeatRule else { return }
@@ -251,7 +285,7 @@ struct PostponementPass {
         return false
     }
 
-    // MARK: - Other missed sessions (planning.md §6)
+    // MARK: - Other missed sessions (docs/planning.md §6)
 
     private mutating func placeSingle(_ original: Occurrence) {
         guard !handled.contains(original.id), let o = plan.occurrence(original.id),
@@ -355,7 +389,7 @@ struct PostponementPass {
         return dates
     }
 
-    // MARK: - Chains of one-off sessions (planning.md §5)
+    // MARK: - Chains of one-off sessions (docs/planning.md §5)
 
     /// Re-lays a chain: s1 goes to the first day from today (k from k0) whose slot at s1's own
     /// time of day and length is usable; each next member to the day after the day its
@@ -529,7 +563,7 @@ struct PostponementPass {
 
     /// `o` on `day` at its own time of day and length. A start inside a spring-forward gap moves
     /// forward by the gap, and so does an end: a session's end is its start plus its length in
-    /// elapsed minutes (planning.md §1).
+    /// elapsed minutes (docs/planning.md §1.3).
     func slot(for o: Occurrence, on day: CivilDate) -> TimeRange {
         if o.allDay {
             let span = o.start.date.days(until: o.end.date)
@@ -550,7 +584,7 @@ struct PostponementPass {
     }
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
-    /// `rule` says, and not taken by anything busy but `ignoring` (planning.md §5.3).
+    /// `rule` says, and not taken by anything busy but `ignoring` (docs/planning.md §5.3).
     private mutating func usable(
         _ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
         windows rule: PlacementValidator.WindowRule
@@ -563,7 +597,7 @@ struct PostponementPass {
     }
 
     /// A member the student placed outside the windows may keep its time of day on any day that
-    /// has a window (planning.md §5.3); the others must fit inside one.
+    /// has a window (docs/planning.md §5.3); the others must fit inside one.
     func windowRule(for o: Occurrence) -> PlacementValidator.WindowRule {
         if o.allDay { return .ignored }
         return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows)

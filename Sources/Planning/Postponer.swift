@@ -1,6 +1,6 @@
 import Foundation
 
-/// The local rules of one night (planning.md version 3) for one user: drops every stale
+/// The local rules of one night (docs/planning.md, version 3) for one user: drops every stale
 /// session, applies each series' missed policy, re-lays chains of one-off sessions as a whole
 /// and finds new slots for the remaining missed sessions.
 ///
@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Running the rules again on the result with the same `now` yields no edits (G8). One pass
 /// alone cannot promise that: a missed session that found no room may find it once a later
-/// item of the same pass has moved away (planning.md §7). So the postponer runs another pass on
+/// item of the same pass has moved away (docs/planning.md §7). So the postponer runs another pass on
 /// its own result while a pass both changed something and left a missed session without a
 /// place; every repeated pass either places one more missed session or changes nothing, so this
 /// ends, and the edits of all passes are merged into one before → after per occurrence.
@@ -39,6 +39,8 @@ package struct Postponer: Sendable {
         var edits = EditLog()
         var flags: [PlanFlag] = []
         var passes = 0
+        var staleBudget = StaleLimits.dropsPerNight
+        var staleLeft = 0
         // Later passes first only place what is still flagged (rules version 3). When they
         // stop making progress, one whole pass checks the result is one the rules leave alone
         // (G8): a placement can link a session still flagged to a course it now borders, and a
@@ -47,6 +49,7 @@ package struct Postponer: Sendable {
         while true {
             passes += 1
             var pass = PostponementPass(plan: current, now: civil, createdAt: now, nightStart: plan)
+            pass.staleBudget = staleBudget
             if passes > 1 && restricted {
                 // Rules version 3: a later pass only places what is still flagged; whatever an
                 // earlier pass placed is settled.
@@ -55,6 +58,8 @@ package struct Postponer: Sendable {
                 )
             }
             pass.run()
+            staleBudget = pass.staleBudget
+            if passes == 1 { staleLeft = pass.staleLeft }
             current = pass.plan
             edits.merge(
                 passes == 1
@@ -75,8 +80,10 @@ package struct Postponer: Sendable {
             }
         }
         let merged = edits.edits
-        return PostponementResult(
+        var result = PostponementResult(
             plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
+        result.staleLeft = staleLeft
+        return result
     }
 }
 

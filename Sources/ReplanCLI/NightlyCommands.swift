@@ -43,7 +43,9 @@ enum NightlyCommands {
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
         options.concurrency =
             try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
-        _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
+        // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
+        // database: a mistyped path must not become an empty database and a green night.
+        _ = try ctx.openExistingDatabase()
         let json = a.json
         let collected = Collected()
         let progress = RunProgress(console: ctx.console)
@@ -130,11 +132,8 @@ enum NightlyCommands {
 
     static func preview(_ ctx: CommandContext, _ a: Preview) throws -> ExitCode {
         let userID = a.user
-        guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
-            throw CLIError(.cannotOpenDatabase, "no database at \(ctx.databasePath)")
-        }
+        let db = try ctx.openExistingDatabase()
         let model = try ModelSetup.stage(context: ctx, options: a.model)
-        let db = try ctx.openDatabase()
         let night = try useCase { () throws(UseCaseError) in
             try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
         }
@@ -155,7 +154,7 @@ enum NightlyCommands {
         }
         ctx.console.out(NightText.summary(night.summary))
         ctx.console.out(NightText.model(night.model))
-        if let e = night.error { ctx.console.out("note: \(e)") }
+        if let e = night.error { ctx.console.out("note: \(Console.oneLine(e))") }
         return .success
     }
 
@@ -212,7 +211,7 @@ enum NightlyCommands {
     }
 
     static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
         let id: ChangesetID
         if undo, a.last {
@@ -236,7 +235,7 @@ enum NightlyCommands {
                 throw CLIError.usage("\(verb) needs --yes when not run on a terminal")
             }
             ctx.console.out(
-                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)):"
+                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)\(pending.focusMinutes > 0 ? ", \(pending.focusMinutes) focus minutes" : "")):"
             )
             ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
             ctx.console.err("\(verb)? [y/N] ")
@@ -268,7 +267,7 @@ enum NightlyCommands {
                 ctx.console.out(JSONValue.object(o).prettyText)
             } else {
                 ctx.console.out(
-                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
+                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.focusMinutes > 0 ? ", \(done.focusMinutes) focus minutes" : "")\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
                 )
                 ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
             }

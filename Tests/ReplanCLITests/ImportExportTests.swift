@@ -2,7 +2,7 @@ import Foundation
 import ReplanTestSupport
 import Testing
 
-/// `import` and `export` (data.md's `replan/1` format): all or nothing, JSON paths in errors,
+/// `import` and `export` (docs/data-format.md §3, the `replan/1` format): all or nothing, JSON paths in errors,
 /// idempotent re-import, and a byte-identical round trip.
 @Suite struct ImportExportTests {
     /// A valid user whose first task is `task` (JSON text).
@@ -138,6 +138,25 @@ import Testing
         let missing = try await s.run(["import", s.path("no-such-file.json")])
         #expect(missing.code == 65 && missing.stderr.contains("no-such-file.json"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: s.db), "no rejected import created the database")
+    }
+
+    /// Issue 28, item 15: a student without tasks was reported "already up to date", with no
+    /// word of how to take them back.
+    @Test func anImportThatCreatesAStudentSaysSoAndHowToRemoveThem() async throws {
+        let s = try Sandbox()
+        let doc = try s.writeJSON(
+            "new.json", ["format": "replan/1", "users": [["id": "nia", "timeZone": "Europe/Berlin", "tasks": []]]])
+        let first = try await s.ok(["import", doc])
+        #expect(!first.contains("already up to date"), "\(first)")
+        #expect(first.contains("new student") && first.contains("replan user rm nia"), "\(first)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM users WHERE id = 'nia'") == 1)
+        let again = try await s.ok(["import", doc])
+        #expect(again.contains("imported nia: already up to date"), "\(again)")
+        let json = try await s.json(["import", doc, "--json"])
+        #expect(json.array("users").first?.bool("created") == false)
+        try await s.ok(["user", "rm", "nia", "--yes"])
+        let back = try await s.json(["import", doc, "--json"])
+        #expect(back.array("users").first?.bool("created") == true, "\(back)")
     }
 
     @Test func importingTheSameDocumentTwiceCommitsNoSecondChangeset() async throws {
