@@ -59,6 +59,7 @@ package enum EditReport {
     package static func flag(_ f: PlanFlag) -> JSONValue {
         var o: [String: JSONValue] = ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
         if f.count != 1 { o["count"] = .int(f.count) }
+        if !f.title.isEmpty { o["title"] = .string(f.title) }
         return .object(o)
     }
 

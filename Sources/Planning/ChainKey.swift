@@ -1,27 +1,51 @@
 import Foundation
 
-/// What makes occurrences candidates for one chain (docs/planning.md §1.6): the same category and
+/// What makes occurrences one course: one series, or one-off tasks with the same category and
 /// the same title once spelling noise and part markers are taken away.
 ///
-/// Every occurrence of a series has the series' title and category, so "same series ⇒ same
-/// key" holds by construction; two series or one-off tasks named alike ("English reading
-/// (2)", "ｅｎｇｌｉｓｈ　Reading 3") share the key too. The category is compared as the user
-/// wrote it (trimmed), because categories are names the user picked from a list, and
-/// different categories never share a key.
+/// A series is a key of its own (rules version 3): a daily "Geography quiz" habit holds every
+/// day of its key, so an extra one-off "Geography quiz" sharing that key could never be placed.
+/// One-off tasks named alike ("English reading (2)", "ｅｎｇｌｉｓｈ　Reading 3") share a key.
+/// The category is compared as the user wrote it (trimmed), because categories are names the
+/// user picked from a list, and different categories never share a key.
 package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
     package let category: String
     package let title: String
+    /// The series' task id for a series' occurrences; nil for one-off tasks.
+    package let series: String?
 
+    /// The key of a one-off task (or of a new session) with this title and category.
     package init(title: String, category: String) {
         self.category = category.trimmingWhitespace()
         self.title = NormalizedTitleCache.shared.title(for: title)
+        self.series = nil
+    }
+
+    /// The key of series `taskID`.
+    package init(series taskID: String, title: String, category: String) {
+        self.category = category.trimmingWhitespace()
+        self.title = NormalizedTitleCache.shared.title(for: title)
+        self.series = taskID
     }
 
     package init(_ occurrence: Occurrence) {
-        self.init(title: occurrence.title, category: occurrence.category)
+        if occurrence.isSeriesOccurrence {
+            self.init(series: occurrence.taskID, title: occurrence.title, category: occurrence.category)
+        } else {
+            self.init(title: occurrence.title, category: occurrence.category)
+        }
     }
 
-    package var description: String { "\(category)/\(title)" }
+    /// The key of a task's occurrences.
+    package init(_ task: StudyTask) {
+        if task.isSeries {
+            self.init(series: task.id, title: task.title, category: task.category)
+        } else {
+            self.init(title: task.title, category: task.category)
+        }
+    }
+
+    package var description: String { series.map { "series \($0)" } ?? "\(category)/\(title)" }
 
     /// The number a title's trailing part marker carries (docs/planning.md §1.6): 2 for "Math [2/4]",
     /// "Part 2", "#2", "(2)", "ch.2", "Day 2", "第2課" and "第二章"; nil without a marker.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Checks one night against the guarantees of docs/planning.md §3 (G1–G8): given the plan before,
+/// Checks one night against the guarantees of docs/planning.md §3 and §11 (G1–G9; G10, which
+/// needs two nights, is `stability(dayBetween:night:edits:now:)`): given the plan before,
 /// the plan after and the edits (with their summary), it reports every breach. Any test can
 /// call it; the property tests run it over large seeded populations.
 ///
@@ -28,7 +29,7 @@ package struct GuaranteeChecker: Sendable {
 
     package init(now: Date) { self.now = now }
 
-    /// Every breach of G1–G8 by the night that turned `before` into `after` with `edits`.
+    /// Every breach of G1–G9 by the night that turned `before` into `after` with `edits`.
     package func check(
         before: UserPlan, after: UserPlan, edits: [PlanEdit], summary: PlanSummary,
         checkIdempotence: Bool = true
@@ -182,6 +183,11 @@ package struct GuaranteeChecker: Sendable {
             breach("G6", "\(e.id) placed at \(r.start)–\(r.end), outside the windows")
         }
 
+        // G9: least disruption.
+        for message in GuaranteeChecker.disruptions(old: old, new: new, today: today, now: civilNow) {
+            breach("G9", message)
+        }
+
         let droppedCount = edits.count { $0.reason == .droppedStale }
         // G8: idempotent. A night over `StaleLimits.dropsPerNight` leaves stale sessions for the
         // next ones; a second run goes on dropping those (and only those).
@@ -199,7 +205,7 @@ package struct GuaranteeChecker: Sendable {
 
     /// Every date either plan can put a session on: from the earliest start to a year past the
     /// latest date either plan names (open-ended series are expanded that far).
-    private static func dates(of a: UserPlan, _ b: UserPlan, today: CivilDate) -> ClosedRange<CivilDate> {
+    static func dates(of a: UserPlan, _ b: UserPlan, today: CivilDate) -> ClosedRange<CivilDate> {
         var low = today
         var high = today
         for plan in [a, b] {

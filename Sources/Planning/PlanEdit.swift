@@ -67,11 +67,14 @@ package struct PlanFlag: Hashable, Sendable {
     /// How many occurrences the flag stands for: a kept category's stale sessions are flagged
     /// once per task with their number (docs/planning.md §2); 1 otherwise.
     package var count: Int
+    /// The task's title: a student reads "Essay [2/3] could not fit", not an id.
+    package var title: String
 
-    package init(id: OccurrenceID, kind: Kind, count: Int = 1) {
+    package init(id: OccurrenceID, kind: Kind, count: Int = 1, title: String = "") {
         self.id = id
         self.kind = kind
         self.count = count
+        self.title = title
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One pass of the night's rules (docs/planning.md) over a working copy (see `Postponer`):
+/// One pass of the night's rules (docs/planning.md, version 3) over a working copy (see `Postponer`):
 /// drop every stale session (§2), then work through the chains (§5), the series' missed
 /// sessions (§4) and the other missed sessions (§6) by original start, each placement busy for
 /// the items after it at once (§7).
@@ -43,6 +43,10 @@ struct PostponementPass {
     private var keyIndex: [ChainKey: [String]]?
     /// Each timed series' own time of day, by task id (series never change time in a pass).
     private let seriesTimes: [String: TimeOfDay]
+    /// For a later pass of the night: the only missed sessions it may place (what the first
+    /// pass flagged could-not-fit), and the sessions earlier passes placed, which are settled:
+    /// they join no new chain and move no more (rules version 3). Nil for the first pass.
+    var laterPass: (place: Set<OccurrenceID>, settled: Set<OccurrenceID>)?
 
     var today: CivilDate { now.date }
 
@@ -86,30 +90,35 @@ struct PostponementPass {
     }
 
     mutating func run() {
-        dropStale()
+        if laterPass == nil { dropStale() }
+        let settled = laterPass?.settled ?? []
+        let place = laterPass?.place
+        let mayPlace = { (id: OccurrenceID) in place?.contains(id) ?? true }
 
         // One-off sessions: all of them are in the plan (the loaded plan holds every open one
         // and everything ahead), so runs link across any distance.
         var oneOffs: [Occurrence] = []
         var classes: [OccurrenceID: OverdueClass] = [:]
-        for task in plan.tasks.values where !task.isSeries {
+        for task in plan.tasks.values where !task.isSeries && !settled.contains(OccurrenceID(taskID: task.id)) {
             let o = OccurrenceExpander.oneOff(task)
             oneOffs.append(o)
             if let c = classifier.classify(o) { classes[o.id] = c }
         }
-        let chains = ChainDetector().chains(in: oneOffs, classes: classes)
+        let chains = ChainDetector().chains(in: oneOffs, classes: classes).filter {
+            $0.members.contains { mayPlace($0.id) }
+        }
         let chained = Set(chains.flatMap { $0.members.map(\.id) })
 
         var items = chains.map(WorkItem.chain)
         for o in oneOffs where classes[o.id] == .overdue {
             overdueIDs.insert(o.id)
-            if !chained.contains(o.id) { items.append(.single(o)) }
+            if !chained.contains(o.id), mayPlace(o.id) { items.append(.single(o)) }
         }
         let deleteAfter = max(settings.deleteAfterDays, 0)
         for o in plan.unsortedOccurrences(from: today.adding(days: -deleteAfter), through: today)
         where o.isSeriesOccurrence && classifier.classify(o) == .overdue {
             overdueIDs.insert(o.id)
-            items.append(.series(o))
+            if mayPlace(o.id) { items.append(.series(o)) }
         }
         items.sort { $0.start < $1.start }
         for item in items {
@@ -195,7 +204,10 @@ struct PostponementPass {
         staleBudget -= dropped
         staleLeft = uncollected
         for taskID in keptCount.keys.sorted() {
-            flags.append(PlanFlag(id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: keptCount[taskID]!))
+            flags.append(
+                PlanFlag(
+                    id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: keptCount[taskID]!,
+                    title: plan.tasks[taskID]?.title ?? ""))
         }
     }
 
@@ -226,9 +238,9 @@ struct PostponementPass {
             edits.append(
                 PlanEdit(op: .skip, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .missed))
         case .shift:
-            if !appendAfterEnd(o, of: task) { flag(o.id, .couldNotFit) }
+            if !appendAfterEnd(o, of: task) { flag(o, .couldNotFit) }
         case .makeUp:
-            if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
+            if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o, .couldNotFit) }
         }
     }
 
@@ -264,7 +276,7 @@ struct PostponementPass {
             let day = OccurrenceExpander.recurrenceDate(of: task, index: n)
             n += 1
             if skipped.contains(day) { continue }
-            let target = slot(for: o, on: day)
+            let target = seriesSlot(of: task, for: o, on: day)
             guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
             if openSessions(of: key, on: day).contains(where: { $0.id != o.id }) { continue }
             move(o, to: target, reason: .seriesShift)
@@ -279,7 +291,7 @@ struct PostponementPass {
         guard !handled.contains(original.id), let o = plan.occurrence(original.id),
             classifier.classify(o) == .overdue
         else { return }
-        if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o.id, .couldNotFit) }
+        if searchAndPlace(o, reason: .rescheduled, allowSplit: true) == nil { flag(o, .couldNotFit) }
     }
 
     /// Where a course keeps its order and pace around `o` (G2): after the last day held by a
@@ -413,23 +425,22 @@ struct PostponementPass {
             ahead.contains { $0.start.date == day && !moving.contains($0.id) }
         }
 
-        // §5.3: the smallest k whose slot is usable for s1.
-        var firstDay: CivilDate?
+        // The smallest k whose day has room for s1: its own time of day, else the nearest
+        // free time of that day (rules version 3; members do not block).
+        var first: TimeRange?
         for k in k0...(k0 + max(settings.horizonDays, 0)) {
             let day = s1.start.date.adding(days: k)
-            let target = slot(for: s1, on: day)
             let joining = pending.union(later.prefix { $0.start.date <= day }.map(\.id))
-            if !holdsAnother(day, joining),
-                usable(target, of: s1, key: key, ignoring: joining, windows: windowRule(for: s1))
-            {
-                firstDay = day
+            guard !holdsAnother(day, joining) else { continue }
+            if let r = room(for: s1, on: day, key: key, ignoring: joining) {
+                first = r
                 break
             }
         }
 
         let editCount = edits.count
         var placed: [Occurrence] = []
-        var day = firstDay ?? start
+        var day = first?.start.date ?? start
         var i = 0
         while i < members.count {
             let m = members[i]
@@ -441,26 +452,37 @@ struct PostponementPass {
             }
             pending.remove(m.id)
             let reason: PlanEdit.Reason = i == 0 ? .makeUp : .chainShift
-            let target = slot(for: m, on: day)
             var lastDay: CivilDate?
             let moving = Set(members.map(\.id))
-            if (i == 0 && firstDay != nil)
-                || (i > 0 && !holdsAnother(day, moving)
-                    && usable(target, of: m, key: key, ignoring: pending, windows: windowRule(for: m)))
+            if i == 0, let first {
+                move(m, to: first, reason: reason)
+                lastDay = m.allDay ? first.end.date : first.end.adding(minutes: -1).date
+            } else if i > 0, m.start.date >= day, !holdsAnother(m.start.date, moving),
+                staysPut(m, key: key, ignoring: pending.union([m.id]))
             {
-                move(m, to: target, reason: reason)
-                lastDay = m.allDay ? target.end.date : target.end.adding(minutes: -1).date
+                // Pushed, never pulled: a member still after its predecessor stays (G9, G10).
+                lastDay = m.lastDate
             } else {
-                // Inside a re-lay the search is not bounded by the next run (the cascade takes
-                // it along), but a day holding another session of the course is no candidate.
-                let held = Set(
-                    openSessionsAhead(of: key).filter { $0.id != m.id && !pending.contains($0.id) }.map(\.start.date))
-                lastDay = search(
-                    m, from: day, reason: reason, pending: pending, allowed: { !held.contains($0) }, allowSplit: false)
+                // Never to an earlier date than it holds.
+                let target = max(day, m.start.date)
+                if i > 0, !holdsAnother(target, moving), let r = room(for: m, on: target, key: key, ignoring: pending) {
+                    move(m, to: r, reason: reason)
+                    lastDay = m.allDay ? r.end.date : r.end.adding(minutes: -1).date
+                } else {
+                    // Inside a re-lay the search is not bounded by the next run (the cascade
+                    // takes it along), but a day holding another session of the course is no
+                    // candidate.
+                    let held = Set(
+                        openSessionsAhead(of: key).filter { $0.id != m.id && !pending.contains($0.id) }.map(
+                            \.start.date))
+                    lastDay = search(
+                        m, from: target, reason: reason, pending: pending, allowed: { !held.contains($0) },
+                        allowSplit: false)
+                }
             }
             guard let lastDay else {
                 undo(placed, editsFrom: editCount)
-                for member in members where classifier.classify(member) == .overdue { flag(member.id, .couldNotFit) }
+                for member in members where classifier.classify(member) == .overdue { flag(member, .couldNotFit) }
                 handled.formUnion(members.map(\.id))
                 return
             }
@@ -475,6 +497,57 @@ struct PostponementPass {
             }
         }
         handled.formUnion(members.map(\.id))
+    }
+
+    /// Whether a member may stay where it is (rules version 3): not in the past, and nothing the
+    /// night has placed now overlaps it. The windows do not apply, nor do overlaps that were
+    /// there before the night: the student put it there, and the rules did not place it (G9).
+    private mutating func staysPut(_ o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>) -> Bool {
+        if o.allDay ? o.start.date < today : o.start < now { return false }
+        ensureCovered(days: o.start.date...max(o.start.date, o.lastDate))
+        func placedTonight(_ e: BusyIndex.Entry) -> Bool {
+            nightStart.occurrence(e.id).map { $0.start != e.start || $0.end != e.end } ?? true
+        }
+        for n in o.start.date.dayNumber...max(o.start.date, o.lastDate).dayNumber {
+            let day = CivilDate(dayNumber: n)
+            if o.allDay {
+                if busy.allDay(on: day, ignoring: ignoring).contains(where: { $0.key == key && placedTonight($0) }) {
+                    return false
+                }
+            } else if busy.timed(on: day, ignoring: ignoring).contains(where: {
+                !$0.allDay && $0.start < o.end && o.start < $0.end && placedTonight($0)
+            }) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Where `o` has room on `day` (rules version 3): its own time of day and length when that
+    /// is usable (a member placed outside the windows keeps that exemption), else the free
+    /// time inside the day's windows whose start is nearest its own time of day (ties: the
+    /// earlier start). Nothing in `ignoring` blocks.
+    private mutating func room(
+        for o: Occurrence, on day: CivilDate, key: ChainKey, ignoring: Set<OccurrenceID>
+    ) -> TimeRange? {
+        var moving = ignoring
+        moving.insert(o.id)
+        let own = slot(for: o, on: day)
+        if usable(own, of: o, key: key, ignoring: moving, windows: windowRule(for: o)) { return own }
+        guard !o.allDay else { return nil }
+        ensureCovered(days: day...day.adding(days: 1))
+        let length = o.lengthMinutes
+        let preferred = day.dayNumber * 1440 + plannedTime(o).minutes
+        var best: (distance: Int, start: Int)?
+        for gap in finder.gaps(on: day, notBefore: now.minuteNumber, busy: busy, ignoring: moving)
+        where gap.count >= length {
+            let start = min(max(preferred, gap.lowerBound), gap.upperBound - length)
+            let candidate = (distance: abs(start - preferred), start: start)
+            if best.map({ candidate < $0 }) ?? true { best = candidate }
+        }
+        return best.map {
+            TimeRange(start: CivilDateTime(minuteNumber: $0.start), end: CivilDateTime(minuteNumber: $0.start + length))
+        }
     }
 
     /// Puts the members a failed re-lay had placed back where they were.
@@ -500,6 +573,14 @@ struct PostponementPass {
         }
         let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
         return TimeRange(start: start, end: zone.existing(start.adding(minutes: o.lengthMinutes)))
+    }
+
+    /// A series' own slot on `day`: its time of day and length, whatever time a student had
+    /// moved the missed occurrence to (rules version 3, series details).
+    func seriesSlot(of task: StudyTask, for o: Occurrence, on day: CivilDate) -> TimeRange {
+        if task.allDay { return slot(for: o, on: day) }
+        let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
+        return TimeRange(start: start, end: zone.existing(start.adding(minutes: task.lengthMinutes)))
     }
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
@@ -554,7 +635,7 @@ struct PostponementPass {
         guard keyIndex == nil else { return }
         var index: [ChainKey: [String]] = [:]
         for task in plan.tasks.values where task.isSeries || !task.completed {
-            index[ChainKey(title: task.title, category: task.category), default: []].append(task.id)
+            index[ChainKey(task), default: []].append(task.id)
         }
         keyIndex = index
     }
@@ -592,8 +673,8 @@ struct PostponementPass {
         edits.append(PlanEdit(op: .move, id: o.id, title: o.title, before: TimeRange(o), after: r, reason: reason))
     }
 
-    mutating func flag(_ id: OccurrenceID, _ kind: PlanFlag.Kind) {
-        let f = PlanFlag(id: id, kind: kind)
+    mutating func flag(_ o: Occurrence, _ kind: PlanFlag.Kind) {
+        let f = PlanFlag(id: o.id, kind: kind, title: o.title)
         if !flags.contains(f) { flags.append(f) }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The local rules of one night (docs/planning.md) for one user: drops every stale
+/// The local rules of one night (docs/planning.md, version 3) for one user: drops every stale
 /// session, applies each series' missed policy, re-lays chains of one-off sessions as a whole
 /// and finds new slots for the remaining missed sessions.
 ///
@@ -41,10 +41,22 @@ package struct Postponer: Sendable {
         var passes = 0
         var staleBudget = StaleLimits.dropsPerNight
         var staleLeft = 0
+        // Later passes first only place what is still flagged (rules version 3). When they
+        // stop making progress, one whole pass checks the result is one the rules leave alone
+        // (G8): a placement can link a session still flagged to a course it now borders, and a
+        // rerun would re-lay that course. Only then do whole passes go on, as before.
+        var restricted = true
         while true {
             passes += 1
             var pass = PostponementPass(plan: current, now: civil, createdAt: now, nightStart: plan)
             pass.staleBudget = staleBudget
+            if passes > 1 && restricted {
+                // Rules version 3: a later pass only places what is still flagged; whatever an
+                // earlier pass placed is settled.
+                pass.laterPass = (
+                    place: Set(flags.filter { $0.kind == .couldNotFit }.map(\.id)), settled: Set(edits.edits.map(\.id))
+                )
+            }
             pass.run()
             staleBudget = pass.staleBudget
             if passes == 1 { staleLeft = pass.staleLeft }
@@ -61,7 +73,11 @@ package struct Postponer: Sendable {
             flags.removeAll { touched.contains($0.id) || ($0.kind == .couldNotFit && !pass.flags.contains($0)) }
             for f in pass.flags where !flags.contains(f) { flags.append(f) }
             let missedWithoutPlace = pass.flags.contains { $0.kind == .couldNotFit && pass.overdueIDs.contains($0.id) }
-            if pass.edits.isEmpty || !missedWithoutPlace || passes >= 64 { break }
+            if !missedWithoutPlace || passes >= 64 { break }
+            if pass.edits.isEmpty {
+                guard restricted, passes > 1 else { break }
+                restricted = false
+            }
         }
         let merged = edits.edits
         var result = PostponementResult(

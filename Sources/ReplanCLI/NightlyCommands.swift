@@ -178,7 +178,9 @@ enum NightlyCommands {
         ctx.console.out(
             "preview for \(userID), plan date \(night.planDate) (now \(night.localNow)) — nothing is written")
         ctx.console.out(NightText.edits(night.edits, console: ctx.console).joined(separator: "\n"))
-        for f in night.flags { ctx.console.out("  flag \(f.kind.rawValue): \(f.id)") }
+        for f in night.flags {
+            ctx.console.out("  flag \(f.kind.rawValue): \(f.id)\(f.title.isEmpty ? "" : " '\(f.title)'")")
+        }
         ctx.console.out(NightText.summary(night.summary))
         ctx.console.out(NightText.model(night.model))
         if let e = night.error { ctx.console.out("note: \(Console.oneLine(e))") }
@@ -367,7 +369,8 @@ enum NightlyCommands {
         let edits = RunLog.edits(of: record)
         ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
         for f in record.report["flags"]?.arrayValue ?? [] {
-            ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")")
+            let title = f["title"]?.stringValue.map { " '\($0)'" } ?? ""
+            ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")\(title)")
         }
         if let s = record.report["summary"], let d = s["dropped"]?.intValue, let r = s["rescheduled"]?.intValue,
             let c = s["chained"]?.intValue

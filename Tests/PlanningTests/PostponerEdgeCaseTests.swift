@@ -23,8 +23,9 @@ import Testing
 
     // MARK: - Chains (§5)
 
-    @Test func aChainWhoseTodaySlotIsTakenShiftsToTheFirstUsableDay_notScattered() {
-        // Version 1 scattered the missed part when today's slot was taken.
+    @Test func aChainWhoseTodaySlotIsTakenTakesTheNearestFreeTimeOfThatDay_notScattered() {
+        // Version 1 scattered the missed part when today's slot was taken; version 2 shifted
+        // the course a day further; version 3 (§11) uses the nearest free time of today.
         let plan = Fx.plan([
             math("m1", "2025-01-06T10:00", "2025-01-06T11:00", title: "Math [1/3]"),
             math("m2", "2025-01-07T10:00", "2025-01-07T11:00", title: "Math [2/3]"),
@@ -32,13 +33,14 @@ import Testing
             Fx.task("club", "Club", "2025-01-07T09:30", "2025-01-07T10:30", category: "社團"),
         ])
         let r = night(plan, at: "2025-01-07T03:00")
-        #expect(r.place("m1") == range("2025-01-08T10:00", "2025-01-08T11:00"))
-        #expect(r.place("m2") == range("2025-01-09T10:00", "2025-01-09T11:00"))
-        #expect(r.place("m3") == range("2025-01-10T10:00", "2025-01-10T11:00"))
+        #expect(r.place("m1") == range("2025-01-07T10:30", "2025-01-07T11:30"))
+        #expect(r.place("m2") == range("2025-01-08T10:00", "2025-01-08T11:00"))
+        #expect(r.place("m3") == range("2025-01-09T10:00", "2025-01-09T11:00"))
         #expect(r.summary == PlanSummary(rescheduled: 3, chained: 3))
     }
 
-    @Test func partsAFewDaysApartLinkByTheirNumbers_andTheCourseIsLaidOutDaily() {
+    @Test func partsAFewDaysApartLinkByTheirNumbers_andLaterPartsAreNotPulledBack() {
+        // §11 push, never pull: version 2 laid the course out daily, pulling 第3課 back.
         let plan = Fx.plan([
             math("p1", "2025-01-06T10:00", "2025-01-06T11:00", title: "數學 第1課"),
             math("p2", "2025-01-08T10:00", "2025-01-08T11:00", title: "數學 第2課"),
@@ -48,8 +50,9 @@ import Testing
         #expect(
             [r.place("p1"), r.place("p2"), r.place("p3")] == [
                 range("2025-01-07T10:00", "2025-01-07T11:00"), range("2025-01-08T10:00", "2025-01-08T11:00"),
-                range("2025-01-09T10:00", "2025-01-09T11:00"),
+                range("2025-01-10T10:00", "2025-01-10T11:00"),
             ])
+        #expect(r.summary == PlanSummary(rescheduled: 1, chained: 1))
     }
 
     @Test func aCourseLongerThanTheHorizonIsReLaidOntoItsOwnLaterPartsWithoutOverlap() {
@@ -74,7 +77,7 @@ import Testing
             ], settings: Fx.settings(windows: windows, horizonDays: 1))
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: id("m1"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("m1"), kind: .couldNotFit, title: "Math")])
     }
 
     @Test func aMemberPlacedOutsideTheWindowsKeepsItsTimeOnDaysWithAWindow() {
@@ -158,7 +161,7 @@ import Testing
             repeat: RepeatRule(every: .daily, missed: .makeUp))
         let r = night(Fx.plan([daily], overrides: [Fx.completed("d", "2025-01-05")]), at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: id("d@2025-01-06"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("d@2025-01-06"), kind: .couldNotFit, title: "Drill")])
     }
 
     @Test func slideRowsOfVersionOneAreReadAsBefore_andTheRulesWriteNoNewOnes() {
@@ -233,7 +236,7 @@ import Testing
             settings: Fx.settings(keep: ["Exam"]))
         let r = night(plan, at: "2025-01-07T03:00")
         // 12-01, 12-08, 12-15, 12-22 and 12-29 are more than seven days back.
-        #expect(r.flags.contains(PlanFlag(id: id("exam"), kind: .needsDecision, count: 5)))
+        #expect(r.flags.contains(PlanFlag(id: id("exam"), kind: .needsDecision, count: 5, title: "Exam drill")))
         #expect(r.edits.filter { $0.reason == .droppedStale }.map(\.id) == [id("old")])
     }
 
@@ -245,15 +248,17 @@ import Testing
     // MARK: - Wall times (§1, G7)
 
     @Test func aReLaidSessionNeverEndsInASkippedHour() {
-        // New York springs forward on 2025-03-09 at 02:00. The chain's slot 01:30–02:30 lands
-        // on that night: its end moves forward by the gap, to 03:30.
+        // New York springs forward on 2025-03-09 at 02:00. The missed class takes the nearest
+        // free time of 03-08 (§11: 08:00, the window's start); the class of 03-08, already past
+        // at 03:00, goes to its own 01:30–02:30 on 03-09: its end moves forward by the gap, to 03:30.
         let plan = Fx.plan(
             [
                 Fx.task("a", "Night class", "2025-03-07T01:30", "2025-03-07T02:30", category: "Math"),
                 Fx.task("b", "Night class", "2025-03-08T01:30", "2025-03-08T02:30", category: "Math"),
             ], settings: Fx.settings(enabled: false), zone: Fx.newYork)
         let r = night(plan, at: "2025-03-08T03:00")
-        #expect(r.place("a") == range("2025-03-09T01:30", "2025-03-09T03:30"))
+        #expect(r.place("a") == range("2025-03-08T08:00", "2025-03-08T09:00"))
+        #expect(r.place("b") == range("2025-03-09T01:30", "2025-03-09T03:30"))
     }
 
     @Test func theSearchNeverEndsASessionAtTheFirstSkippedMinute() {
@@ -273,7 +278,7 @@ import Testing
         let project = Fx.task("project", "Project", "2025-01-06T09:00", "2025-01-06T18:00", category: "作業")
         let r = night(Fx.plan([project]), at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
-        #expect(r.flags == [PlanFlag(id: id("project"), kind: .couldNotFit)])
+        #expect(r.flags == [PlanFlag(id: id("project"), kind: .couldNotFit, title: "Project")])
     }
 
     @Test func withSplitSessionsALongSessionBecomesNumberedParts() {

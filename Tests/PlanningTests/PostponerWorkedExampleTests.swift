@@ -7,7 +7,7 @@ import Testing
 /// docs/planning.md §9, one test per worked example. 2025-01-01 is a Wednesday; runs are at 03:00
 /// local time in Asia/Taipei unless the example says otherwise. Each test checks every edit
 /// (operation, occurrence, before, after, reason), the summary counts, the guarantees (the
-/// checker runs G1–G8, a second run changing nothing among them).
+/// checker runs G1–G9, a second run changing nothing among them).
 @Suite struct PostponerWorkedExampleTests {
     typealias E = PlanEdit
 

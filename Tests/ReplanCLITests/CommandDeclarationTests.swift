@@ -190,6 +190,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: db), "nothing was opened or created")
     }
 
+    @Test func feedsHelpNamesTheDefaultsTheCommandUses() {
+        // The --days-back help once said 30 while the command used 14.
+        let (code, captured) = Self.run(["feeds", "--help"])
+        #expect(code == .success)
+        #expect(captured.stdout.contains("days before today in each feed (default 14)"), "\(captured.stdout)")
+        #expect(!captured.stdout.contains("(default 30)"), "\(captured.stdout)")
+    }
+
     @Test func helpIsTheGeneratedTextOnStdout() throws {
         for d in CommandTable.all {
             let (code, captured) = Self.run(d.path + ["--help"])

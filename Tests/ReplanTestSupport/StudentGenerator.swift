@@ -27,6 +27,16 @@ package enum StudentFamily: String, CaseIterable, Sendable {
     case mixed
     /// deleteAfterDays and horizonDays at their smallest.
     case tightSettings
+    /// Extra one-off sessions beside a daily habit of the same name (rules version 3: a series
+    /// is a key of its own).
+    case extrasBesideHabit
+    /// A missed course whose own time of day is taken on the next day by another session while
+    /// the rest of that day is free (the nearest free time of the day).
+    case nearestFreeTime
+    /// splitSessions on, with long missed sessions.
+    case splitLong
+    /// Daily series at 00:00–03:00 around the DST changes.
+    case dstDailyEarly
 }
 
 /// A deterministic generator of students (SplitMix64): the same seed gives the same student.
@@ -162,6 +172,61 @@ package struct StudentGenerator {
             for _ in 0..<int(1...2) { course(partsIn: 1...2, markers: true) }
             for _ in 0..<int(1...2) { series() }
             fillers(int(0...4))
+        case .extrasBesideHabit:
+            let minute = startMinute()
+            let first = today.adding(days: -int(5...20))
+            tasks.append(
+                StudyTask(
+                    id: id(), userID: "s", title: "Geography quiz", category: "Geography",
+                    start: at(first, minute), end: at(first, minute + 30), repeatRule: RepeatRule(every: .daily)))
+            for _ in 0..<int(1...3) {
+                let d = int(-3...3)
+                let start = at(today.adding(days: d), startMinute())
+                tasks.append(
+                    StudyTask(
+                        id: id(), userID: "s", title: pick(["Geography quiz", "geography QUIZ (2)"]),
+                        category: "Geography", start: start, end: start.adding(minutes: 30),
+                        completed: state(daysFromToday: d)))
+            }
+            fillers(int(0...3))
+        case .nearestFreeTime:
+            let minute = int(9...15) * 60 + pick([0, 15, 30, 45])
+            let n = int(3...6)
+            let title = pick(Self.courses)
+            for part in 1...n {
+                let day = today.adding(days: part - 2)
+                tasks.append(
+                    StudyTask(
+                        id: id(), userID: "s", title: title + Self.marker(0, part, n), category: "Study",
+                        start: at(day, minute), end: at(day, minute + 60)))
+            }
+            // Today's own time of the course, taken by something else a quarter of an hour later.
+            tasks.append(
+                StudyTask(
+                    id: id(), userID: "s", title: "Linear algebra", category: "Math",
+                    start: at(today, minute + 15), end: at(today, minute + 75)))
+            fillers(int(0...2))
+        case .splitLong:
+            settings.splitSessions = true
+            settings.sessionMinutes = pick([30, 60])
+            for _ in 0..<int(1...3) { oneOff(daysFromToday: -int(1...4), minutes: pick([120, 180, 240, 480])) }
+            fillers(int(0...5))
+        case .dstDailyEarly:
+            let i = int(0...5)
+            zone = Self.zones[i]
+            today = CivilDate(Self.dstDays[pick([i, i + 6])])!.adding(days: int(-2...1))
+            for _ in 0..<int(1...3) {
+                let start = today.adding(days: -int(1...10))
+                let minute = pick([0, 30, 60, 90, 120, 150, 165])
+                let until: CivilDate? = chance(0.6) ? today.adding(days: int(1...20)) : nil
+                tasks.append(
+                    StudyTask(
+                        id: id(), userID: "s", title: pick(["Vocab", "Stretch", "Review"]),
+                        category: pick(["English", "Health"]), start: at(start, minute),
+                        end: at(start, minute + pick([15, 30, 60, 90])),
+                        repeatRule: RepeatRule(every: .daily, until: until)))
+            }
+            fillers(int(0...2), early: true)
         }
         let user = try! User(id: "s", zone: zone, settings: settings)
         let plan = UserPlan(user: user, tasks: tasks, overrides: overrides)
