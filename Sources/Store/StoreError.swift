@@ -19,6 +19,13 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case schemaTooNew(path: String, found: Int, known: Int)
     /// An SQLite call failed.
     case sqlite(SQLiteFailure)
+    /// The PostgreSQL server cannot be reached or refuses the login (unreachable, wrong
+    /// password, no such database). Names the server, never the password (exit 73).
+    case cannotConnect(server: String, reason: String)
+    /// A `postgresql://` value libpq cannot read; the reason never repeats the URI (exit 73).
+    case badLocation(reason: String)
+    /// A PostgreSQL statement failed.
+    case postgres(PostgresFailure)
     case duplicateUser(String)
     case unknownUser(String)
     case unknownChangeset(ChangesetID)
@@ -45,7 +52,10 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Another connection holds a lock past the busy timeout: worth retrying later.
-    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isBusy: Bool {
+        if case .postgres(let f) = self { return f.isBusy }
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
 
     package var description: String {
         switch self {
@@ -58,6 +68,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
         case .sqlite(let f): return f.description
+        case .cannotConnect(let server, let reason): return "cannot connect to PostgreSQL at \(server): \(reason)"
+        case .badLocation(let reason): return "the PostgreSQL connection URI cannot be read: \(reason)"
+        case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"
         case .unknownChangeset(let id): return "no changeset '\(id)'"
