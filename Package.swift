@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way (see DESIGN.md and docs/architecture.md, whose graph a test checks
+// Dependencies point one way (see docs/architecture.md, whose graph a test checks
 // against this file): replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning → JSON;
 // Assistant → HTTP → CCurl; Store → CSQLite, CPostgres (the two engines behind one boundary). JSON is a leaf: one value type, its reader and writer,
 // and the Codable bridge for model payloads.

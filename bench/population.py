@@ -55,7 +55,7 @@ ZONES = [
 ]
 
 WINDOW_PROFILES = [
-    # the default of data.md
+    # the default of docs/data-format.md §2.2
     (30, {d: ["09:00-17:00"] for d in ("mon", "tue", "wed", "thu", "fri")}),
     (25, {**{d: ["08:00-12:00", "13:00-21:00"] for d in ("mon", "tue", "wed", "thu", "fri")}, "sat": ["10:00-16:00"]}),
     (15, {d: ["18:00-22:00"] for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun")}),

@@ -1,6 +1,6 @@
 import JSON
 
-/// The four tools of assistant.md as JSON Schemas (`strict: true`, no additional properties),
+/// The four tools of docs/model.md §12 as JSON Schemas (`strict: true`, no additional properties),
 /// ready to send: the schemas are `JSONValue`s, which go out with whole numbers as integers.
 ///
 /// Strict function calling requires every property to be listed in `required`; optional

@@ -1,5 +1,5 @@
 /// Where and how the model is asked: endpoint, model, reasoning effort, token cap, limits
-/// and key. Defaults follow spec/assistant.md; every field can point the client at any
+/// and key. Defaults follow docs/model.md §3; every field can point the client at any
 /// OpenAI-compatible server (vLLM, llama.cpp, Ollama's `/v1`).
 package struct ModelConfiguration: Sendable {
     /// Base URL up to and including the API version, e.g. `http://localhost:11434/v1`;

@@ -2,7 +2,7 @@ import Foundation
 import HTTP
 import Planning
 
-/// The model loop of assistant.md for one user's night: the static system prompt, one user
+/// The model loop of docs/model.md §10 for one user's night: the static system prompt, one user
 /// message (the student's data, see `SystemPrompt`), then the assistant / tool exchange, each
 /// tool call applied to the working copy through `ToolExecutor`.
 ///

@@ -1,6 +1,6 @@
 import Planning
 
-/// The two opening messages of a conversation (assistant.md "The request").
+/// The two opening messages of a conversation (docs/model.md §11).
 package struct PromptMessages: Sendable, Hashable {
     /// The rules and tool guidance: the same text for every student, so it leads every request
     /// and the provider's prefix cache serves it.

@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import Planning
 
-/// Applies the model's tool calls (assistant.md "Tools") to one user's working copy, item by
+/// Applies the model's tool calls (docs/model.md §12) to one user's working copy, item by
 /// item: each item is checked on its own and either changes the working copy or comes back
 /// as an error the model can correct; a refused item changes nothing.
 ///

@@ -1,7 +1,7 @@
 import JSON
 import Planning
 
-/// The JSON a tool call answers with (assistant.md): one entry per item, in the order of the
+/// The JSON a tool call answers with (docs/model.md §12): one entry per item, in the order of the
 /// items, `{"ok": true, "id": "…"}` or `{"ok": false, "error": "…"}` (with the `id` when the
 /// item named one); a call refused as a whole (bad arguments, unknown tool) answers with a
 /// single `{"ok": false, "error": "…"}`. A placement refused for want of room also carries

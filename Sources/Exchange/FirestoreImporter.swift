@@ -11,7 +11,7 @@ import Planning
 /// the whole import.
 package struct FirestoreImporter: Sendable {
     /// What replaces an empty or `未分類` category when the student's own data has no better
-    /// name (replan requires a specific category, data.md): "other", in the app's language.
+    /// name (replan requires a specific category, docs/data-format.md §2.3): "other", in the app's language.
     package static let replacementCategory = "其他"
     /// The app was written for Traditional Chinese speakers and stores no language; replan's
     /// notes for these students are written in it.

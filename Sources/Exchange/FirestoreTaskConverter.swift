@@ -10,7 +10,7 @@ import Planning
 ///   date is the student's: the instant's date in their zone when it falls on their midnight,
 ///   else the UTC date when the app wrote a UTC midnight, else their local date.
 /// - **Month-end series.** A monthly series on the 29th–31st skipped the months without that
-///   day in the app; replan holds it on the last day of those months (planning.md §1).
+///   day in the app; replan holds it on the last day of those months (docs/planning.md §1.2).
 /// - **Tasks the app dropped.** The app silently dropped a task when one of the fields its
 ///   model required did not decode (every field of the list except `note`,
 ///   `repeatEndDate` and `notificationOffset`). replan imports such a task with its default

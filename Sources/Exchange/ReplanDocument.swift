@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import Planning
 
-/// The `replan/1` import/export document (data.md): any number of users, each with settings,
+/// The `replan/1` import/export document (docs/data-format.md §3): any number of users, each with settings,
 /// tasks (with their occurrence overrides and slides) and focus sessions.
 package struct ReplanDocument: Hashable, Sendable {
     package static let format = "replan/1"
@@ -66,7 +66,7 @@ package struct ReplanDocument: Hashable, Sendable {
             if let r = t.repeatRule {
                 var rep: [String: JSONValue] = ["every": .string(r.every.rawValue)]
                 if let u = r.until { rep["until"] = .string(u.description) }
-                // Only when it differs from the kind's default (data.md).
+                // Only when it differs from the kind's default (docs/data-format.md §3.2).
                 if let m = r.explicitMissed { rep["missed"] = .string(m.rawValue) }
                 o["repeat"] = .object(rep)
                 // Only what the decoder reads back: a skipped occurrence has no new time (where it

@@ -16,8 +16,12 @@ struct JSONParser {
 
     private func failure(_ reason: String) -> JSONError {
         // Report a line number: people fix files in an editor.
-        let line = bytes[..<min(index, bytes.count)].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
-        return JSONError(line: line, reason: reason)
+        let end = min(index, bytes.count)
+        let line = bytes[..<end].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+        let lineStart = bytes[..<end].lastIndex(of: 10).map { $0 + 1 } ?? bytes.startIndex
+        // Continuation bytes (10xxxxxx) do not start a character.
+        let column = 1 + bytes[lineStart..<end].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        return JSONError(line: line, column: column, reason: reason)
     }
 
     private mutating func skipWhitespace() {

@@ -1,7 +1,7 @@
 import JSON
 import Planning
 
-/// The JSON shapes of cli.md for edits, flags and summaries, shared by `run`, `preview` and
+/// The JSON shapes of docs/commands.md §4.1 for edits, flags and summaries, shared by `run`, `preview` and
 /// `show` (the report stored with a changeset uses them too, so `show` prints what `run` saw).
 package enum EditReport {
     package static func edit(_ e: PlanEdit) -> JSONValue {

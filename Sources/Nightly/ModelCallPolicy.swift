@@ -2,7 +2,7 @@ import Foundation
 import Planning
 import Store
 
-/// When the model is asked for a student (assistant.md "When the model is asked"): only for
+/// When the model is asked for a student (docs/model.md §1): only for
 /// what the deterministic rules cannot do. A night on which the rules merely moved missed
 /// sessions asks nobody; the rules' work needs no review.
 ///

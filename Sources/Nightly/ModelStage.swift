@@ -13,7 +13,7 @@ package typealias CancellationToken = HTTP.CancellationToken
 /// environment, configuration file) and checked; this type wires the client, the prompt, the
 /// shared rate-limit gate and the deadlines together.
 package struct ModelStage {
-    /// Endpoint and limits; nil keeps spec/assistant.md's default.
+    /// Endpoint and limits; nil keeps the defaults of docs/model.md §3.
     package struct Endpoint: Sendable {
         package var baseURL: String?
         package var model: String?

@@ -9,7 +9,7 @@ import Store
 /// - no usable statistics base (the first night, after an edit that reached back into settled
 ///   days, or after more than `windowHistoryDays` nights without a run): the whole plan is
 ///   read, once (as the rules see it: `PlanRepository.wholePlanAsTheRulesSeeIt`), and the rules
-///   get all of it, so every stale session of its history is dropped (planning.md §2);
+///   get all of it, so every stale session of its history is dropped (docs/planning.md §2);
 /// - a base a few days old (normally yesterday's): the window, and the one-off tasks that
 ///   start in the days between the base and the window; the window's series rows already
 ///   cover those days (see `StatisticsRefresh.Source.gapOneOffs`);
@@ -35,7 +35,7 @@ struct NightRead {
             // The window's history reaches about a week behind its start; a base older than that
             // means nights were missed (downtime, auto-update off) or deleteAfterDays was
             // shortened, and the stale sessions of those days are only found in the whole plan
-            // (planning.md §2: every one is dropped).
+            // (docs/planning.md §2: every one is dropped).
             guard let through = stored.through, through <= settled,
                 through >= settled.adding(days: -NightRead.windowHistoryDays)
             else {

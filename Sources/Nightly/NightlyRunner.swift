@@ -58,7 +58,7 @@ package final class NightlyRunner: Sendable {
 
         package var done: Int { changed + unchanged + skipped + failed }
         package var modelErrorCount: Int { modelErrors.values.reduce(0, +) }
-        /// assistant.md / cli.md exit 69: the model was needed and unavailable for every user.
+        /// docs/model.md §7 / docs/commands.md §5 exit 69: the model was needed and unavailable for every user.
         package var modelUnavailableForAll: Bool { modelWanted > 0 && modelFailed == modelWanted }
     }
 

@@ -20,7 +20,7 @@ package struct PlanCommitter: Sendable {
     ///   - reasons: reasons known for particular occurrences (from the local rules or the
     ///     model); others get `defaultReason`.
     ///   - through: last date whose slid occurrences are listed as edits.
-    ///   - summary: the changeset's summary; nil counts the listed edits (planning.md §8, G5:
+    ///   - summary: the changeset's summary; nil counts the listed edits (docs/planning.md §8, G5:
     ///     the summary of a night counts exactly the edits it lists) and puts the counts in the
     ///     report's "summary" too.
     ///   - report: extra report keys (flags, model) stored with the changeset.
@@ -50,7 +50,7 @@ package struct PlanCommitter: Sendable {
         var changeset = NewChangeset(
             userID: working.user.id, origin: origin, planDate: planDate, createdAt: now, changes: changes,
             summary: counted, report: .object(report), outbox: outbox)
-        // The report's "edits" (cli.md's edit objects), written as text directly.
+        // The report's "edits" (docs/commands.md §4.1's edit objects), written as text directly.
         changeset.reportMember = ("edits", EditReport.editsText(edits))
         changeset.renderText()
         return Prepared(changeset: changeset, edits: edits)

@@ -15,7 +15,16 @@ package final class ReplanDatabase {
     /// Opens the database at `path`, creating it (and, mode 0700, its missing parent
     /// directories) and migrating it as needed.
     package static func open(path: String) throws(UseCaseError) -> ReplanDatabase {
-        let dir = (path as NSString).deletingLastPathComponent
+        if path.isEmpty {
+            throw UseCaseError(.cannotOpenDatabase, "the database path is empty; give a file path")
+        }
+        if path == ":memory:" || path.hasPrefix("file::memory:") {
+            throw UseCaseError(
+                .cannotOpenDatabase,
+                "'\(path)' is SQLite's in-memory database, which would lose everything when the command ends; give a file path"
+            )
+        }
+        let dir = parentDirectory(of: path)
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             // Only the default location's parent is created; it holds one user's private data.
             if let reason = makeDirectories(dir) {
@@ -41,6 +50,15 @@ package final class ReplanDatabase {
                 .cannotOpenDatabase, "\(path) is empty, not a replan database yet (looked there because of \(source))")
         }
         return try open(path: path)
+    }
+
+    /// The directory part of a path ("" for a bare name). Foundation's
+    /// `deletingLastPathComponent` crashed on one-character relative paths (`a`, `.`): issue
+    /// 28, item 9.
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        let dir = path[..<slash]
+        return dir.isEmpty ? "/" : String(dir)
     }
 
     /// `mkdir -p` with mode 0700; nil on success, else the system's reason ("Not a directory"),

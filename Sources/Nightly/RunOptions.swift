@@ -8,7 +8,7 @@ package struct RunOptions: Sendable {
     package var userIDs: [String] = []
     /// Re-plan users already done for their plan date, and ignore `runAfter`.
     package var force = false
-    /// A user is due once their local time has passed this (cli.md: 03:00).
+    /// A user is due once their local time has passed this (docs/commands.md §3: 03:00).
     package var runAfter = TimeOfDay(hour: 3, minute: 0)
     /// User pipelines in flight at once.
     package var concurrency = 8

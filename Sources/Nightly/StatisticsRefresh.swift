@@ -2,7 +2,7 @@ import Foundation
 import Planning
 import Store
 
-/// The nightly recount of a student's per-category statistics (data.md "Statistic"): every
+/// The nightly recount of a student's per-category statistics (docs/data-format.md §2.7): every
 /// non-skipped session whose day has come, and how many of them were completed, over the
 /// whole history as it stands once tonight's changeset is committed. Same definition as
 /// `replan stats`; the store adds the focus minutes.

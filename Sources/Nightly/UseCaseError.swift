@@ -1,7 +1,7 @@
 import Store
 
 /// Why a use case did not do what it was asked, sorted by what the person who asked can do
-/// about it. The CLI gives each kind its exit code (cli.md); the message names the input, never
+/// about it. The CLI gives each kind its exit code (docs/commands.md §5); the message names the input, never
 /// an SQL argument.
 package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible {
     package enum Kind: Sendable, Equatable {
@@ -32,7 +32,7 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// A store failure, classified.
     package init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .cannotConnect, .badLocation:
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly, .cannotConnect, .badLocation:
             self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
             self.init(.badInput, error.description)

@@ -9,7 +9,7 @@ import Store
 package struct UserPipeline: Sendable {
     /// What to do with a user whose model stage failed.
     package enum ModelErrorPolicy: String, Sendable {
-        /// Commit the local rules' edits anyway (the default of assistant.md).
+        /// Commit the local rules' edits anyway (the default, docs/model.md §7).
         case local
         /// Commit nothing; the user is retried by the next run.
         case skip
@@ -19,7 +19,7 @@ package struct UserPipeline: Sendable {
     package var onModelError: ModelErrorPolicy
     /// Set when the model's quota ran out earlier in this run: no more model calls.
     package var modelDisabledReason: @Sendable () -> String?
-    /// Who is asked (assistant.md "When the model is asked").
+    /// Who is asked (docs/model.md §1).
     package var policy = ModelCallPolicy()
     /// Turns token counts into the estimated cost stored per student and per run.
     package var prices = ModelPrices.gpt51

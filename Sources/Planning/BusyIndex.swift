@@ -1,4 +1,4 @@
-/// What occupies a user's days (planning.md §1 "busy"), indexed by local date.
+/// What occupies a user's days (docs/planning.md §1.5), indexed by local date.
 ///
 /// Holds the timed intervals of open and completed occurrences and, separately, the all-day
 /// ones: all-day occurrences never collide with timed ones, only with all-day occurrences of

@@ -1,4 +1,4 @@
-/// Per-category counts of one user's plan (data.md "Statistic"): sessions due so far,
+/// Per-category counts of one user's plan (docs/data-format.md §2.7): sessions due so far,
 /// completed ones, completion rate and focus minutes.
 package struct CategoryStatistics: Hashable, Sendable {
     package var category: String

@@ -1,5 +1,5 @@
 /// A linked run of one-off sessions of one course with at least one missed, re-laid as a
-/// whole (planning.md §5).
+/// whole (docs/planning.md §5).
 package struct Chain: Hashable, Sendable {
     package var key: ChainKey
     /// The whole linked run in start order, including completed (and kept stale) occurrences

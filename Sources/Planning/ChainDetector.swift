@@ -1,4 +1,4 @@
-/// Finds the chains among a user's one-off sessions (planning.md §5.1–5.2).
+/// Finds the chains among a user's one-off sessions (docs/planning.md §5.1–5.2).
 ///
 /// Occurrences are grouped by `ChainKey` and sorted by start. Two neighbours link when their
 /// local dates differ by exactly one day, or when they carry consecutive part numbers (n, n+1)

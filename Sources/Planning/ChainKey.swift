@@ -1,6 +1,6 @@
 import Foundation
 
-/// What makes occurrences candidates for one chain (planning.md §3.1): the same category and
+/// What makes occurrences candidates for one chain (docs/planning.md §1.6): the same category and
 /// the same title once spelling noise and part markers are taken away.
 ///
 /// Every occurrence of a series has the series' title and category, so "same series ⇒ same
@@ -23,7 +23,7 @@ package struct ChainKey: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { "\(category)/\(title)" }
 
-    /// The number a title's trailing part marker carries (planning.md §1): 2 for "Math [2/4]",
+    /// The number a title's trailing part marker carries (docs/planning.md §1.6): 2 for "Math [2/4]",
     /// "Part 2", "#2", "(2)", "ch.2", "Day 2", "第2課" and "第二章"; nil without a marker.
     package static func partNumber(_ title: String) -> Int? {
         NormalizedTitleCache.shared.entry(for: title).part

@@ -1,17 +1,17 @@
 import Foundation
 
-/// Checks one night against the guarantees of planning.md §3 (G1–G8): given the plan before,
+/// Checks one night against the guarantees of docs/planning.md §3 (G1–G8): given the plan before,
 /// the plan after and the edits (with their summary), it reports every breach. Any test can
 /// call it; the property tests run it over large seeded populations.
 ///
 /// It works on whole plans (every task, override and slide of the student), expanded over all
 /// the dates either plan can touch, so nothing beyond a horizon escapes it.
 ///
-/// Two readings of §3 that the spec leaves open, written down here:
+/// Two readings of §3 that docs/planning.md leaves open, written down here:
 /// - G2 compares the open sessions of a course that are still ahead after the night (start on
 ///   or after today): a missed session the rules could not place stays in the past, flagged,
 ///   and is not part of the order of what is left to do. Sessions the night created (split
-///   parts) are not compared either: §6 lets them share a day. The order is compared within
+///   parts) are not compared either: §6.4 lets them share a day. The order is compared within
 ///   each course — the one-off sessions of a key, and each series on its own — because a
 ///   daily habit "Vocab" and a course "Vocab (1)…(7)" in one category share a key, and any
 ///   move of the course passes the habit's days; no day may hold two sessions of the key.

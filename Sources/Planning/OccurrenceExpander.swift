@@ -1,4 +1,4 @@
-/// Expands tasks into the occurrences that touch a date range (planning.md §1, data.md).
+/// Expands tasks into the occurrences that touch a date range (docs/planning.md §1.2, docs/data-format.md §2.4).
 ///
 /// Series are never materialised: the recurrence dates whose occurrences can land in the range
 /// are computed arithmetically, so a two-week range of a ten-year daily series costs two weeks

@@ -1,4 +1,4 @@
-/// How one occurrence of a series differs from what the series says (data.md "Occurrence
+/// How one occurrence of a series differs from what the series says (docs/data-format.md §2.4 "Occurrence
 /// override"), keyed by the task and the occurrence's original local date.
 ///
 /// Overrides are sparse: an occurrence without one is open and sits where the series (and its

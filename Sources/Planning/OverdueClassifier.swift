@@ -1,4 +1,4 @@
-/// How an open occurrence stands on the night of a run (planning.md §2).
+/// How an open occurrence stands on the night of a run (docs/planning.md §2).
 package enum OverdueClass: String, Sendable, Hashable, CaseIterable {
     /// Today or later (or still running): stays unless a chain shift moves it.
     case current
@@ -8,7 +8,7 @@ package enum OverdueClass: String, Sendable, Hashable, CaseIterable {
     case stale
 }
 
-/// The open occurrences of one run sorted into the classes of planning.md §2.
+/// The open occurrences of one run sorted into the classes of docs/planning.md §2.
 package struct OverdueClassification: Hashable, Sendable {
     package var current: [Occurrence] = []
     package var overdue: [Occurrence] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one place where the placement rules live (planning.md §1, §3, §4; DESIGN.md "the model
+/// The one place where the placement rules live (docs/planning.md §1, §3, §4; docs/model.md §12 "the model
 /// proposes, the rules dispose"): time order, completed history, the past, DST gaps, study
 /// windows and overlaps. The postponer, the model's tool calls and undo all ask it, so a slot
 /// the rules would never choose is also refused when someone else proposes it.
@@ -14,9 +14,9 @@ package struct PlacementValidator: Sendable {
         /// The session lies inside one window of its day.
         case required
         /// The session keeps a time of day the student chose outside the windows; any day that
-        /// has a window will do (planning.md §3.4, task chains).
+        /// has a window will do (docs/planning.md §5.3, task chains).
         case anyDayWithWindow
-        /// Windows do not apply (a series' own days, planning.md §3.4, series chains).
+        /// Windows do not apply (a series' own days, docs/planning.md §4.1, series chains).
         case ignored
     }
 
@@ -93,7 +93,7 @@ package struct PlacementValidator: Sendable {
         if let skipped = zone?.skippedMinutes(on: start.date), skipped.contains(start.minuteNumber) {
             return .nonexistentTime(start: start, zone: zone?.identifier ?? "UTC")
         }
-        // The end too (planning.md §1, G7): a session ending inside a spring-forward gap would
+        // The end too (docs/planning.md §1.3, G7): a session ending inside a spring-forward gap would
         // show an end the clock never reads.
         if let skipped = zone?.skippedMinutes(on: end.date), skipped.contains(end.minuteNumber) {
             return .nonexistentTime(start: end, zone: zone?.identifier ?? "UTC")

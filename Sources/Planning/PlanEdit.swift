@@ -8,9 +8,9 @@ package struct PlanEdit: Hashable, Sendable {
         case makeUp = "make-up"
         case chainShift = "chain-shift"
         case rescheduled
-        /// A missed session of a course appended after the series' end (planning.md §4 `shift`).
+        /// A missed session of a course appended after the series' end (docs/planning.md §4 `shift`).
         case seriesShift = "series-shift"
-        /// A missed session of a habit, skipped (planning.md §4 `skip`).
+        /// A missed session of a habit, skipped (docs/planning.md §4 `skip`).
         case missed
         case droppedStale = "dropped-stale"
         case model
@@ -65,7 +65,7 @@ package struct PlanFlag: Hashable, Sendable {
     package var id: OccurrenceID
     package var kind: Kind
     /// How many occurrences the flag stands for: a kept category's stale sessions are flagged
-    /// once per task with their number (planning.md §2); 1 otherwise.
+    /// once per task with their number (docs/planning.md §2); 1 otherwise.
     package var count: Int
 
     package init(id: OccurrenceID, kind: Kind, count: Int = 1) {
@@ -75,7 +75,7 @@ package struct PlanFlag: Hashable, Sendable {
     }
 }
 
-/// Summary counts of one night's local rules (planning.md §8): dropped (stale deletes and
+/// Summary counts of one night's local rules (docs/planning.md §8): dropped (stale deletes and
 /// skips), skipped (a habit's missed sessions), rescheduled (every move), of which chained
 /// (moves with reason make-up, chain-shift or series-shift).
 package struct PlanSummary: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// The local dates a night loads around today (planning.md §2–§6), so a normal night's reading
+/// The local dates a night loads around today (docs/planning.md §2–§6), so a normal night's reading
 /// stays bounded: a ten-year daily series costs a few weeks of rows, never its whole length.
 ///
 /// - `lookback` = today − deleteAfterDays − 1: every overdue day plus the newest stale one.

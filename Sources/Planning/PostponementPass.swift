@@ -1,6 +1,6 @@
 import Foundation
 
-/// One pass of the night's rules (planning.md version 2) over a working copy (see `Postponer`):
+/// One pass of the night's rules (docs/planning.md) over a working copy (see `Postponer`):
 /// drop every stale session (§2), then work through the chains (§5), the series' missed
 /// sessions (§4) and the other missed sessions (§6) by original start, each placement busy for
 /// the items after it at once (§7).
@@ -66,7 +66,7 @@ struct PostponementPass {
 
     // MARK: - The pass
 
-    /// A unit of work of planning.md §7.
+    /// A unit of work of docs/planning.md §7.
     private enum WorkItem {
         case chain(Chain)
         case series(Occurrence)
@@ -116,7 +116,7 @@ struct PostponementPass {
         }
     }
 
-    // MARK: - Stale sessions (planning.md §2)
+    // MARK: - Stale sessions (docs/planning.md §2)
 
     /// Drops every stale open occurrence the plan knows of, however old: a one-off task is
     /// deleted, a series occurrence skipped. A kept category's stale sessions stay and are
@@ -181,7 +181,7 @@ struct PostponementPass {
             PlanEdit(op: op, id: o.id, title: o.title, before: TimeRange(o), after: nil, reason: .droppedStale))
     }
 
-    // MARK: - Missed sessions of a series (planning.md §4)
+    // MARK: - Missed sessions of a series (docs/planning.md §4)
 
     private mutating func applyMissedPolicy(_ o: Occurrence) {
         guard let task = plan.tasks[o.taskID], let rule = task.repeatRule else { return }
@@ -239,7 +239,7 @@ struct PostponementPass {
         return false
     }
 
-    // MARK: - Other missed sessions (planning.md §6)
+    // MARK: - Other missed sessions (docs/planning.md §6)
 
     private mutating func placeSingle(_ original: Occurrence) {
         guard !handled.contains(original.id), let o = plan.occurrence(original.id),
@@ -343,7 +343,7 @@ struct PostponementPass {
         return dates
     }
 
-    // MARK: - Chains of one-off sessions (planning.md §5)
+    // MARK: - Chains of one-off sessions (docs/planning.md §5)
 
     /// Re-lays a chain: s1 goes to the first day from today (k from k0) whose slot at s1's own
     /// time of day and length is usable; each next member to the day after the day its
@@ -456,7 +456,7 @@ struct PostponementPass {
 
     /// `o` on `day` at its own time of day and length. A start inside a spring-forward gap moves
     /// forward by the gap, and so does an end: a session's end is its start plus its length in
-    /// elapsed minutes (planning.md §1).
+    /// elapsed minutes (docs/planning.md §1.3).
     func slot(for o: Occurrence, on day: CivilDate) -> TimeRange {
         if o.allDay {
             let span = o.start.date.days(until: o.end.date)
@@ -469,7 +469,7 @@ struct PostponementPass {
     }
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as
-    /// `rule` says, and not taken by anything busy but `ignoring` (planning.md §5.3).
+    /// `rule` says, and not taken by anything busy but `ignoring` (docs/planning.md §5.3).
     private mutating func usable(
         _ target: TimeRange, of o: Occurrence, key: ChainKey, ignoring: Set<OccurrenceID>,
         windows rule: PlacementValidator.WindowRule
@@ -482,7 +482,7 @@ struct PostponementPass {
     }
 
     /// A member the student placed outside the windows may keep its time of day on any day that
-    /// has a window (planning.md §5.3); the others must fit inside one.
+    /// has a window (docs/planning.md §5.3); the others must fit inside one.
     func windowRule(for o: Occurrence) -> PlacementValidator.WindowRule {
         if o.allDay { return .ignored }
         return PlacementValidator.isInsideWindows(start: o.start, end: o.end, windows: windows)

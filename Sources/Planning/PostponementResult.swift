@@ -1,4 +1,4 @@
-/// What one night's local rules did to a user's plan (planning.md §6): the updated working
+/// What one night's local rules did to a user's plan (docs/planning.md §8): the updated working
 /// copy, the edits as a student reads them, the flags for the assistant and the summary.
 package struct PostponementResult: Hashable, Sendable {
     /// The working copy with every edit applied; the nightly job diffs it against the loaded
@@ -30,7 +30,7 @@ package struct PostponementResult: Hashable, Sendable {
 }
 
 extension PlanSummary {
-    /// The counts of planning.md §8 read off the edits, so they count exactly the listed edits:
+    /// The counts of docs/planning.md §8 read off the edits, so they count exactly the listed edits:
     /// dropped (reason dropped-stale), skipped (reason missed), rescheduled (every move of the
     /// rules, and an occurrence replaced by split parts), of which chained (reason make-up,
     /// chain-shift or series-shift). Created split parts are not counted again.

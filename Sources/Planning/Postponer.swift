@@ -1,6 +1,6 @@
 import Foundation
 
-/// The local rules of one night (planning.md version 2) for one user: drops every stale
+/// The local rules of one night (docs/planning.md) for one user: drops every stale
 /// session, applies each series' missed policy, re-lays chains of one-off sessions as a whole
 /// and finds new slots for the remaining missed sessions.
 ///
@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Running the rules again on the result with the same `now` yields no edits (G8). One pass
 /// alone cannot promise that: a missed session that found no room may find it once a later
-/// item of the same pass has moved away (planning.md §7). So the postponer runs another pass on
+/// item of the same pass has moved away (docs/planning.md §7). So the postponer runs another pass on
 /// its own result while a pass both changed something and left a missed session without a
 /// place; every repeated pass either places one more missed session or changes nothing, so this
 /// ends, and the edits of all passes are merged into one before → after per occurrence.

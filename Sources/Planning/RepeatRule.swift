@@ -1,12 +1,12 @@
 /// How a series repeats: from the task's first start, every day / week / month, until an
 /// optional inclusive last date, and what happens to the sessions a student misses
-/// (planning.md §4).
+/// (docs/planning.md §4).
 package struct RepeatRule: Hashable, Sendable {
     package enum Frequency: String, CaseIterable, Sendable, Codable {
         case daily, weekly, monthly
     }
 
-    /// What an overdue occurrence of the series gets (planning.md §4).
+    /// What an overdue occurrence of the series gets (docs/planning.md §4).
     package enum MissedPolicy: String, CaseIterable, Sendable, Codable {
         /// Appended after the series' end, in its cadence (a course).
         case shift
@@ -27,7 +27,7 @@ package struct RepeatRule: Hashable, Sendable {
         self.missed = missed
     }
 
-    /// planning.md §4: a daily series with an end is a course (`shift`), one without an end is a
+    /// docs/planning.md §4: a daily series with an end is a course (`shift`), one without an end is a
     /// habit (`skip`), weekly and monthly series are lessons (`make-up`).
     package var defaultMissed: MissedPolicy {
         switch every {
@@ -37,7 +37,7 @@ package struct RepeatRule: Hashable, Sendable {
     }
 
     /// The policy the rules apply. `shift` needs an end to append after: an open-ended series
-    /// set to `shift` is made up instead (planning.md §4).
+    /// set to `shift` is made up instead (docs/planning.md §4).
     package var effectiveMissed: MissedPolicy {
         let chosen = missed ?? defaultMissed
         return chosen == .shift && until == nil ? .makeUp : chosen

@@ -1,5 +1,5 @@
 /// From `from` (an original occurrence date) onward, a series' occurrences sit `days` later
-/// (planning.md §3). Several slides of one series add up.
+/// (docs/planning.md §4.4). Several slides of one series add up.
 package struct SeriesSlide: Hashable, Sendable {
     package var taskID: String
     package var from: CivilDate

@@ -1,8 +1,8 @@
 import Foundation
 
 extension PostponementPass {
-    /// Splits a session that fits nowhere whole into parts of the session length (planning.md
-    /// §4, only with `splitSessions` on), titled `Title [i/n]`, placed in order by the general
+    /// Splits a session that fits nowhere whole into parts of the session length (docs/planning.md
+    /// §6.4, only with `splitSessions` on), titled `Title [i/n]`, placed in order by the general
     /// search within the horizon of `from`.
     ///
     /// Decision: the parts are new one-off tasks and replace the original, which a student

@@ -1,4 +1,4 @@
-/// The general search of planning.md §4: the best free slot for one session, near its old
+/// The general search of docs/planning.md §6: the best free slot for one session, near its old
 /// time of day, as early as possible.
 ///
 /// On each day from `from` to `from + horizonDays`, the candidate gaps are the day's study
@@ -31,7 +31,7 @@ package struct SlotFinder: Sendable {
     ///   - notBefore: an extra lower bound on the start (used to keep the parts of a split
     ///     session in order); the start is never before `now` either way.
     ///   - ignoring: occurrences that do not block, typically the one being placed.
-    ///   - allowed: days the search may use (planning.md §6: a day holding another open session
+    ///   - allowed: days the search may use (docs/planning.md §6.2: a day holding another open session
     ///     of the same course, or on or after the course's next session, is not a candidate).
     package func slot(
         length: Int, preferredTime: TimeOfDay, from: CivilDate, notBefore: CivilDateTime? = nil,
@@ -92,7 +92,7 @@ package struct SlotFinder: Sendable {
         var blockers = busy.timedIntervals(on: day, ignoring: ignoring)
         if notBefore > base { blockers.append(base..<min(notBefore, base + 1440)) }
         // The skipped minutes, and the minute before them: a session may neither start nor end
-        // at a wall time the clock skips (planning.md §1), and an end at the gap's first minute
+        // at a wall time the clock skips (docs/planning.md §1.3), and an end at the gap's first minute
         // names one.
         if let skipped = zone?.skippedMinutes(on: day) {
             blockers.append((skipped.lowerBound - 1)..<skipped.upperBound)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A study task (data.md "Task"): a one-off session, or a series when `repeatRule` is set.
+/// A study task (docs/data-format.md §2.3): a one-off session, or a series when `repeatRule` is set.
 ///
 /// Named `StudyTask` so it never shadows Swift's concurrency `Task`. Start and end are local
 /// wall-clock times in the owner's zone; an all-day task uses midnight of its first and last
@@ -56,7 +56,7 @@ package struct StudyTask: Hashable, Sendable {
         allDay ? (end.minuteNumber - start.minuteNumber) + 1440 : end.minuteNumber - start.minuteNumber
     }
 
-    /// Checks every rule of data.md on this task; the error names the field.
+    /// Checks every rule of docs/data-format.md §2.3 on this task; the error names the field.
     package func validate() throws(DataError) {
         try TaskRules.validateID(id)
         try TaskRules.validateTitle(title)

@@ -85,7 +85,7 @@ package struct WeeklyWindows: Hashable, Sendable {
 
     package func windows(on day: Weekday) -> [StudyWindow] { byWeekday[day] ?? [] }
 
-    /// Mon–Fri 09:00–17:00, the default of data.md.
+    /// Mon–Fri 09:00–17:00, the default of docs/data-format.md §2.2.
     package static let standard: WeeklyWindows = {
         let nineToFive = try! StudyWindow(start: TimeOfDay(hour: 9, minute: 0), end: TimeOfDay(hour: 17, minute: 0))
         return try! WeeklyWindows([
@@ -93,7 +93,7 @@ package struct WeeklyWindows: Hashable, Sendable {
         ])
     }()
 
-    /// What every day has when the user's window preference is off (planning.md §1).
+    /// What every day has when the user's window preference is off (docs/planning.md §1.4).
     package static let windowsOff: WeeklyWindows = {
         let day = try! StudyWindow(start: TimeOfDay(hour: 8, minute: 0), end: TimeOfDay(hour: 22, minute: 0))
         return try! WeeklyWindows(Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, [day]) }))

@@ -1,4 +1,4 @@
-/// The field rules of data.md for tasks, shared by import, the CLI and the model's tools.
+/// The field rules of docs/data-format.md §2.3 for tasks, shared by import, the CLI and the model's tools.
 package enum TaskRules {
     /// Category names that mean "no category" and are therefore refused.
     package static let placeholderCategories: Set<String> = ["未分類", "Uncategorized"]

@@ -1,4 +1,4 @@
-/// A student: id, IANA zone, language and optional display name (data.md "User").
+/// A student: id, IANA zone, language and optional display name (docs/data-format.md §2.1).
 package struct User: Hashable, Sendable {
     package let id: String
     package var zone: UserZone

@@ -12,7 +12,7 @@ package struct UserPlan: Hashable, Sendable {
     /// How far back the plan knows its series' overrides: every override whose original date is
     /// on or after this date was loaded (a window read, `PlanRepository.loadPlan(user:window:)`);
     /// nil when the whole history is here. The rules look for stale series sessions only
-    /// where the plan knows what happened (planning.md §2).
+    /// where the plan knows what happened (docs/planning.md §2).
     package var historyFrom: CivilDate?
 
     package init(
@@ -315,7 +315,7 @@ extension UserPlan {
         new.createdAt = now
         new.updatedAt = now
         // The part that ends keeps the missed policy it had: an end date would otherwise turn
-        // a habit (skip) into a course (shift) by default (planning.md §4).
+        // a habit (skip) into a course (shift) by default (docs/planning.md §4).
         let policy = old.repeatRule?.effectiveMissed
         old.repeatRule?.missed = policy
         old.repeatRule?.until = date.adding(days: -1)

@@ -1,4 +1,4 @@
-/// One user's settings (data.md "Settings"), with the documented defaults.
+/// One user's settings (docs/data-format.md §2.2), with the documented defaults.
 package struct UserSettings: Hashable, Sendable {
     package var windows: WeeklyWindows = .standard
     package var windowsEnabled = true
@@ -21,7 +21,7 @@ package struct UserSettings: Hashable, Sendable {
     /// The windows planning uses: the user's own, or 08:00–22:00 every day when turned off.
     package var effectiveWindows: WeeklyWindows { windowsEnabled ? windows : .windowsOff }
 
-    /// Checks the ranges of data.md; the error names the setting.
+    /// Checks the ranges of docs/data-format.md §2.2; the error names the setting.
     package func validate() throws(DataError) {
         guard (15...240).contains(sessionMinutes) else {
             throw DataError(path: "sessionMinutes", message: "must be between 15 and 240, got \(sessionMinutes)")

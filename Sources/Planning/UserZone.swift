@@ -2,7 +2,7 @@ import Foundation
 
 /// A user's IANA time zone and the conversions between civil time and instants in it.
 ///
-/// The only place where instants and civil time meet. DST rules of planning.md §1: a civil
+/// The only place where instants and civil time meet. DST rules of docs/planning.md §1.3: a civil
 /// time that does not exist (spring-forward gap) moves forward by the gap; an ambiguous one
 /// (fall-back overlap) takes the first of its two instants.
 package struct UserZone: Hashable, Sendable, CustomStringConvertible {

@@ -2,7 +2,7 @@
 /// read it: their declarations (`@Option`, `@Flag`, `@Argument`) take their typed values from
 /// it; the global options and `SettingSpec` flags are read from it by `CommandContext`.
 ///
-/// Global options may stand before or after the command name (cli.md), so tokenizing knows the
+/// Global options may stand before or after the command name (docs/commands.md §3), so tokenizing knows the
 /// global options and the command's own; anything else is a usage error naming the option.
 package struct Arguments: Sendable {
     package private(set) var positionals: [String] = []

@@ -91,6 +91,6 @@ package final class Interruption: Sendable {
     package var raisedSignal: Int32? { state.withLock { $0.signal } }
     package var isRaised: Bool { raisedSignal != nil }
 
-    /// The exit code cli.md gives an interrupted run.
+    /// The exit code docs/commands.md §5 gives an interrupted run.
     package var exitCode: ExitCode { raisedSignal == SIGTERM ? .terminated : .interrupted }
 }

@@ -1,4 +1,4 @@
-/// `replan` itself: every command of cli.md, in the order the overview lists them.
+/// `replan` itself: every command of the README's table, in the order the overview lists them.
 struct Replan: ReplanCommand {
     static let configuration = CommandConfiguration(
         name: "replan", abstract: "the nightly calendar assistant of a study planner",
@@ -11,7 +11,7 @@ struct Replan: ReplanCommand {
         ])
 }
 
-/// All commands of cli.md and how a command line finds one.
+/// All commands of the README's table and how a command line finds one.
 enum CommandTable {
     /// Every runnable command, generated once from the command types' declarations.
     static let all: [CommandDescriptor] = Replan.configuration.subcommands.flatMap { $0.descriptors(under: []) }

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Where the command line writes: data to stdout, everything else to stderr (cli.md). Knows
+/// Where the command line writes: data to stdout, everything else to stderr (docs/commands.md §1). Knows
 /// whether each is a terminal, and whether colour is allowed: `--color=always|never`, else
 /// (`auto`) stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not `dumb`.
 package final class Console: Sendable {

@@ -3,12 +3,14 @@ import Nightly
 import Planning
 
 extension CommandContext {
-    /// Opens (creating if needed) the database; failures exit 73 as cli.md says.
+    /// Opens (creating if needed) the database; failures exit 73 (docs/commands.md §5). Only
+    /// the commands that bring students in (`user add`, `import`) create a database; every
+    /// other one opens an existing one (`openExistingDatabase`).
     func openDatabase() throws(CLIError) -> ReplanDatabase { try openDatabaseAt(databasePath) }
 
-    /// Opens the database for a command that only reads (`log`, `show`, `stats`, `user list`,
-    /// `task list`, `export`): a missing or empty file is an error naming the path looked for,
-    /// never a new database (a mistyped `--db` used to create one, directories included).
+    /// Opens the database for every command but `user add` and `import`: a missing or empty
+    /// file is an error naming the path looked for, never a new database (a mistyped `--db`
+    /// used to create one, directories included, and `run` on it reported a green night).
     func openExistingDatabase() throws(CLIError) -> ReplanDatabase {
         try useCase { () throws(UseCaseError) in
             try ReplanDatabase.openExisting(path: databasePath, source: databasePathSource)

@@ -1,4 +1,4 @@
-/// The process exit codes of cli.md.
+/// The process exit codes of docs/commands.md §5.
 package enum ExitCode: Int32, Sendable {
     case success = 0
     /// The job ran but at least one user failed.

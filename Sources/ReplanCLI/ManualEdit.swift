@@ -12,7 +12,7 @@ enum ManualEdit {
         String, OccurrenceID, ManualEditor, UserPlan
     ) {
         guard let oid = OccurrenceID(target) else { throw .badInput("'\(target)' is not a task id or ID@YYYY-MM-DD") }
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let edit = try useCase { () throws(UseCaseError) in
             try ManualEditor.owning(taskID: oid.taskID, database: db, now: ctx.now)
         }

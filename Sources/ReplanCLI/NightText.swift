@@ -56,7 +56,7 @@ enum NightText {
         return text
     }
 
-    /// The cli.md JSON object of one user's night (`run --json` entries, `preview --json`).
+    /// The JSON object of one user's night (docs/commands.md §4.1) (`run --json` entries, `preview --json`).
     static func json(_ n: UserNight, schema: String?, now: Date, includeChangeset: Bool) -> JSONValue {
         var o: [String: JSONValue] = [
             "user": .string(n.userID), "planDate": .string(n.planDate.description),

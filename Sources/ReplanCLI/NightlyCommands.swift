@@ -43,7 +43,9 @@ enum NightlyCommands {
         // it gets as many pipelines as requests may be in flight; a local night keeps 8.
         options.concurrency =
             try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
-        _ = try ctx.openDatabase() // creates/migrates, and maps open failures to exit 73
+        // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
+        // database: a mistyped path must not become an empty database and a green night.
+        _ = try ctx.openExistingDatabase()
         let json = a.json
         let collected = Collected()
         let progress = RunProgress(console: ctx.console)
@@ -130,11 +132,8 @@ enum NightlyCommands {
 
     static func preview(_ ctx: CommandContext, _ a: Preview) throws -> ExitCode {
         let userID = a.user
-        guard FileManager.default.fileExists(atPath: ctx.databasePath) else {
-            throw CLIError(.cannotOpenDatabase, "no database at \(ctx.databasePath)")
-        }
+        let db = try ctx.openExistingDatabase()
         let model = try ModelSetup.stage(context: ctx, options: a.model)
-        let db = try ctx.openDatabase()
         let night = try useCase { () throws(UseCaseError) in
             try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
         }
@@ -210,7 +209,7 @@ enum NightlyCommands {
     }
 
     static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
         let id: ChangesetID
         if undo, a.last {

@@ -17,11 +17,14 @@ struct PruneCommand: ReplanCommand {
 
     static let configuration = CommandConfiguration(
         name: "prune",
-        abstract: "delete changesets, runs and model transcripts older than the retention (retention_days, default 30)",
+        abstract:
+            "delete changesets, runs, model transcripts and past reminders older than the retention (retention_days, default 30)",
         discussion: """
             Deletes in batches of 500 rows, each its own short transaction, so the nightly job and
             other commands are not held up. Changesets older than the retention cannot be undone.
             Every `replan run` prunes the same way after its students (for at most a minute).
+            Undelivered notification rows outlive their changeset; only those whose reminder
+            time passed before the cutoff are deleted (and counted).
             """)
 
     @Option(name: "--older-than", value: "DAYS", range: 1...36_500, help: "days to keep instead of retention_days")
@@ -52,7 +55,8 @@ struct PruneCommand: ReplanCommand {
                     "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
                     "changesets": .int(report.changesets), "userRuns": .int(report.userRuns),
                     "transcripts": .int(report.transcripts),
-                    "runs": .int(report.runs), "batches": .int(report.batches), "complete": .bool(!report.stopped),
+                    "runs": .int(report.runs), "outbox": .int(report.outbox), "batches": .int(report.batches),
+                    "complete": .bool(!report.stopped),
                 ]).prettyText)
         } else {
             ctx.console.out(text(report, cutoff: cutoff, dryRun: dry, seconds: Date().timeIntervalSince(started)))
@@ -61,7 +65,7 @@ struct PruneCommand: ReplanCommand {
     }
 
     static func text(_ r: PruneReport, cutoff: Date, dryRun: Bool, seconds: Double) -> String {
-        "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff))"
+        "\(dryRun ? "would prune" : "pruned") \(r.changesets) changeset(s), \(r.userRuns) user run(s) with \(r.transcripts) transcript(s) and \(r.runs) run(s) older than \(Timestamp.text(cutoff)), and \(r.outbox) outbox row(s) whose reminder time passed before it"
             + (dryRun ? "" : " in \(r.batches) batch(es), \(String(format: "%.1f", seconds)) s")
             + (r.stopped ? " (stopped early)" : "")
     }
@@ -81,7 +85,7 @@ struct PruneCommand: ReplanCommand {
                         ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
                     })
             }
-            if report.changesets + report.userRuns + report.runs > 0 || report.stopped {
+            if report.changesets + report.userRuns + report.runs + report.outbox > 0 || report.stopped {
                 ctx.console.log(
                     "retention (\(days) days): "
                         + text(report, cutoff: cutoff, dryRun: false, seconds: Date().timeIntervalSince(started)),

@@ -21,7 +21,7 @@ enum SettingsCommands {
 
     static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
         let userID = a.user
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
         if a.json {
             ctx.console.out(
@@ -65,7 +65,7 @@ enum SettingsCommands {
 
     static func set(_ ctx: CommandContext, _ a: Set) throws -> ExitCode {
         let userID = a.user
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let roster = Roster(database: db)
         var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
         if !a.window.isEmpty {

@@ -19,7 +19,7 @@ enum TaskCommands {
         static let category = "specific category"
         static let color = "red (urgent), yellow (medium), green (learning), blue (routine)"
         static let note = "free text"
-        /// planning.md §4: what a series does with a missed session.
+        /// docs/planning.md §4: what a series does with a missed session.
         static let missed =
             "a missed session of the series: shift (appended after its end: a course), skip (a habit), make-up (before the next one); default: shift for a daily series with an end, skip without one, make-up weekly and monthly"
     }
@@ -68,7 +68,7 @@ enum TaskCommands {
 
     static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
         let userID = a.user
-        let db = try ctx.openDatabase()
+        let db = try ctx.openExistingDatabase()
         let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
         let user = try useCase { () throws(UseCaseError) in try edit.user() }
         let allDay = a.allDay
@@ -386,7 +386,7 @@ enum TaskCommands {
                 }
                 let time = o.allDay ? "all day    " : "\(o.start.time)–\(o.end.time)"
                 let state = o.state == .open ? "" : "  (\(o.state.rawValue))"
-                // A series says how it repeats and what a missed session of it gets (planning.md §4).
+                // A series says how it repeats and what a missed session of it gets (docs/planning.md §4).
                 let series =
                     plan.tasks[o.taskID]?.repeatRule.map {
                         "  \($0.every.rawValue), missed: \($0.effectiveMissed.rawValue)"

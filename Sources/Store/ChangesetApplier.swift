@@ -126,7 +126,7 @@ struct ChangesetApplier {
     // MARK: Statistics
 
     /// Statistic rows to create: one per category of a task the steps write that has no row
-    /// yet for this user (data.md: the first task of a new category creates its statistic).
+    /// yet for this user (docs/data-format.md §2.7: the first task of a new category creates its statistic).
     func statisticEdits(for steps: [ChangesetEdit]) throws(StoreError) -> [ChangesetEdit] {
         var categories: [String] = []
         for step in steps where step.entity == .task {

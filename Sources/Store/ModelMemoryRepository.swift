@@ -1,6 +1,6 @@
 import Planning
 
-/// What the model last reviewed for one student (assistant.md "When the model is asked"):
+/// What the model last reviewed for one student (docs/model.md §1):
 /// digests of the instruction and settings it handled, the date of that review, and a digest
 /// of the plan inside the horizon as the student's last night left it, so the next night can
 /// tell whether the student changed their plan since.

@@ -42,7 +42,8 @@ package struct OutboxRepository {
     }
 
     /// Rows after `cursor` (a row id; 0 for the start), in id order: the delivery contract of
-    /// `replan outbox`. Ids only grow, so a consumer that remembers the last id it handled
+    /// `replan outbox`. Ids only grow and are never handed out twice (`AUTOINCREMENT`, raised
+    /// by every acknowledged cursor), so a consumer that remembers the last id it handled
     /// never sees a row twice and never skips one.
     package func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
         try db.query(
@@ -51,14 +52,25 @@ package struct OutboxRepository {
         ) { (s) throws(StoreError) in try OutboxRepository.decode(s) }
     }
 
-    /// Removes every row up to and including `cursor` (the consumer has handled them).
+    /// Removes every row up to and including `cursor` (the consumer has handled them), and
+    /// makes sure no later row gets an id at or below it, so the consumer's cursor stays
+    /// behind every row still to come.
     /// - Returns: how many rows were removed.
     @discardableResult
     package func acknowledge(through cursor: Int) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
             try db.execute("DELETE FROM notification_outbox WHERE id <= ?", [.integer(cursor)])
-            return db.changes
+            let removed = db.changes
+            try db.execute(
+                "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'notification_outbox'", [.integer(cursor)])
+            return removed
         }
+    }
+
+    /// The highest id ever handed out or acknowledged (0 for a new outbox): a cursor above it
+    /// did not come from this outbox.
+    package func highestIssuedID() throws(StoreError) -> Int {
+        try db.queryFirst("SELECT seq FROM sqlite_sequence WHERE name = 'notification_outbox'") { $0.int(0) } ?? 0
     }
 
     /// Removes delivered rows.

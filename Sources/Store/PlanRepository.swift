@@ -27,7 +27,7 @@ package struct PlanRepository {
     ///   whose moved place ends at or after the window's start, each moved back by
     ///   `overrideMarginDays`, however far in the future they lie (see `seriesOverrides`); and
     ///   the one-off tasks that end in the window or later, however far ahead (the rules check
-    ///   a placement against whatever is busy on its day, planning.md G1; one-off tasks are
+    ///   a placement against whatever is busy on its day, docs/planning.md G1; one-off tasks are
     ///   few), plus every open one-off task before it: the nightly rules look at all of those,
     ///   however old, so a forgotten session is dropped rather than kept forever. The plan's
     ///   `historyFrom` says from which original date on the series' overrides are all there.
@@ -156,7 +156,7 @@ package struct PlanRepository {
     /// The overrides of the user's series that the window can need (see `loadPlan`).
     ///
     /// Decision: bounded below only. The window bounds what the nightly rules start from, not
-    /// what they may write: a series slide (planning.md §3.4) moves the whole tail of the series
+    /// what they may write: a series slide (docs/planning.md §4.4) moves the whole tail of the series
     /// from s1's original date on, pins every completed occurrence of that tail, and re-places
     /// slid occurrences that collide as far as its busy index grows, which has no fixed end (a
     /// daily series re-placed into weekday windows falls further behind every week). An

@@ -1,9 +1,13 @@
 import Foundation
 import Planning
 
-/// Deletes history older than the retention: changesets (their edits and any outbox rows
-/// with them), user runs (their transcripts with them) and runs left without user runs.
+/// Deletes history older than the retention: changesets (their edits with them), user runs
+/// (their transcripts with them), runs left without user runs, and outbox rows whose
+/// reminder time passed before the cutoff (nobody can be reminded of those any more).
 /// Nothing else keeps growing with every night.
+///
+/// An outbox row is not history: it outlives its changeset (its `changeset_id` becomes
+/// NULL), so a reminder for a session weeks ahead stays until it is delivered.
 ///
 /// Each batch of `batchSize` rows is its own short write transaction, so the nightly run and
 /// an operator's commands get the writer between batches instead of waiting for the whole
@@ -25,6 +29,8 @@ package struct RetentionPruner {
         package var userRuns = 0
         package var transcripts = 0
         package var runs = 0
+        /// Outbox rows whose `fire_at` was before the cutoff, delivered or not.
+        package var outbox = 0
         package var batches = 0
         /// Whether `shouldStop` ended the prune before everything old was gone.
         package var stopped = false
@@ -50,6 +56,8 @@ package struct RetentionPruner {
                     """, [c]
                 ) { $0.int(0) } ?? 0
             r.runs = try db.queryFirst("SELECT count(*) FROM runs WHERE started_at < ?", [c]) { $0.int(0) } ?? 0
+            r.outbox =
+                try db.queryFirst("SELECT count(*) FROM notification_outbox WHERE fire_at < ?", [c]) { $0.int(0) } ?? 0
             return r
         }
     }
@@ -100,13 +108,24 @@ package struct RetentionPruner {
                 return ids.count
             })
         else { return report }
+        guard
+            try batches({ (db) throws(StoreError) -> Int in
+                try db.execute(
+                    """
+                    DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE started_at < ?
+                        AND NOT EXISTS (SELECT 1 FROM user_runs WHERE run_id = runs.id) ORDER BY id LIMIT ?)
+                    """, [c, n])
+                report.runs += db.changes
+                return db.changes
+            })
+        else { return report }
         _ = try batches({ (db) throws(StoreError) -> Int in
             try db.execute(
                 """
-                DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE started_at < ?
-                    AND NOT EXISTS (SELECT 1 FROM user_runs WHERE run_id = runs.id) ORDER BY id LIMIT ?)
+                DELETE FROM notification_outbox WHERE id IN
+                    (SELECT id FROM notification_outbox WHERE fire_at < ? ORDER BY id LIMIT ?)
                 """, [c, n])
-            report.runs += db.changes
+            report.outbox += db.changes
             return db.changes
         })
         return report

@@ -23,10 +23,41 @@ package enum Schema {
         VersionClock.migration,
         // Issue 16.
         .sql(version: 6, name: "model memory and model-stage accounting", modelMemory),
+        // Issue 28, items 1 and 2.
+        .sql(version: 7, name: "outbox ids never repeat; rows outlive their changeset", outboxNeverRepeats),
     ]
 
+    /// Migration 7: the outbox's ids were SQLite rowids, which restart below a consumer's
+    /// cursor once `outbox ack` empties the table; `AUTOINCREMENT` keeps the high-water mark
+    /// in `sqlite_sequence` whatever is deleted. And a row no longer goes with its changeset
+    /// (`ON DELETE SET NULL`): retention deleted reminders nobody had delivered yet. SQLite
+    /// cannot change a column's key or reference in place, so the table is rebuilt; the
+    /// sequence starts at the highest id present (`outbox ack` raises it to every cursor
+    /// acknowledged from now on).
+    static let outboxNeverRepeats = """
+        CREATE TABLE notification_outbox_v7 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            occurrence_id TEXT NOT NULL,
+            fire_at TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('schedule', 'cancel')),
+            created_at TEXT NOT NULL,
+            changeset_id TEXT REFERENCES changesets(id) ON DELETE SET NULL
+        );
+        INSERT INTO notification_outbox_v7 (id, user_id, occurrence_id, fire_at, action, created_at, changeset_id)
+            SELECT id, user_id, occurrence_id, fire_at, action, created_at, changeset_id FROM notification_outbox;
+        DROP TABLE notification_outbox;
+        ALTER TABLE notification_outbox_v7 RENAME TO notification_outbox;
+        CREATE INDEX notification_outbox_by_user ON notification_outbox (user_id, fire_at);
+        CREATE INDEX notification_outbox_by_changeset ON notification_outbox (changeset_id);
+        CREATE INDEX notification_outbox_by_fire_at ON notification_outbox (fire_at);
+        INSERT INTO sqlite_sequence (name, seq)
+            SELECT 'notification_outbox', coalesce(max(id), 0) FROM notification_outbox
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'notification_outbox');
+        """
+
     /// Migration 4 (planning rules version 2): what a series does with a missed session
-    /// (planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
+    /// (docs/planning.md §4). NULL takes the default for the series' kind. Slide rows written by the
     /// version-1 rules stay valid data: they are read and honoured as before, and the rules
     /// write no new ones.
     static let seriesMissedPolicy = """
@@ -34,7 +65,7 @@ package enum Schema {
             CHECK (repeat_missed IS NULL OR repeat_missed = 'shift' OR repeat_missed = 'skip' OR repeat_missed = 'make-up');
         """
 
-    /// What the model last reviewed per student (the call policy of assistant.md: the
+    /// What the model last reviewed per student (the call policy of docs/model.md §1: the
     /// instruction, settings, plan and the flags it was shown), and per
     /// user run why the model was or was not asked, the `finish_reason` of each request and the
     /// estimated cost. Tokens by kind were already columns of `user_runs`.

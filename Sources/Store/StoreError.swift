@@ -17,6 +17,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notReplanDatabase(path: String)
     /// The database was migrated by a newer replan; this binary must not touch it.
     case schemaTooNew(path: String, found: Int, known: Int)
+    /// A write to a database this process may only read (file or directory permissions, a
+    /// read-only file system): a problem of where the database is, like `cannotOpen` (exit 73).
+    case readOnly(path: String)
     /// An SQLite call failed.
     case sqlite(SQLiteFailure)
     /// The PostgreSQL server cannot be reached or refuses the login (unreachable, wrong
@@ -67,6 +70,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .schemaTooNew(let path, let found, let known):
             return
                 "database \(path) has schema version \(found), newer than the \(known) this replan knows; upgrade replan"
+        case .readOnly(let path):
+            return
+                "database \(path) is read-only for this process: replan needs to write the file and its directory (for the -wal and -shm files); check their owner and permissions, or the file system"
         case .sqlite(let f): return f.description
         case .cannotConnect(let server, let reason): return "cannot connect to PostgreSQL at \(server): \(reason)"
         case .badLocation(let reason): return "the PostgreSQL connection URI cannot be read: \(reason)"
@@ -99,13 +105,17 @@ package struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
     }
 
     package var description: String {
-        "SQLite error \(code) (extended \(extendedCode)) during \(operation): \(message)"
+        "database error while \(operation): \(message) (SQLite \(code), extended \(extendedCode))"
     }
 }
 
 extension StoreError {
-    /// The failure of the last call on `db`, described by `operation`.
+    /// The failure of the last call on `db`, described by `operation`. A write refused because
+    /// the connection is read-only names the database instead (issue 28, item 17).
     static func sqlite(_ db: OpaquePointer?, _ result: Int32, _ operation: String) -> StoreError {
+        if result & 0xff == SQLITE_READONLY, let db, let name = sqlite3_db_filename(db, "main") {
+            return .readOnly(path: String(cString: name))
+        }
         let message =
             db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
         let extended = db.map { sqlite3_extended_errcode($0) } ?? result
@@ -114,9 +124,30 @@ extension StoreError {
     }
 }
 
-/// A short, value-free description of an SQL statement for error messages: its first words,
-/// whitespace collapsed. Store SQL binds every value, so the text holds only placeholders.
+/// A short description of what a statement does, for error messages: "writing tasks",
+/// "reading users", never the SQL text itself (issue 28, item 17: a message with exit 70
+/// quoted half a statement at the operator). `verb` says which SQLite call failed.
 func operationName(_ verb: String, _ sql: String) -> String {
-    let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).prefix(6)
-    return "\(verb): \(words.joined(separator: " "))"
+    let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "(" || $0 == "," })
+        .prefix(64).map { $0.uppercased() }
+    func table(after keyword: String) -> String? {
+        guard let i = words.firstIndex(of: keyword), i + 1 < words.count else { return nil }
+        return String(words[i + 1].lowercased().filter { $0 != "\"" && $0 != "`" && $0 != ";" })
+    }
+    let what: String
+    switch words.first ?? "" {
+    case "INSERT", "REPLACE": what = table(after: "INTO").map { "writing \($0)" } ?? "writing"
+    case "UPDATE":
+        let name = words.dropFirst().first {
+            $0 != "OR" && !["ROLLBACK", "ABORT", "REPLACE", "FAIL", "IGNORE"].contains($0)
+        }
+        what = name.map { "updating \($0.lowercased())" } ?? "updating"
+    case "DELETE": what = table(after: "FROM").map { "deleting from \($0)" } ?? "deleting"
+    case "SELECT", "WITH": what = table(after: "FROM").map { "reading \($0)" } ?? "reading"
+    case "CREATE", "ALTER", "DROP": what = "changing the schema"
+    case "BEGIN", "COMMIT", "END", "SAVEPOINT", "RELEASE", "ROLLBACK": what = "a transaction"
+    case "PRAGMA": what = "configuring the connection"
+    default: what = "a statement"
+    }
+    return verb == "step" ? what : "\(what) (\(verb))"
 }

@@ -13,7 +13,7 @@ import Planning
 ///   future either lies (see `PlanRepository.seriesOverrides` for why there is no upper bound);
 /// - a one-off task that touches the window or lies after it (an end at midnight does not
 ///   touch its day), however far ahead: a placement is checked against everything busy on its
-///   day (planning.md G1); or that is still open, however old: the nightly rules drop a
+///   day (docs/planning.md G1); or that is still open, however old: the nightly rules drop a
 ///   forgotten session rather than keep it forever.
 struct WindowSelection {
     let window: ClosedRange<CivilDate>

@@ -37,7 +37,7 @@ let weatherTool = ToolDefinition(
     strict: false
 )
 
-/// A tool in the shape spec/assistant.md asks for: strict, no additional properties.
+/// A tool in the shape docs/model.md §12 asks for: strict, no additional properties.
 let endConversationTool = ToolDefinition(
     name: "end_conversation",
     description: "Ends the conversation once every change is made.",

@@ -66,7 +66,7 @@ import Testing
         body["messages"] as? [[String: Any]] ?? []
     }
 
-    /// What every request must look like (assistant.md "The request"), and the API key only
+    /// What every request must look like (docs/model.md §10), and the API key only
     /// ever in the Authorization header.
     private func expectWellFormedRequests(_ server: MockOpenAIServer, outcome: ConversationOutcome? = nil) throws {
         for request in try server.requests() {

@@ -53,7 +53,7 @@ import Testing
         #expect(verdicts == ["full": "OK", "minimal": "OK"])
     }
 
-    /// What the model loop sends: the four tools of assistant.md and a tool exchange.
+    /// What the model loop sends: the four tools of docs/model.md §12 and a tool exchange.
     @Test func assistantRequestsAreSchemaValid() throws {
         let call = ToolCall(id: "call_1", name: AssistantTools.saveTask, arguments: #"{"tasks":[]}"#)
         let request = ChatCompletionRequest(

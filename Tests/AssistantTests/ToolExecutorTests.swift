@@ -6,7 +6,7 @@ import Testing
 
 @testable import Assistant
 
-/// The tools of assistant.md, item by item: every rule refuses with a message the model can act
+/// The tools of docs/model.md §12, item by item: every rule refuses with a message the model can act
 /// on and leaves the working copy as it was; accepted items change exactly what they say.
 @Suite final class ToolExecutorTests {
     typealias F = PlanFixture

@@ -53,7 +53,7 @@ private func document(tasks: [String] = [], zone: String = "Asia/Taipei", user: 
 
 private func settings(_ json: String) -> String { document(user: #", "settings": \#(json)"#) }
 
-/// The example document of data.md, verbatim.
+/// The example document of docs/data-format.md §3.1, verbatim.
 private let dataMDExample = """
     {
       "format": "replan/1",
@@ -399,16 +399,16 @@ private let refusedDocuments: [RefusedReplanDocument] = [
     // JSON text
     .init(
         "duplicate key in the JSON text", "{\"format\": \"replan/1\",\n \"format\": \"replan/1\"}", "",
-        "invalid JSON at line 2: duplicate key 'format'"),
+        "invalid JSON at line 2, column 22: duplicate key 'format'"),
     .init("invalid JSON", "{\n  \"format\": \"replan/1\",\n  \"users\": [,]\n}", "", "invalid JSON at line 3"),
     .init(
         "truncated JSON", "{\"format\": \"replan/1\",\n\"users\": [", "",
-        "invalid JSON at line 2: unexpected end of input"),
+        "invalid JSON at line 2, column 11: unexpected end of input"),
 ]
 
 @Suite("ReplanDocumentDecoder")
 struct ReplanDocumentDecoderTests {
-    @Test("the example document of data.md decodes to what it says")
+    @Test("the example document of docs/data-format.md §3.1 decodes to what it says")
     func dataMDExampleDecodes() throws {
         let doc = try decode(dataMDExample)
         try #require(doc.entries.count == 1)
@@ -475,7 +475,7 @@ struct ReplanDocumentDecoderTests {
         )
     }
 
-    @Test("repeat.missed sets a series' policy; omitted, the series takes its kind's default (planning.md §4)")
+    @Test("repeat.missed sets a series' policy; omitted, the series takes its kind's default (docs/planning.md §4)")
     func missedPolicy() throws {
         let explicit = try decode(
             document(tasks: [series(["repeat": #"{"every": "daily", "until": "2025-01-31", "missed": "skip"}"#])]))

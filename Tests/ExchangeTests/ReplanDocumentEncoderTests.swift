@@ -131,7 +131,7 @@ struct ReplanDocumentEncoderTests {
         #expect(canonical(imported) == canonical(original))
     }
 
-    @Test("the data.md example survives import → export → import unchanged")
+    @Test("the docs/data-format.md §3.1 example survives import → export → import unchanged")
     func dataMDExampleRoundTrip() throws {
         let example = #"""
             {"format": "replan/1", "users": [{"id": "mei", "timeZone": "Asia/Taipei", "language": "zh-TW",

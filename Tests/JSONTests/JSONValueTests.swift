@@ -37,14 +37,16 @@ struct JSONParsingTests {
 
     @Test("duplicate keys are an error, not a silent overwrite")
     func duplicateKeys() {
-        #expect(failure(#"{"a": 1, "a": 2}"#) == "invalid JSON at line 1: duplicate key 'a'")
-        #expect(failure(#"{"users": [{"id": "mei", "id": "lin"}]}"#) == "invalid JSON at line 1: duplicate key 'id'")
+        #expect(failure(#"{"a": 1, "a": 2}"#) == "invalid JSON at line 1, column 16: duplicate key 'a'")
+        #expect(
+            failure(#"{"users": [{"id": "mei", "id": "lin"}]}"#)
+                == "invalid JSON at line 1, column 37: duplicate key 'id'")
         #expect(failure(#"{"a": {"b": 1}, "b": 2}"#) == nil)
     }
 
     @Test("errors give the line")
     func errorLine() {
-        #expect(failure("{\n  \"a\": 1,\n  \"a\": 2\n}") == "invalid JSON at line 3: duplicate key 'a'")
+        #expect(failure("{\n  \"a\": 1,\n  \"a\": 2\n}") == "invalid JSON at line 3, column 9: duplicate key 'a'")
     }
 
     @Test(
@@ -126,9 +128,9 @@ struct JSONParsingTests {
         let deep = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
         _ = try parse(deep)
         let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
-        #expect(failure(tooDeep) == "invalid JSON at line 1: nested too deeply")
+        #expect(failure(tooDeep) == "invalid JSON at line 1, column 513: nested too deeply")
         let objects = String(repeating: #"{"a":"#, count: 513) + "1" + String(repeating: "}", count: 513)
-        #expect(failure(objects) == "invalid JSON at line 1: nested too deeply")
+        #expect(failure(objects) == "invalid JSON at line 1, column 2561: nested too deeply")
         #expect(failure(String(repeating: "[", count: 100_000)) != nil)
     }
 }

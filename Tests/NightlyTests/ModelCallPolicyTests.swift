@@ -5,7 +5,7 @@ import ReplanTestSupport
 import Store
 import Testing
 
-/// assistant.md "When the model is asked": who is asked and why, night after night.
+/// docs/model.md §1: who is asked and why, night after night.
 @Suite("The model call policy")
 struct ModelCallPolicyTests {
     static let instruction = "one grammar session on Wednesday"

@@ -5,7 +5,7 @@ import ReplanTestSupport
 import Store
 import Testing
 
-/// The guarantees of planning.md §3 through the whole nightly job, not only the rules: each
+/// The guarantees of docs/planning.md §3 through the whole nightly job, not only the rules: each
 /// generated student (every adversarial family of `StudentGenerator`) is stored in a database
 /// of their own, two nights are run with `NightlyRunner` (the first reads the whole plan, the
 /// second only the window around its day), and after each the plan read back from the

@@ -5,7 +5,7 @@ import ReplanTestSupport
 import Store
 
 /// The nightly tests' database: a `TemporaryDatabase` whose students (`addStudents`) missed
-/// the first day of a five-day course, so each night plan is worked example 2 of planning.md.
+/// the first day of a five-day course, so each night plan is worked example 2 of docs/planning.md (§9.2).
 typealias NightlyFixture = TemporaryDatabase
 
 extension TemporaryDatabase {

@@ -5,7 +5,7 @@ import ReplanTestSupport
 import Store
 import Testing
 
-/// Nights see what lies beyond the days they load (planning.md version 2, G1 and §2): a course
+/// Nights see what lies beyond the days they load (docs/planning.md G1 and §2): a course
 /// appends a missed session after an end weeks away, an appointment out there blocks it, and a
 /// night after downtime finds every stale session, however old.
 @Suite("Nights and what lies far from their window")

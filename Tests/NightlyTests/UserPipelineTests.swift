@@ -5,7 +5,7 @@ import ReplanTestSupport
 import Store
 import Testing
 
-@Suite("The per-user pipeline (assistant.md: when the model is asked; cli.md: preview)")
+@Suite("The per-user pipeline (docs/model.md §1: when the model is asked; docs/commands.md: preview)")
 struct UserPipelineTests {
     @Test("local rules alone: worked example 2's five moves, and preview writes nothing")
     func localRulesOnly() throws {

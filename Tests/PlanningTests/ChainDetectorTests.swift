@@ -3,7 +3,7 @@ import Testing
 
 @testable import Planning
 
-/// planning.md §5.1–5.2: links, runs, chains and members.
+/// docs/planning.md §5.1–5.2: links, runs, chains and members.
 @Suite struct ChainDetectorTests {
     let today = date("2025-01-08")
     let detector = ChainDetector()

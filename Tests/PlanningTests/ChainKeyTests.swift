@@ -3,7 +3,7 @@ import Testing
 
 @testable import Planning
 
-/// planning.md §3.1: one key per course, whatever part of it a title names.
+/// docs/planning.md §1.6: one key per course, whatever part of it a title names.
 @Suite struct ChainKeyTests {
     private func norm(_ s: String) -> String { ChainKey.normalizedTitle(s) }
 
@@ -70,7 +70,7 @@ import Testing
         #expect(Set(list.map(ChainKey.init)).count == 1)
     }
 
-    /// planning.md §1: the number a part marker carries.
+    /// docs/planning.md §1.6: the number a part marker carries.
     @Test func partNumbersOfEveryMarkerSpelling() {
         let cases: [(String, Int?)] = [
             ("Math [2/4]", 2), ("Math (3/4)", 3), ("Math (2)", 2), ("Math #12", 12), ("Math Part 2", 2),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Planning
 
-/// planning.md §2: current / overdue / stale in local dates, with keepCategories.
+/// docs/planning.md §2: current / overdue / stale in local dates, with keepCategories.
 @Suite struct OverdueClassifierTests {
     let classifier = OverdueClassifier(now: at("2025-01-08T03:00"), deleteAfterDays: 7, keepCategories: ["Exam"])
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Planning
 
-/// The version-2 rules at their edges (planning.md §2–§7), each the case that broke version 1
+/// The version-2 rules at their edges (docs/planning.md §2–§7), each the case that broke version 1
 /// or a decision the spec leaves open. Runs are at 03:00 in Asia/Taipei unless a test needs a
 /// DST zone; 2025-01-06 is a Monday. Every test also runs the guarantee checker.
 @Suite struct PostponerEdgeCaseTests {

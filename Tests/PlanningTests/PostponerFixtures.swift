@@ -8,7 +8,7 @@ import Testing
 // finder, postponer, validator). Dates read like the spec: "2025-01-06", "2025-01-06T10:00".
 
 extension Fx {
-    /// Mon–Fri 09:00–17:00 (the data.md default).
+    /// Mon–Fri 09:00–17:00 (the docs/data-format.md §2.2 default).
     static let weekdays9to5 = WeeklyWindows.standard
 
     static func windows(_ text: [Weekday: [String]]) -> WeeklyWindows { try! WeeklyWindows(text: text) }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Planning
 
-/// The guarantees of planning.md §3 (G1–G8), checked by `GuaranteeChecker` on a seeded
+/// The guarantees of docs/planning.md §3 (G1–G8), checked by `GuaranteeChecker` on a seeded
 /// population of adversarial students: every family of `StudentFamily` in turn, runs at 03:00,
 /// noon, 23:30 and at random minutes, DST nights in six zones. A failure names the seed and the
 /// family, so it can be replayed alone with `PLANNING_PROPERTY_FIRST_SEED` and

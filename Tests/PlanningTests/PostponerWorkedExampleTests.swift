@@ -4,7 +4,7 @@ import Testing
 
 @testable import Planning
 
-/// planning.md §9, one test per worked example. 2025-01-01 is a Wednesday; runs are at 03:00
+/// docs/planning.md §9, one test per worked example. 2025-01-01 is a Wednesday; runs are at 03:00
 /// local time in Asia/Taipei unless the example says otherwise. Each test checks every edit
 /// (operation, occurrence, before, after, reason), the summary counts, the guarantees (the
 /// checker runs G1–G8, a second run changing nothing among them).
@@ -17,6 +17,7 @@ import Testing
         #expect(breaches.isEmpty, "\(breaches)")
     }
 
+    /// docs/planning.md §9.1.
     @Test func example1_noWindows_missedDailyMathShiftsByOneDay() {
         let settings = Fx.settings(enabled: false)
         let plan = Fx.plan(
@@ -56,6 +57,7 @@ import Testing
             })
     }
 
+    /// docs/planning.md §9.2.
     @Test func example2_weekdayWindows_fridayMemberSkipsTheWeekend() {
         let result = Fx.postpone(englishWeek(), at: "2025-01-07T03:00")
         #expect(
@@ -80,6 +82,7 @@ import Testing
         expectGuarantees(englishWeek(), result, at: "2025-01-07T03:00")
     }
 
+    /// docs/planning.md §9.3.
     @Test func example3_twoMissedDays_shiftByTwoAndContinueAfterTheWeekend() {
         let result = Fx.postpone(englishWeek(), at: "2025-01-08T03:00")
         #expect(
@@ -104,6 +107,7 @@ import Testing
         expectGuarantees(englishWeek(), result, at: "2025-01-08T03:00")
     }
 
+    /// docs/planning.md §9.4.
     @Test func example4_mixedWeek_dropRescheduleAndChainAroundTheClub() {
         let plan = Fx.plan([
             Fx.task("phy-mon", "Physics", "2025-01-06T14:00", "2025-01-06T15:00", category: "Physics"),
@@ -138,6 +142,7 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
+    /// docs/planning.md §9.5.
     @Test func example5_courseSeries_theMissedSessionIsAppendedAfterTheEnd() {
         let vocab = Fx.task(
             "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
@@ -166,6 +171,7 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
+    /// docs/planning.md §9.6.
     @Test func example6_lateRun_todaysSlotHasPassedSoTheCourseStartsTomorrow() {
         let plan = Fx.plan(
             (1...5).map { part in
@@ -188,6 +194,7 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-07T23:30")
     }
 
+    /// docs/planning.md §9.7.
     @Test func example7_cascade_theNextRunAfterAFreeDayIsPushedAlong() {
         let days = ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-10"]
         let plan = Fx.plan(
@@ -213,6 +220,7 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-08T03:00")
     }
 
+    /// docs/planning.md §9.8.
     @Test func example8_habit_aMissedDayIsSkipped() {
         let stretch = Fx.task(
             "stretch", "Stretch", "2025-01-01T07:00", "2025-01-01T07:15", category: "Health",
@@ -231,6 +239,7 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-07T03:00")
     }
 
+    /// docs/planning.md §9.9.
     @Test func example9_weeklyLesson_madeUpBeforeTheNextOne() {
         let piano = Fx.task(
             "piano", "Piano lesson", "2025-01-07T18:00", "2025-01-07T19:00", category: "Music",

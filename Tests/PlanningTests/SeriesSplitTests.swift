@@ -43,7 +43,7 @@ import Testing
         #expect(split.occurrence(OccurrenceID("s@2025-01-03")!)?.state == .completed)
     }
 
-    /// planning.md §4: a habit (daily, no end) that is split keeps skipping its missed days in
+    /// docs/planning.md §4: a habit (daily, no end) that is split keeps skipping its missed days in
     /// the part that now ends, instead of turning into a course by its new end date.
     @Test func thePartThatEndsKeepsItsMissedPolicy() {
         var plan = UserPlan(user: Self.mei, tasks: [Self.series(.daily, "2025-01-01T07:00", "2025-01-01T07:15")])

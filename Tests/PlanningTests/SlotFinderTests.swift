@@ -3,7 +3,7 @@ import Testing
 
 @testable import Planning
 
-/// planning.md §4: the general search.
+/// docs/planning.md §6: the general search.
 @Suite struct SlotFinderTests {
     // Tuesday 2025-01-07, 03:00.
     let now = at("2025-01-07T03:00")

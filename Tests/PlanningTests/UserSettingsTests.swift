@@ -9,7 +9,7 @@ private func settings(_ change: (inout UserSettings) -> Void) -> UserSettings {
 
 @Suite("UserSettings")
 struct UserSettingsTests {
-    @Test("defaults of data.md")
+    @Test("defaults of docs/data-format.md §2.2")
     func defaults() throws {
         let s = UserSettings()
         #expect(s.windows == .standard)

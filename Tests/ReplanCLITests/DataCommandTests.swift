@@ -2,7 +2,7 @@ import Foundation
 import ReplanTestSupport
 import Testing
 
-/// `user`, `settings`, `task` and `stats` through the built binary (cli.md, data.md).
+/// `user`, `settings`, `task` and `stats` through the built binary (docs/commands.md, docs/data-format.md).
 @Suite struct DataCommandTests {
     // MARK: user
 
@@ -212,7 +212,7 @@ import Testing
         #expect(oneDay.array("occurrences").map { $0.string("id") } == ["vocab@2025-01-08"])
     }
 
-    /// planning.md §4: a series' missed policy through `task add`, `task edit` and `task list`.
+    /// docs/planning.md §4: a series' missed policy through `task add`, `task edit` and `task list`.
     @Test func taskMissedPolicyIsSetShownChangedAndValidated() async throws {
         let s = try Sandbox()
         try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])

@@ -81,7 +81,7 @@ import Testing
         #expect(try SQL.int(db, "SELECT count(*) FROM changesets WHERE state = 'undone'") == 0)
     }
 
-    /// planning.md version 2, G2: whatever the hour the demo is run (before the course's 10:00
+    /// docs/planning.md §3 G2: whatever the hour the demo is run (before the course's 10:00
     /// slot, after it, late at night), "Linear algebra [1/5]…[5/5]" stays in order, one part a
     /// day. Version 1 left it 3, 4, 1, 5, 2 after 10:00 Taipei time.
     @Test(arguments: [

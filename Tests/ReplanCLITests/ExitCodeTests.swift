@@ -8,14 +8,14 @@ import Testing
     import Glibc
 #endif
 
-/// cli.md's global options, environment, database location and exit codes.
+/// docs/commands.md's global options, environment, database location and exit codes.
 @Suite struct ExitCodeTests {
     // MARK: help and usage
 
     @Test func helpOnEveryCommandExits0() async throws {
         let s = try Sandbox()
         let paths = CommandTable.all.map(\.path)
-        #expect(paths.count >= 19, "every command of cli.md: \(paths)")
+        #expect(paths.count >= 19, "every command of the README: \(paths)")
         for path in paths + [["user"], ["settings"], ["task"], []] {
             for flag in ["--help", "-h"] {
                 let r = try await s.run(path + [flag])

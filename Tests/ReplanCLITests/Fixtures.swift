@@ -3,7 +3,7 @@ import ReplanTestSupport
 
 /// The `replan/1` documents the CLI end-to-end tests import. Dates: 2025-01-06 is a Monday.
 extension Documents {
-    /// Worked example 2 of planning.md §7: windows Mon–Fri 09:00–17:00 (the defaults), "English
+    /// Worked example 2 of docs/planning.md §9.2: windows Mon–Fri 09:00–17:00 (the defaults), "English
     /// reading" Mon 1/6 … Fri 1/10 at 10:00–11:00 as one-off tasks `PREFIX-1` … `PREFIX-5`.
     static func englishWeek(
         user: String = "mei", zone: String = "Asia/Taipei", prefix: String? = nil,
@@ -24,7 +24,7 @@ extension Documents {
         return u
     }
 
-    /// Every kind of data the format holds (data.md's example, plus an all-day task and a
+    /// Every kind of data the format holds (docs/data-format.md §3.1's example, plus an all-day task and a
     /// second user), for round trips.
     static var rich: [String: Any] {
         document([

@@ -2,7 +2,7 @@ import Foundation
 import ReplanTestSupport
 import Testing
 
-/// `import` and `export` (data.md's `replan/1` format): all or nothing, JSON paths in errors,
+/// `import` and `export` (docs/data-format.md §3, the `replan/1` format): all or nothing, JSON paths in errors,
 /// idempotent re-import, and a byte-identical round trip.
 @Suite struct ImportExportTests {
     /// A valid user whose first task is `task` (JSON text).

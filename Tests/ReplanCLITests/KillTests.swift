@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// Crash-only (DESIGN.md): a run killed at any moment leaves each user either fully planned
+/// Crash-only (docs/data-format.md §2.9): a run killed at any moment leaves each user either fully planned
 /// or untouched, and the next run finishes the job exactly as an uninterrupted run would.
 @Suite struct KillTests {
     static let planDate = "2025-01-07"

@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// `replan run` and `preview` through the binary: planning.md §7's worked examples, who is
+/// `replan run` and `preview` through the binary: docs/planning.md §9's worked examples, who is
 /// due, once per plan date, the run lock, and reminders in the notification outbox.
 @Suite struct NightlyJobTests {
     /// Imports `document` into the sandbox's database.
@@ -18,6 +18,7 @@ import Testing
 
     static func users(_ run: [String: Any]) -> [String] { run.array("users").compactMap { $0.string("user") } }
 
+    /// docs/planning.md §9.2.
     @Test func workedExample2ThroughTheBinary() async throws {
         let s = try await Self.seeded(Documents.document([Documents.englishWeek()]))
         let run = try await s.json(["run", "--no-model", "--json"])
@@ -76,6 +77,7 @@ import Testing
         #expect(run.object("counts")?.int("due") == 1 && run.object("counts")?.int("changed") == 1)
     }
 
+    /// docs/planning.md §9.5.
     @Test func workedExample5ACourseSeriesAppendsTheMissedSessionAfterItsEnd() async throws {
         let vocab: [String: Any] = [
             "id": "vocab", "title": "Vocab", "category": "English", "start": "2025-01-01T20:00",
@@ -279,7 +281,7 @@ import Testing
         try await s.ok(["settings", "set", "--user", "mei", "--keep-category", "English"])
         let e = try #require(try await s.json(["run", "--no-model", "--json", "--user", "mei"]).array("users").first)
         let flags = e.array("flags").map { "\($0.string("id") ?? "?") \($0.string("flag") ?? "?")" }
-        // One flag per task (planning.md §2), with the number of its stale sessions.
+        // One flag per task (docs/planning.md §2), with the number of its stale sessions.
         #expect(flags.contains("old-reading needs-decision") && flags.contains("vocab needs-decision"), "\(flags)")
         #expect(!e.array("edits").contains { $0.string("op") == "delete" || $0.string("op") == "skip" })
         #expect(e.object("summary")?.int("dropped") == 0)

@@ -87,4 +87,73 @@ import Testing
         let again = try consume()
         #expect(again.code == 0 && again.stdout.isEmpty, "nothing is delivered twice: \(again)")
     }
+
+    /// Issue 28, items 1 and 2, as the review found them: the shipped consumer after each of
+    /// several nights, acknowledging everything (so the table is empty before every night),
+    /// with a prune in between. Every row ever written is delivered exactly once. A trigger
+    /// of the test's own logs every id inserted.
+    @Test func theConsumerGetsEveryRowOfSeveralNightsExactlyOnce() async throws {
+        let s = try Sandbox()
+        let students = ["ann", "bo", "cy", "di"]
+        for u in students {
+            try await s.ok(["user", "add", u, "--time-zone", "Asia/Taipei"])
+            try await s.ok(["settings", "set", "--user", u, "--notifications", "on", "--reminder-minutes", "10"])
+            for (i, day) in ["06", "07", "08", "09", "10"].enumerated() {
+                try await s.addTask(
+                    "\(u)-t\(i)", "Topic \(i)", "2025-01-\(day)T10:00", "2025-01-\(day)T11:00", category: "C\(i)",
+                    user: u)
+            }
+        }
+        try SQL.execute(
+            s.db,
+            """
+            CREATE TABLE test_outbox_log (id INTEGER NOT NULL, row TEXT NOT NULL);
+            CREATE TRIGGER test_outbox_logged AFTER INSERT ON notification_outbox
+                BEGIN INSERT INTO test_outbox_log (id, row) VALUES
+                    (new.id, new.user_id || ' ' || new.occurrence_id || ' ' || new.action || ' ' || new.fire_at); END;
+            """)
+        let state = s.path("outbox.cursor")
+        var delivered: [String] = []
+        func consume() throws {
+            let run = try Outcome.of(
+                "/usr/bin/env",
+                [
+                    "python3", TestFiles.path("docs/outbox_consumer.py"),
+                    "--replan", "\(Binary.path) --db \(s.db)", "--state", state, "--batch", "3", "--once",
+                ],
+                environment: s.environment)
+            #expect(run.code == 0, "\(run)")
+            delivered += run.stdout.split(separator: "\n").compactMap {
+                guard let row = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] else {
+                    return nil
+                }
+                return ["user", "occurrenceId", "action", "fireAt"].map { row[$0] as? String ?? "?" }
+                    .joined(separator: " ")
+            }
+        }
+        try consume()
+        for night in ["2025-01-07", "2025-01-08", "2025-01-09", "2025-01-10"] {
+            let now = "\(night)T03:00:00+08:00"
+            try await s.ok(["run", "--no-model"], environment: ["REPLAN_NOW": now])
+            try await s.ok(["prune", "--older-than", "1"], environment: ["REPLAN_NOW": now])
+            try consume()
+            #expect(try SQL.int(s.db, "SELECT count(*) FROM notification_outbox") == 0, "all acknowledged")
+        }
+        let written = try SQL.rows(s.db, "SELECT row FROM test_outbox_log ORDER BY id").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        }
+        let ids = try SQL.rows(s.db, "SELECT id FROM test_outbox_log ORDER BY rowid")
+        #expect(written.count > 8, "the nights wrote reminders: \(written)")
+        #expect(delivered.suffix(written.count) == written[...], "every row of the nights once, in order")
+        #expect(Set(ids).count == ids.count, "no id was handed out twice: \(ids)")
+    }
+
+    /// A cursor beyond every id this outbox wrote is refused with what to do, instead of
+    /// silently waiting for ids above it.
+    @Test func aCursorFromElsewhereIsRefused() async throws {
+        let s = try await Self.studentWithNotifications()
+        try await s.ok(["run", "--no-model"])
+        let r = try await s.run(["outbox", "--since", "100000"])
+        #expect(r.code == 65 && r.stderr.contains("beyond the highest outbox id"), "\(r)")
+    }
 }

@@ -24,7 +24,7 @@ import Testing
         let text = try await s.ok(["prune", "--now", Self.twoMonthsLater])
         #expect(
             text.hasPrefix(
-                "pruned 2 changeset(s), 1 user run(s) with 0 transcript(s) and 1 run(s) older than 2025-02-07T19:00:00Z"
+                "pruned 2 changeset(s), 1 user run(s) with 0 transcript(s) and 1 run(s) older than 2025-02-07T19:00:00Z, and 0 outbox row(s)"
             ), "\(text)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM changesets") == 0)
         #expect(try SQL.int(s.db, "SELECT count(*) FROM runs") == 0)

@@ -2,7 +2,7 @@ import Foundation
 import ReplanTestSupport
 import Testing
 
-/// What changes on a terminal (cli.md): colour only on a TTY and never with `NO_COLOR`, the
+/// What changes on a terminal (docs/commands.md §2): colour only on a TTY and never with `NO_COLOR`, the
 /// stats bar chart, the progress bar on stderr, and the undo question. util-linux `script`
 /// gives the binary a real pseudo-terminal.
 @Suite struct TerminalTests {

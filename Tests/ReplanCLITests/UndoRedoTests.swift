@@ -4,7 +4,7 @@ import Testing
 
 @testable import ReplanCLI
 
-/// `log`, `show`, `undo` and `redo` around a nightly changeset (cli.md, DESIGN.md "Nothing is
+/// `log`, `show`, `undo` and `redo` around a nightly changeset (docs/commands.md, docs/data-format.md §2.9 "Nothing is
 /// written outside a changeset").
 @Suite struct UndoRedoTests {
     /// A sandbox after importing `everyKindOfEdit` and running the night: (sandbox, plan

@@ -1,4 +1,4 @@
-/// Builders of `replan/1` documents (data.md's JSON format) as Foundation values, for the
+/// Builders of `replan/1` documents (docs/data-format.md §3) as Foundation values, for the
 /// tests that import through the binary. Target-specific scenes live in extensions.
 package enum Documents {
     /// A document holding `users`.

@@ -1,7 +1,7 @@
 import Foundation
 import Planning
 
-/// The adversarial families of students the guarantee checker is run on (planning.md §3).
+/// The adversarial families of students the guarantee checker is run on (docs/planning.md §3).
 package enum StudentFamily: String, CaseIterable, Sendable {
     /// Numbered daily courses, every part-marker spelling, some parts missed, some done.
     case numberedCourses
@@ -51,7 +51,7 @@ package struct StudentGenerator {
         "2025-03-09", "2025-03-30", "2025-10-05", "2025-09-07", "2025-03-09", "2025-09-28",
         "2025-11-02", "2025-10-26", "2025-04-06", "2025-04-06", "2025-11-02", "2025-04-06",
     ]
-    /// Every part-marker spelling of planning.md §1 (and none, the last).
+    /// Every part-marker spelling of docs/planning.md §1.6 (and none, the last).
     static func marker(_ style: Int, _ n: Int, _ m: Int) -> String {
         switch style {
         case 0: return " [\(n)/\(m)]"

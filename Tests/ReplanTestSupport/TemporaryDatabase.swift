@@ -52,7 +52,7 @@ package final class TemporaryDatabase: Sendable {
     }
 
     /// Adds students `s0`, `s1`, … each with a five-day course that started on Monday 2025-01-06
-    /// at 10:00 and was missed: on Tuesday night each plan is worked example 2 of planning.md.
+    /// at 10:00 and was missed: on Tuesday night each plan is worked example 2 of docs/planning.md (§9.2).
     package func addStudents(_ count: Int, instruction: String = "", zone: String = "Asia/Taipei")
         throws
     {

@@ -143,7 +143,7 @@ import Testing
         #expect(failure.code == SQLITE_CONSTRAINT)
         #expect(failure.extendedCode == 1555) // SQLITE_CONSTRAINT_PRIMARYKEY
         #expect(failure.message.contains("users.id"))
-        #expect(failure.operation.hasPrefix("step: INSERT INTO users"))
+        #expect(failure.operation == "writing users", "what failed, without the statement")
         #expect(!error!.description.contains(secret))
         #expect(!error!.description.contains("mei"))
         #expect(error?.isBusy == false)

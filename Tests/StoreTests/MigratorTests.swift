@@ -9,6 +9,8 @@ import Testing
         "schema_migrations", "users", "settings", "tasks", "occurrence_overrides", "series_slides",
         "statistics", "focus_sessions", "changesets", "changeset_edits", "runs", "user_runs",
         "transcripts", "notification_outbox", "statistics_base", "version_clock", "model_memory",
+        // SQLite's own: the outbox's AUTOINCREMENT high-water mark (migration 7).
+        "sqlite_sequence",
     ]
 
     /// A later release's migration, only for these tests.

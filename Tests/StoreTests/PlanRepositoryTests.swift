@@ -104,7 +104,7 @@ import Testing
                 tasks: [oneOff("theirs", user: "other", "2025-01-08T10:00", "2025-01-08T11:00")]))
 
         let plan = try f.plans.loadPlan(userID: "mei", window: date("2025-01-06")...date("2025-01-12"))
-        // Every one-off task ahead is loaded too, however far (planning.md G1: a placement is
+        // Every one-off task ahead is loaded too, however far (docs/planning.md G1: a placement is
         // checked against whatever is busy on its day).
         #expect(
             Set(plan.tasks.keys) == [

@@ -1,0 +1,79 @@
+import Foundation
+import Planning
+import ReplanTestSupport
+import Testing
+
+@testable import Store
+
+/// The outbox's delivery contract at the store (docs/outbox.md): ids never repeat, whatever
+/// is acknowledged or pruned, and undelivered rows outlive their changeset.
+@Suite struct OutboxRepositoryTests {
+    static func reminder(_ task: String, _ seconds: Double) -> OutboxEntry {
+        OutboxEntry(
+            occurrenceID: OccurrenceID(taskID: task), fireAt: Date(timeIntervalSince1970: seconds), action: .schedule)
+    }
+
+    /// Issue 28, item 1: after `ack` emptied the table, the next row took id 1, below the
+    /// consumer's cursor, and the consumer never saw it.
+    @Test func idsNeverRepeatAfterAFullAck() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let empty = UserPlan(user: mei, tasks: [])
+        let one = UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")])
+        try f.commit(from: empty, to: one, outbox: [Self.reminder("m1", 1_736_229_000)])
+        let outbox = OutboxRepository(f.db)
+        let first = try outbox.entries(after: 0, limit: 10)
+        let cursor = try #require(first.last?.id)
+        #expect(try outbox.acknowledge(through: cursor) == first.count)
+        #expect(try outbox.entries(after: 0, limit: 10).isEmpty)
+
+        let two = UserPlan(
+            user: mei,
+            tasks: [
+                oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                oneOff("m2", "2025-01-08T14:00", "2025-01-08T15:00"),
+            ])
+        try f.commit(from: one, to: two, outbox: [Self.reminder("m2", 1_736_315_400)])
+        let next = try outbox.entries(after: cursor, limit: 10)
+        #expect(next.map(\.entry.occurrenceID.taskID) == ["m2"], "the consumer at \(cursor) sees the new row")
+        #expect(next.allSatisfy { $0.id > cursor })
+    }
+
+    /// An acknowledged cursor beyond every id written (a consumer's cursor from before the
+    /// outbox kept its high-water mark) still keeps new ids above it.
+    @Test func anAcknowledgedCursorRaisesTheNextId() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let outbox = OutboxRepository(f.db)
+        #expect(try outbox.acknowledge(through: 500) == 0)
+        try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
+            outbox: [Self.reminder("m1", 1_736_229_000)])
+        #expect(try outbox.entries(after: 500, limit: 10).map(\.id) == [501])
+        #expect(try outbox.highestIssuedID() == 501)
+    }
+
+    /// Issue 28, item 2: the outbox row cascaded with its changeset, so retention deleted
+    /// pending reminders for sessions weeks ahead, uncounted.
+    @Test func pruningAChangesetKeepsItsUndeliveredRows() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let ahead = Fixture.later.addingTimeInterval(60 * 86_400).timeIntervalSince1970
+        let passed = Fixture.now.addingTimeInterval(-90 * 86_400).timeIntervalSince1970
+        let id = try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-03-07T14:00", "2025-03-07T15:00")]),
+            outbox: [Self.reminder("m1", ahead), Self.reminder("old", passed)])
+        let pruner = RetentionPruner(f.db)
+        let cutoff = Fixture.later.addingTimeInterval(30 * 86_400)
+        let counted = try pruner.count(olderThan: cutoff)
+        #expect(counted.changesets == 1 && counted.outbox == 1, "\(counted)")
+        let report = try pruner.prune(olderThan: cutoff)
+        #expect(report.changesets == 1)
+        #expect(report.outbox == 1, "the reminder whose time passed before the cutoff goes, and is counted")
+        let left = try OutboxRepository(f.db).entries(userID: "mei")
+        #expect(left.map(\.entry.occurrenceID.taskID) == ["m1"], "the reminder two months ahead stays")
+        #expect(left.first?.changesetID == nil, "its changeset is gone: \(id)")
+    }
+}
