@@ -32,7 +32,8 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// A store failure, classified.
     package init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly, .cannotConnect, .badLocation:
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly, .cannotConnect, .badLocation,
+            .notReplanServerDatabase:
             self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
             self.init(.badInput, error.description)

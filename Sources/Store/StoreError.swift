@@ -27,6 +27,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotConnect(server: String, reason: String)
     /// A `postgresql://` value libpq cannot read; the reason never repeats the URI (exit 73).
     case badLocation(reason: String)
+    /// A PostgreSQL database with tables but without replan's `schema_migrations`: another
+    /// application's, left exactly as it was (exit 73).
+    case notReplanServerDatabase(server: String)
     /// A PostgreSQL statement failed.
     case postgres(PostgresFailure)
     case duplicateUser(String)
@@ -76,6 +79,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .sqlite(let f): return f.description
         case .cannotConnect(let server, let reason): return "cannot connect to PostgreSQL at \(server): \(reason)"
         case .badLocation(let reason): return "the PostgreSQL connection URI cannot be read: \(reason)"
+        case .notReplanServerDatabase(let server):
+            return
+                "the PostgreSQL database \(server) has tables but no schema_migrations: another application's; replan leaves it untouched"
         case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"

@@ -72,7 +72,7 @@ import Testing
                 try db.execute("INSERT INTO probe (id, note) VALUES (?, ?)", ["secret-key-42", "my private diary"])
             }
             let text = error?.description ?? ""
-            #expect(text.contains("INSERT INTO probe"))
+            #expect(text.contains("probe"))
             #expect(!text.contains("secret-key-42"))
             #expect(!text.contains("private diary"))
         }
