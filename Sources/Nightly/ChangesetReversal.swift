@@ -22,6 +22,8 @@ package struct ChangesetReversal {
         package var header: ChangesetHeader
         /// The changeset's edits as its report recorded them (as applied, not inverted).
         package var edits: [PlanEdit]
+        /// The focus minutes the changeset adds (an import's focus sessions), 0 for none.
+        package var focusMinutes = 0
     }
 
     /// What a flip did.
@@ -30,6 +32,8 @@ package struct ChangesetReversal {
         /// The changeset's state afterwards (`undone` after an undo, `applied` after a redo).
         package var state: ChangesetState
         package var editCount: Int
+        /// The focus minutes the flip took back (undo) or brought again (redo).
+        package var focusMinutes: Int
         /// Rows changed since the changeset that `force` overwrote.
         package var overwritten: [ConflictRow]
         /// Why the statistics could not be recounted; nil when they were. The flip itself is
@@ -69,9 +73,14 @@ package struct ChangesetReversal {
                 "no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)"
             )
         } catch { throw UseCaseError(store: error) }
+        let focus = record.edits.filter { $0.entity == .focus }.map { edit in
+            let image = edit.after ?? edit.before
+            return (image?["minutes"]?.intValue ?? 0) * FocusRowKey.count(of: image)
+        }
         return Pending(
             header: record.header,
-            edits: (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:)))
+            edits: (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:)),
+            focusMinutes: focus.reduce(0, +))
     }
 
     /// Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
@@ -118,6 +127,7 @@ package struct ChangesetReversal {
         return .done(
             Done(
                 id: id, state: outcome.changeset.state, editCount: pending.edits.count,
+                focusMinutes: pending.focusMinutes,
                 overwritten: outcome.overwritten, statisticsFailure: statisticsFailure))
     }
 }

@@ -34,6 +34,28 @@ package struct Importer {
         self.now = now
     }
 
+    /// The focus sessions of `entry` that the user does not hold yet, as changeset edits (the
+    /// changeset records them, so undo takes them back and redo brings them again). Content
+    /// already stored is not added again, so importing the same export twice adds nothing.
+    static func focusEdits(_ entry: ReplanDocument.Entry, db: Database) throws(StoreError) -> [ChangesetEdit] {
+        var stored = Set<FocusRowKey>()
+        if try UserRepository(db).exists(entry.user.id) {
+            for f in try FocusSessionRepository(db).sessions(userID: entry.user.id) {
+                stored.insert(FocusRowKey(start: f.start, minutes: f.minutes, category: f.category))
+            }
+        }
+        var adding: [FocusRowKey: Int] = [:]
+        for f in entry.focusSessions {
+            let key = FocusRowKey(start: f.start, minutes: f.minutes, category: f.category)
+            if !stored.contains(key) { adding[key, default: 0] += 1 }
+        }
+        return adding.sorted { $0.key.description < $1.key.description }.map { key, count in
+            ChangesetEdit(
+                seq: 0, entity: .focus, key: key.description, before: nil,
+                after: key.image(userID: entry.user.id, count: count), reason: "imported focus session")
+        }
+    }
+
     /// What the input holds per user, without writing anything (`import --check`).
     package static func check(_ input: ImportInput) -> [UserResult] { input.document.entries.map(UserResult.init) }
 
@@ -80,18 +102,22 @@ package struct Importer {
                     }
                     var result = UserResult(entry)
                     let today = user.zone.civil(now).date
-                    if let prepared = PlanCommitter().prepare(
-                        original: original, working: working, origin: .import, planDate: nil, now: now,
-                        reasons: [:],
-                        defaultReason: .manual, through: today.adding(days: user.settings.horizonDays))
-                    {
-                        result.changesetID = try ChangesetStore(db).commit(prepared.changeset)
+                    let focusEdits = try Importer.focusEdits(entry, db: db)
+                    var changeset =
+                        PlanCommitter().prepare(
+                            original: original, working: working, origin: .import, planDate: nil, now: now,
+                            reasons: [:],
+                            defaultReason: .manual, through: today.adding(days: user.settings.horizonDays)
+                        )?.changeset
+                    if changeset == nil && !focusEdits.isEmpty {
+                        // Only focus sessions are new: still one changeset, so they can be undone.
+                        changeset = NewChangeset(
+                            userID: user.id, origin: .import, planDate: nil, createdAt: now, changes: [],
+                            summary: [:], report: ["edits": []])
                     }
-                    let focus = FocusSessionRepository(db)
-                    let known = Set(
-                        try focus.sessions(userID: user.id).map { "\($0.category)|\($0.start)|\($0.minutes)" })
-                    for f in entry.focusSessions where !known.contains("\(f.category)|\(f.start)|\(f.minutes)") {
-                        _ = try focus.add(userID: user.id, category: f.category, start: f.start, minutes: f.minutes)
+                    if var changeset {
+                        changeset.focusEdits = focusEdits
+                        result.changesetID = try ChangesetStore(db).commit(changeset)
                     }
                     results.append(result)
                 }

@@ -233,7 +233,7 @@ enum NightlyCommands {
                 throw CLIError.usage("\(verb) needs --yes when not run on a terminal")
             }
             ctx.console.out(
-                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)):"
+                "\(verb) changeset \(id) of \(pending.header.userID) (\(pending.header.origin.rawValue), \(edits.count) edit(s)\(pending.focusMinutes > 0 ? ", \(pending.focusMinutes) focus minutes" : "")):"
             )
             ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
             ctx.console.err("\(verb)? [y/N] ")
@@ -265,7 +265,7 @@ enum NightlyCommands {
                 ctx.console.out(JSONValue.object(o).prettyText)
             } else {
                 ctx.console.out(
-                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
+                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.focusMinutes > 0 ? ", \(done.focusMinutes) focus minutes" : "")\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
                 )
                 ctx.console.out(undo ? "redo with: replan redo \(id)" : "undo with: replan undo \(id)")
             }

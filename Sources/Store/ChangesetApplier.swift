@@ -55,7 +55,30 @@ struct ChangesetApplier {
                 "SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
                 [.text(userID), .text(key)]
             ) { $0.int(0) }
+        case .focus:
+            // Stands in for a version: how many of the user's sessions have this content.
+            let k = try focusKey(key)
+            let count =
+                try db.queryFirst(
+                    "SELECT count(*) FROM focus_sessions WHERE user_id = ? AND category = ? AND start = ? AND minutes = ?",
+                    [.text(userID), .text(k.category), .text(k.start.description), .integer(k.minutes)]
+                ) { $0.int(0) } ?? 0
+            return count > 0 ? count : nil
         }
+    }
+
+    /// What `currentVersion` must find for the row to look as `image` says.
+    static func expectedVersion(of entity: EditEntity, image: JSONValue?) -> Int? {
+        guard entity == .focus else { return RowChange.version(of: image) }
+        let count = FocusRowKey.count(of: image)
+        return count > 0 ? count : nil
+    }
+
+    func focusKey(_ key: String) throws(StoreError) -> FocusRowKey {
+        guard let parsed = FocusRowKey(key) else {
+            throw StoreError.malformedRow(entity: "focus", key: key, problem: "key is not START|MINUTES|CATEGORY")
+        }
+        return parsed
     }
 
     /// Whether the task exists; throws when it exists but belongs to another user.
@@ -84,15 +107,16 @@ struct ChangesetApplier {
     /// row must equal its `before` image's; an override or slide can only be written under a
     /// task that exists or that `steps` creates; a task can only be deleted when the steps
     /// account for all its overrides and slides. Statistic rows are never compared (the
-    /// nightly job recomputes their counts).
+    /// nightly job recomputes their counts). Focus edits compare how many sessions of their
+    /// content there are, so sessions recorded since with other content never conflict.
     func conflicts(of steps: [ChangesetEdit]) throws(StoreError) -> [ChangesetConflict.Row] {
         var rows: [ChangesetConflict.Row] = []
         let touched = Set(steps.map { ChangesetApplier.identity($0.entity, $0.key) })
         let createdTasks = Set(steps.filter { $0.entity == .task && $0.after != nil }.map(\.key))
         for step in steps where step.entity != .statistic {
-            let expected = RowChange.version(of: step.before)
+            let expected = ChangesetApplier.expectedVersion(of: step.entity, image: step.before)
             let found = try currentVersion(of: step.entity, key: step.key)
-            if step.entity != .task && step.after != nil {
+            if step.entity == .override || step.entity == .slide, step.after != nil {
                 let (taskID, _) = try childKey(step.entity, step.key)
                 // Checked first: such a row can not be written at all, forced or not.
                 if !createdTasks.contains(taskID), try tasks.row(taskID) == nil {
@@ -202,6 +226,27 @@ struct ChangesetApplier {
                     DELETE FROM statistics WHERE user_id = ?1 AND category = ?2
                     AND NOT EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1 AND category = ?2)
                     """, [.text(userID), .text(key)])
+            }
+        case .focus:
+            let k = try focusKey(key)
+            if let owner = image?["user"]?.stringValue, owner != userID {
+                throw StoreError.foreignRow(entity: "focus", key: key)
+            }
+            let target = FocusRowKey.count(of: image)
+            let present = try currentVersion(of: .focus, key: key) ?? 0
+            let content: [SQLValue] = [
+                .text(userID), .text(k.category), .text(k.start.description), .integer(k.minutes),
+            ]
+            for _ in 0..<max(target - present, 0) {
+                try db.execute(
+                    "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)", content)
+            }
+            if present > target {
+                try db.execute(
+                    """
+                    DELETE FROM focus_sessions WHERE id IN (SELECT id FROM focus_sessions
+                        WHERE user_id = ? AND category = ? AND start = ? AND minutes = ? ORDER BY id DESC LIMIT ?)
+                    """, content + [.integer(present - target)])
             }
         }
     }

@@ -34,8 +34,11 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
         }
 
         package var description: String {
-            let expected = expectedVersion.map { "version \($0)" } ?? "absent"
-            let found = foundVersion.map { "version \($0)" } ?? "absent"
+            // A focus edit's "version" is how many sessions of its content there are.
+            let describe: (Int?) -> String =
+                entity == .focus
+                ? { "\($0 ?? 0) session(s)" } : { $0.map { "version \($0)" } ?? "absent" }
+            let (expected, found) = (describe(expectedVersion), describe(foundVersion))
             switch kind {
             case .changed: return "\(entity.rawValue) \(key): expected \(expected), found \(found)"
             case .parentMissing: return "\(entity.rawValue) \(key): its task no longer exists"

@@ -27,7 +27,7 @@ package struct ChangesetEdit: Hashable, Sendable {
             after: change.after, reason: change.reason)
     }
 
-    /// The plan-row change, or nil for a statistic edit.
+    /// The plan-row change, or nil for a statistic or focus edit.
     package var rowChange: RowChange? {
         entity.rowEntity.map { RowChange(entity: $0, key: key, before: before, after: after, reason: reason) }
     }
@@ -74,7 +74,7 @@ extension ChangesetEdit {
             guard let value = image?["start"], value != .null else { return nil }
             return value.stringValue.flatMap { CivilDate($0.prefix(10)) } ?? everything
         }
-        for edit in edits where edit.entity != .statistic {
+        for edit in edits where edit.entity.rowEntity != nil {
             if edit.entity == .task {
                 for image in [edit.before, edit.after] where image != nil {
                     let isSeries = (image?["repeat"]).map { $0 != .null } ?? false

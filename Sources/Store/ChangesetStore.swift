@@ -61,6 +61,14 @@ package struct ChangesetStore {
                 steps.append(ChangesetEdit(seq: 0, change))
                 stepText.append(text)
             }
+            for edit in changeset.focusEdits {
+                guard edit.entity == .focus, listed.insert(ChangesetApplier.identity(.focus, edit.key)).inserted else {
+                    throw StoreError.malformedRow(
+                        entity: edit.entity.rawValue, key: edit.key, problem: "not a focus edit, or appears twice")
+                }
+                steps.append(edit)
+                stepText.append(nil)
+            }
 
             let conflicts = try applier.conflicts(of: steps)
             guard conflicts.isEmpty else {
@@ -76,7 +84,7 @@ package struct ChangesetStore {
             // Every row this changeset writes gets one fresh version (see `VersionClock`),
             // whatever version the caller computed for its after image.
             let fresh = try VersionClock.next(db)
-            for i in edits.indices where edits[i].entity != .statistic {
+            for i in edits.indices where edits[i].entity.rowEntity != nil {
                 guard let stamped = VersionClock.stamp(edits[i].after, fresh) else { continue }
                 edits[i].after = stamped
                 if let afterText = editText[i]?.after {

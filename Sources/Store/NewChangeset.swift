@@ -15,6 +15,9 @@ package struct NewChangeset: Sendable {
     /// Free-form report: occurrence-level edits, flags, model info — whatever `show` needs.
     package var report: JSONValue { didSet { text = nil } }
     package var outbox: [OutboxEntry]
+    /// Focus sessions the changeset adds (`EditEntity.focus` edits, an import's): committed,
+    /// checked, undone and redone with the plan's changes.
+    package var focusEdits: [ChangesetEdit] = []
     /// One more member of the report, given as JSON text (`JSONTextWriter`) instead of a value:
     /// the nightly job's list of edits. The stored report is `report` with it in its sorted place.
     package var reportMember: (key: String, rawValue: String)? { didSet { text = nil } }

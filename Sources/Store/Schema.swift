@@ -25,6 +25,8 @@ package enum Schema {
         .sql(version: 6, name: "model memory and model-stage accounting", modelMemory),
         // Issue 28, items 1 and 2.
         .sql(version: 7, name: "outbox ids never repeat; rows outlive their changeset", outboxNeverRepeats),
+        // Issue 29.
+        focusEdits,
     ]
 
     /// Migration 7: the outbox's ids were SQLite rowids, which restart below a consumer's
@@ -55,6 +57,33 @@ package enum Schema {
             SELECT 'notification_outbox', coalesce(max(id), 0) FROM notification_outbox
             WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'notification_outbox');
         """
+
+    /// Migration 8: a changeset edit may record focus sessions (`EditEntity.focus`), so an
+    /// import's focus minutes are undone and redone with it. The entity's CHECK gains
+    /// `'focus'`, by the same edit of the stored schema text as migration 3 (either form of
+    /// the check, as migration 1 wrote it or as migration 3 rewrote it): every stored row passes
+    /// the wider check, so no row is read or rebuilt.
+    static let focusEdits = Migration(version: 8, name: "focus session edits") { (db) throws(StoreError) in
+        let table = "changeset_edits"
+        guard
+            let original = try db.queryFirst(
+                "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)], { $0.text(0) })
+        else { return }
+        let sql =
+            original
+            .replacingOccurrences(of: "entity = 'statistic')", with: "entity = 'statistic' OR entity = 'focus')")
+            .replacingOccurrences(of: "'slide', 'statistic'))", with: "'slide', 'statistic', 'focus'))")
+        guard sql != original else { return }
+        let schemaVersion = try db.queryFirst("PRAGMA schema_version") { $0.int(0) } ?? 0
+        try db.execute("PRAGMA writable_schema = ON")
+        try db.execute(
+            "UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
+        try db.execute("PRAGMA schema_version = \(schemaVersion + 1)")
+        try db.execute("PRAGMA writable_schema = OFF")
+        // Parsed again before the next statement: a text SQLite cannot read fails here, and the
+        // migration's transaction is rolled back.
+        _ = try db.query("SELECT 1 FROM \(table) LIMIT 0") { _ in 0 }
+    }
 
     /// Migration 4 (planning rules version 2): what a series does with a missed session
     /// (docs/planning.md §4). NULL takes the default for the series' kind. Slide rows written by the

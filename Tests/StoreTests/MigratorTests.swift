@@ -138,4 +138,26 @@ import Testing
         // NULL passes the rewritten check as it passed the list: a one-off task.
         try db.execute("UPDATE tasks SET repeat_every = NULL WHERE id = 't1'")
     }
+
+    @Test func focusEditsAreAcceptedOnlyOnceMigration8Ran() throws {
+        let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 8 })
+        try f.addUser()
+        try f.db.execute(
+            "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')"
+        )
+        let focus =
+            "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key) VALUES ('c1', 1, 'focus', '2025-01-06T10:00|25|English')"
+        let before = storeError { () throws(StoreError) in try f.db.execute(focus) }
+        #expect(before.map { "\($0)".contains("CHECK constraint failed") } == true)
+        try f.db.close()
+
+        let db = try Database.open(path: f.path, now: Fixture.later)
+        #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))
+        try db.execute(focus)
+        let other = storeError { () throws(StoreError) in
+            try db.execute("UPDATE changeset_edits SET entity = 'user' WHERE changeset_id = 'c1'")
+        }
+        #expect(other.map { "\($0)".contains("CHECK constraint failed") } == true)
+        #expect(try db.query("PRAGMA integrity_check") { $0.text(0) } == ["ok"])
+    }
 }
