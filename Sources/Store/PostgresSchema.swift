@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 7 are one step here: a PostgreSQL database starts at today's layout).
+/// history's steps 1 to 8 are one step here: a PostgreSQL database starts at today's layout).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -138,7 +138,7 @@ package enum PostgresSchema {
         CREATE TABLE changeset_edits (
             changeset_id TEXT COLLATE "C" NOT NULL REFERENCES changesets(id) ON DELETE CASCADE,
             seq BIGINT NOT NULL,
-            entity TEXT COLLATE "C" NOT NULL CHECK (entity IN ('task', 'override', 'slide', 'statistic')),
+            entity TEXT COLLATE "C" NOT NULL CHECK (entity IN ('task', 'override', 'slide', 'statistic', 'focus')),
             entity_key TEXT COLLATE "C" NOT NULL,
             before TEXT COLLATE "C",
             after TEXT COLLATE "C",
