@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Nightly
 import Planning
 
 /// `replan config show`: which configuration file and database this command line uses, and
@@ -81,7 +82,9 @@ enum ConfigCommand {
         for spec in SettingSpec.all {
             switch spec {
             case .database:
-                rows.append(Row(key: spec.key, value: ctx.databasePath, source: ctx.databaseSource))
+                // A PostgreSQL URI may hold the password: shown by its parts, never as given.
+                rows.append(
+                    Row(key: spec.key, value: DatabaseLocationText.shown(ctx.databasePath), source: ctx.databaseSource))
             case .apiKeyFile:
                 // Where the key would be read from; the key itself is never printed.
                 rows.append(Row(key: "api_key", value: nil, source: ModelSetup.keySource(context: ctx)))
