@@ -18,6 +18,7 @@ package final class ChatCompletionsClient: Sendable {
     private let random: @Sendable () -> Double
     private let clock: @Sendable () -> Date
     private let gate: RateLimitGate?
+    private let breaker: ProviderBreaker?
 
     /// - Parameters:
     ///   - gate: shared by all conversations of a run, so a rate limit slows the whole run.
@@ -31,9 +32,11 @@ package final class ChatCompletionsClient: Sendable {
         sleep: @escaping Pause = ChatCompletionsClient.cancellableSleep,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         clock: @escaping @Sendable () -> Date = { Date() },
-        gate: RateLimitGate? = nil
+        gate: RateLimitGate? = nil,
+        breaker: ProviderBreaker? = nil
     ) {
         self.gate = gate
+        self.breaker = breaker
         self.configuration = configuration
         self.http = http
         self.retryPolicy = retryPolicy
@@ -74,6 +77,10 @@ package final class ChatCompletionsClient: Sendable {
         let estimate = Self.estimatedTokens(bodyBytes: body.count, maxCompletionTokens: request.maxCompletionTokens)
         let started = clock()
         while true {
+            if let breaker, breaker.isOpen {
+                exchange.result = .failure(.providerRefusing(breaker.reason))
+                return exchange
+            }
             if cancellation?.isCancelled == true {
                 exchange.result = .failure(.cancelled)
                 return exchange
@@ -144,6 +151,7 @@ package final class ChatCompletionsClient: Sendable {
         }
 
         gate?.observe(headers: response.headers)
+        breaker?.record(status: response.status)
         // Redacted before anything is kept or decoded, in case the server echoes the key.
         let body = configuration.apiKey.redact(response.body)
         exchange.attempts.append(.init(outcome: .response(status: response.status, body: body)))

@@ -13,6 +13,8 @@ import Planning
 /// - `transport-error` `{turn, attempt, error, retryAfter?}`: an attempt with no answer.
 /// - `error` `{turn, error}`: why the turn produced no usable answer, after any retries.
 /// - `tool` `{turn, toolCallId, name, arguments, result}`: each tool call and its result.
+/// - `dropped` `{turn, count}`: tool calls of an answer past `ToolCallBudget.maxCalls`,
+///   neither run nor kept.
 /// - `end` `{ending, turns, requests, summary?, error?}`: how the conversation ended.
 package struct ConversationTranscript: Sendable {
     package private(set) var entries: [JSONValue] = []
@@ -51,6 +53,10 @@ package struct ConversationTranscript: Sendable {
             "kind": "tool", "turn": .int(turn), "toolCallId": .string(call.id), "name": .string(call.name),
             "arguments": .string(call.arguments), "result": result,
         ])
+    }
+
+    mutating func recordDropped(_ count: Int, turn: Int) {
+        entries.append(["kind": "dropped", "turn": .int(turn), "count": .int(count)])
     }
 
     mutating func recordEnd(

@@ -16,6 +16,8 @@ package enum ModelCallError: Error, Equatable, CustomStringConvertible {
     case invalidResponse(String)
     /// The request could not be encoded (a non-finite number in a tool schema, say).
     case invalidRequest(String)
+    /// The run's `ProviderBreaker` is open: the provider refused everything for too long.
+    case providerRefusing(String)
     /// The run was cancelled (SIGINT/SIGTERM) while the request or a retry pause was pending.
     case cancelled
 
@@ -33,6 +35,8 @@ package enum ModelCallError: Error, Equatable, CustomStringConvertible {
             return "the model server sent an unusable response: \(detail)"
         case .invalidRequest(let detail):
             return "the model request could not be encoded: \(detail)"
+        case .providerRefusing(let reason):
+            return reason
         case .cancelled:
             return "the model request was cancelled"
         }

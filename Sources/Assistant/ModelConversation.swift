@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import JSON
 import Planning
 
 /// The model loop of docs/model.md §10 for one user's night: the static system prompt, one user
@@ -130,12 +131,23 @@ package struct ModelConversation: Sendable {
                 let text = response.content?.trimmingWhitespace()
                 return finish(.textAnswer, executor: executor, summary: text?.isEmpty == false ? text : nil)
             }
-            messages.append(response.assistantMessage)
+            // Only what the budget keeps stays in the conversation and the transcript.
+            let budget = ToolCallBudget(response.toolCalls)
+            messages.append(.assistant(content: response.content, toolCalls: budget.kept.map(\.call)))
             let explanation = response.content?.trimmingWhitespace() ?? ""
-            for call in response.toolCalls {
-                let result = executor.execute(call, explanation: explanation)
-                messages.append(.tool(toolCallId: call.id, content: result.text))
-                transcript.recordTool(call, result: result, turn: turns)
+            for kept in budget.kept {
+                let result: JSONValue
+                if let refusal = kept.refusal {
+                    result = ToolResult.failure(refusal)
+                } else {
+                    result = executor.execute(kept.call, explanation: explanation)
+                }
+                messages.append(.tool(toolCallId: kept.call.id, content: result.text))
+                transcript.recordTool(kept.call, result: result, turn: turns)
+            }
+            if let note = budget.droppedNote {
+                messages.append(.user(note))
+                transcript.recordDropped(budget.dropped, turn: turns)
             }
             if executor.ended {
                 return finish(.endConversation, executor: executor, summary: executor.summary)

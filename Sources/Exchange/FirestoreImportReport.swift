@@ -20,6 +20,9 @@ package struct FirestoreImportReport: Hashable, Sendable {
         /// A value replan cannot hold as given (out of range, too long, control characters),
         /// brought into range.
         case adjusted
+        /// A setting the export's document does not hold under any name replan knows, given
+        /// replan's default.
+        case defaulted = "default"
     }
 
     package struct Correction: Hashable, Sendable {
@@ -34,8 +37,21 @@ package struct FirestoreImportReport: Hashable, Sendable {
         package var message: String
     }
 
+    /// A field of the app's documents that replan does not use, over every document that has
+    /// it: nothing of the export is dropped without a word (issue 28, item 18).
+    package struct UnusedField: Hashable, Sendable {
+        /// Where the field stands, the document ids as `*` (`tasks/*/userTasks/*.createdAt`).
+        package var field: String
+        package var documents: Int
+        /// The first document that has it.
+        package var example: String
+        package var message: String
+    }
+
     package var corrections: [Correction] = []
     package var omissions: [Omission] = []
+    package private(set) var notUsed: [UnusedField] = []
+    private var notUsedIndex: [String: Int] = [:]
 
     package init() {}
 
@@ -47,6 +63,15 @@ package struct FirestoreImportReport: Hashable, Sendable {
         omissions.append(Omission(path: path, message: message))
     }
 
+    mutating func unused(_ field: String, in path: String, _ message: String) {
+        if let i = notUsedIndex[field] {
+            notUsed[i].documents += 1
+        } else {
+            notUsedIndex[field] = notUsed.count
+            notUsed.append(UnusedField(field: field, documents: 1, example: path, message: message))
+        }
+    }
+
     /// The report as JSON (`--json`), in the order the records were read.
     package var json: JSONValue {
         [
@@ -55,6 +80,13 @@ package struct FirestoreImportReport: Hashable, Sendable {
                     ["kind": .string($0.kind.rawValue), "path": .string($0.path), "message": .string($0.message)]
                 }),
             "notImported": .array(omissions.map { ["path": .string($0.path), "message": .string($0.message)] }),
+            "notUsed": .array(
+                notUsed.map {
+                    [
+                        "field": .string($0.field), "documents": .int($0.documents), "example": .string($0.example),
+                        "message": .string($0.message),
+                    ]
+                }),
         ]
     }
 
@@ -68,6 +100,12 @@ package struct FirestoreImportReport: Hashable, Sendable {
         if !omissions.isEmpty {
             out.append("not imported (\(omissions.count)):")
             out += omissions.map { "  \($0.path): \($0.message)" }
+        }
+        if !notUsed.isEmpty {
+            out.append("fields not used (\(notUsed.count)):")
+            out += notUsed.map {
+                "  \($0.field): \($0.message) (\($0.documents) document\($0.documents == 1 ? "" : "s"), e.g. \($0.example))"
+            }
         }
         return out
     }

@@ -19,8 +19,10 @@ package struct FirestoreImporter: Sendable {
     /// Focus minutes of the app's statistics become focus sessions dated from here when the
     /// student has no task to date them by (a fixed date, so a second import matches the first).
     static let focusAnchor = CivilDateTime(date: CivilDate(year: 2025, month: 1, day: 1)!, time: TimeOfDay(minutes: 0))
-    /// More focus minutes than this per category (about 19 years of eight hours a day) is a
-    /// corrupt counter, not study time.
+    /// More focus minutes than this per student (about 19 years of eight hours a day) is a
+    /// corrupt counter, not study time. It also bounds what one student's records expand into
+    /// (at most 2,084 day-long focus sessions): a 52 KB export of counters at the old cap per
+    /// category became 2,084,000 rows (issue 28, item 11).
     static let maxFocusMinutes = 3_000_000
 
     package var defaultZone: UserZone?
@@ -78,6 +80,7 @@ package struct FirestoreImporter: Sendable {
             // Static, so the call borrows nothing of `self` while `report` (part of it) is
             // passed inout: with `self` borrowed, every appended correction copied the whole
             // report, which made a large import quadratic (figures in docs/benchmark.md).
+            FirestoreUnusedFields.list(records, report: &report)
             guard let entry = Self.convertUser(records, zone: zone, report: &report) else { continue }
             let prefix = records.source.map { "\($0):" } ?? ""
             for t in entry.tasks {
@@ -124,11 +127,15 @@ package struct FirestoreImporter: Sendable {
         var tasks: [StudyTask] = []
         var overrides: [OccurrenceOverride] = []
         var taskFocus: [String: Int] = [:]
+        var taskFocusPaths: [String: [String]] = [:]
         for draft in drafts {
             guard let done = converter.finish(draft, categories: categories, report: &report) else { continue }
             tasks.append(done.task)
             overrides += done.overrides
-            if draft.focusMinutes > 0 { taskFocus[done.task.category, default: 0] += draft.focusMinutes }
+            if draft.focusMinutes > 0 {
+                taskFocus[done.task.category, default: 0] += draft.focusMinutes
+                taskFocusPaths[done.task.category, default: []].append(draft.record.document.path)
+            }
         }
 
         // Focus minutes: the app's statistics per category are what it showed the student; a
@@ -136,21 +143,44 @@ package struct FirestoreImporter: Sendable {
         // no minute is counted twice.
         var focus: [String: Int] = [:]
         var order: [String] = []
+        // The records each category's minutes came from, for the report.
+        var sources: [String: [String]] = [:]
         for doc in records.statistics {
-            guard let (category, minutes) = statistic(doc, categories: categories, report: &report) else { continue }
+            guard let (category, minutes, path) = statistic(doc, categories: categories, report: &report) else {
+                continue
+            }
             if focus[category] == nil { order.append(category) }
             focus[category, default: 0] += minutes
+            sources[category, default: []].append(path)
         }
         for category in taskFocus.keys.sorted() where focus[category] == nil {
             order.append(category)
             focus[category] = taskFocus[category]
+            sources[category] = taskFocusPaths[category] ?? []
+        }
+        // The student's whole focus time is bounded, whatever the number of records.
+        var left = Self.maxFocusMinutes
+        for category in order {
+            let wanted = focus[category]!
+            let kept = min(wanted, left)
+            left -= kept
+            if kept < wanted {
+                let from = sources[category] ?? []
+                let path = from.first ?? Self.label(of: records)
+                let more = from.count > 1 ? " (and \(from.count - 1) more record(s) of this category)" : ""
+                report.correct(
+                    .adjusted, path,
+                    "\(wanted) focus minutes in '\(category)'\(more) would take this student past \(Self.maxFocusMinutes) focus minutes in all, the most replan keeps per student; kept \(kept)"
+                )
+            }
+            focus[category] = kept
         }
         let anchor =
             tasks.map(\.start).min().map { CivilDateTime(date: $0.date, time: TimeOfDay(minutes: 0)) }
             ?? Self.focusAnchor
         var sessions: [FocusSession] = []
         for category in order {
-            var left = min(focus[category]!, Self.maxFocusMinutes)
+            var left = focus[category]!
             var day = 0
             // replan records focus as sessions of at most a day; a total becomes consecutive
             // days from the anchor, the same days on every import.
@@ -169,7 +199,7 @@ package struct FirestoreImporter: Sendable {
     private static func statistic(
         _ doc: FirestoreDocument, categories: FirestoreCategories,
         report: inout FirestoreImportReport
-    ) -> (String, Int)? {
+    ) -> (String, Int, String)? {
         let keys = ["focusTime", "focusMinutes", "totalFocusTime", "totalFocusMinutes"]
         guard let key = keys.first(where: { doc[$0] != nil }) else { return nil }
         guard let value = doc[key]!.doubleValue, value.isFinite, value >= 0 else {
@@ -200,6 +230,6 @@ package struct FirestoreImporter: Sendable {
                 "\(FirestoreText.number(value)) focus minutes is more than replan keeps; kept \(Self.maxFocusMinutes)")
             minutes = Self.maxFocusMinutes
         }
-        return minutes > 0 ? (category, minutes) : nil
+        return minutes > 0 ? (category, minutes, doc.path) : nil
     }
 }

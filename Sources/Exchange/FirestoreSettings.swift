@@ -86,15 +86,22 @@ enum FirestoreSettings {
     static func applyNotificationSettings(
         _ doc: FirestoreDocument, to s: inout UserSettings, report: inout FirestoreImportReport
     ) {
-        if let key = ["notificationsEnabled", "notificationEnabled", "isNotificationEnabled"].first(where: {
+        if let key = FirestoreUnusedFields.notificationNames.first(where: {
             doc[$0] != nil
         }),
             let b = bool(doc, key, report: &report)
         {
             s.notificationsEnabled = b
         }
-        guard let key = ["reminderMinutes", "notificationOffset", "reminderOffset"].first(where: { doc[$0] != nil })
-        else { return }
+        guard let key = FirestoreUnusedFields.reminderNames.first(where: { doc[$0] != nil }) else {
+            // Not silently: the student's lead may be under a name replan does not know (the
+            // report lists every field it did not use).
+            report.correct(
+                .defaulted, doc.path,
+                "no reminder lead (\(FirestoreUnusedFields.reminderNames.joined(separator: ", "))); the reminder is \(s.reminderMinutes) minutes before, replan's default"
+            )
+            return
+        }
         let v = doc[key]!
         guard let d = v.doubleValue, d.isFinite else {
             report.omit(

@@ -180,6 +180,9 @@ final class CurlTransfer {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
+        case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("HTTP/0.9"):
+            // curl refuses a reply without a status line under the code of a bad scheme.
+            return .notHTTP(detail)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return .invalidURL(request.url)
         case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT,

@@ -13,6 +13,9 @@ package enum HTTPError: Error, Equatable, CustomStringConvertible {
     case cancelled
     /// The URL is malformed or does not use http or https.
     case invalidURL(String)
+    /// The reply had no HTTP status line (an HTTP/0.9 reply, or another service on the port),
+    /// with curl's text.
+    case notHTTP(String)
     /// Any other libcurl failure (TLS trust, out of memory, …), with curl's code and text.
     case transport(code: Int, message: String)
 
@@ -28,6 +31,9 @@ package enum HTTPError: Error, Equatable, CustomStringConvertible {
             return "the request was cancelled"
         case .invalidURL(let url):
             return "invalid URL '\(url)': only absolute http and https URLs are supported"
+        case .notHTTP(let detail):
+            return
+                "the server's reply is not HTTP (no status line: \(detail)); check that the URL names an HTTP server's host and port"
         case .transport(let code, let message):
             return "transfer failed (curl error \(code)): \(message)"
         }

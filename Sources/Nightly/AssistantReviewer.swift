@@ -13,15 +13,18 @@ package struct AssistantReviewer: ModelReviewer {
     package let shutoff: ModelShutoff?
     /// The model stage's time limits (nil: none).
     package let deadline: ModelDeadline?
+    /// Opens once the provider refused everything for too long; shared by the run.
+    package let breaker: ProviderBreaker?
 
     package init(
         conversation: ModelConversation, cancellation: CancellationToken? = nil, shutoff: ModelShutoff? = nil,
-        deadline: ModelDeadline? = nil
+        deadline: ModelDeadline? = nil, breaker: ProviderBreaker? = nil
     ) {
         self.conversation = conversation
         self.cancellation = cancellation
         self.shutoff = shutoff
         self.deadline = deadline
+        self.breaker = breaker
     }
 
     package func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
@@ -29,6 +32,10 @@ package struct AssistantReviewer: ModelReviewer {
     }
 
     package func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
+        if let breaker, breaker.isOpen {
+            shutoff?.trip(breaker.reason)
+            return ModelReview(plan: working, ending: .failed, error: breaker.reason)
+        }
         var watch: DeadlineWatch?
         if let deadline {
             let started = Date()
@@ -37,7 +44,8 @@ package struct AssistantReviewer: ModelReviewer {
                 return ModelReview(plan: working, ending: .failed, error: reason)
             }
             watch = DeadlineWatch(
-                end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation)
+                end: min(deadline.runEnd, started.addingTimeInterval(deadline.perStudent)), parent: cancellation,
+                breaker: breaker)
         }
         let outcome = conversation.run(
             plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
@@ -48,7 +56,13 @@ package struct AssistantReviewer: ModelReviewer {
         }
         var error = outcome.error
         var ending = outcome.ending
-        if let watch, let deadline, outcome.failed, watch.deadlinePassed, cancellation?.isCancelled != true {
+        if let breaker, outcome.failed, breaker.isOpen, cancellation?.isCancelled != true {
+            // The provider refused everything for too long: a model failure (the local edits
+            // stand), and nobody else is asked in this run.
+            shutoff?.trip(breaker.reason)
+            ending = .failed
+            error = breaker.reason
+        } else if let watch, let deadline, outcome.failed, watch.deadlinePassed, cancellation?.isCancelled != true {
             // Stopped by a deadline, not by the operator: a failure like any other (the local
             // edits stand), named as such.
             ending = .failed

@@ -45,6 +45,8 @@ package struct FeedPublisher: Sendable {
         only: [String], database: ReplanDatabase, workers: Int, shouldStop: @escaping @Sendable () -> Bool,
         log: @escaping @Sendable (String) -> Void
     ) throws(UseCaseError) -> Published {
+        try Self.checkDirectory(directory)
+        _ = Self.removeStaleTemporaries(in: directory)
         var source: UserSource
         if only.isEmpty {
             // The cursor gets a connection of its own: the workers share it under the source's
@@ -54,7 +56,11 @@ package struct FeedPublisher: Sendable {
             source = UserSource(cursor: UserRepository(connection).cursor(), users: [])
         } else {
             let roster = Roster(database: database)
-            source = UserSource(cursor: nil, users: try only.map { id throws(UseCaseError) in try roster.user(id) })
+            // `--user a --user a` is one student: two workers writing one feed would race for
+            // its temporary file.
+            var seen: Set<String> = []
+            let ids = only.filter { seen.insert($0).inserted }
+            source = UserSource(cursor: nil, users: try ids.map { id throws(UseCaseError) in try roster.user(id) })
         }
         let tally = Tally()
         let group = DispatchGroup()
@@ -157,13 +163,65 @@ package struct FeedPublisher: Sendable {
         var counts: (Int, Int) { state.withLock { ($0.ok, $0.bad) } }
     }
 
+    /// Refuses a feed directory that someone else could plant or swap files in: writable by its
+    /// group or by everyone, unless it is sticky (nobody may rename or delete another's entries)
+    /// and owned by replan's user. The feeds are published from it, so a file swapped in there
+    /// would be served as a student's calendar, and a link planted at a temporary name once made
+    /// replan overwrite a file of its user's (issue 28).
+    package static func checkDirectory(_ directory: String) throws(UseCaseError) {
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            throw UseCaseError(
+                .cannotOpenDatabase,
+                "cannot use the feed directory \(directory): \(String(cString: strerror(errno)))")
+        }
+        let mode = st.st_mode
+        let writableByOthers = mode & (S_IWGRP | S_IWOTH) != 0
+        let sticky = mode & S_ISVTX != 0
+        if writableByOthers && !(sticky && st.st_uid == geteuid()) {
+            throw UseCaseError(
+                .cannotOpenDatabase,
+                "the feed directory \(directory) is writable by other users (mode \(String(mode & 0o7777, radix: 8))); make it writable by its owner only (chmod go-w), or sticky and owned by this user"
+            )
+        }
+    }
+
+    /// Deletes temporary files left in `directory` by feed passes that died before renaming
+    /// them (their process is gone). A pass still running keeps its own.
+    package static func removeStaleTemporaries(in directory: String) -> Int {
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard let pid = temporaryOwner(name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            // unlink(2) removes a link itself, never what it points to.
+            if unlink((directory as NSString).appendingPathComponent(name)) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The process id in a temporary file's name (`.<name>.<pid>.tmp`), nil for other names.
+    static func temporaryOwner(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let pid = pid_t(parts[parts.count - 1]), pid > 0 else { return nil }
+        return pid
+    }
+
     /// Writes `contents` to a hidden temporary file in `directory` and renames it over `name`:
     /// rename(2) within one directory is atomic, so readers see the old file or the new one.
     /// No fsync per file: after a crash the next run rewrites every feed anyway.
+    ///
+    /// The temporary file is created exclusively and never through a link (`O_EXCL` with
+    /// `O_NOFOLLOW`): whatever already has its name, a file or a link someone planted, is
+    /// removed (the entry itself) and the name created afresh, or the feed fails.
     static func replace(directory: String, name: String, contents: Data) throws {
         let final = (directory as NSString).appendingPathComponent(name)
         let temporary = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).tmp")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var fd = open(temporary, flags, 0o644)
+        if fd < 0 && errno == EEXIST {
+            unlink(temporary)
+            fd = open(temporary, flags, 0o644)
+        }
         guard fd >= 0 else { throw FeedError(path: temporary, call: "open") }
         var failure: FeedError?
         contents.withUnsafeBytes { buffer in

@@ -13,8 +13,11 @@ package struct Importer {
         package var userID: String
         package var zoneIdentifier: String
         package var tasks = 0, series = 0, completedSessions = 0, focusMinutes = 0
-        /// nil: checked only, or already up to date.
+        /// nil: checked only, already up to date, or a new student with no tasks.
         package var changesetID: ChangesetID?
+        /// Whether this import added the student (undoing its changeset removes their tasks,
+        /// not them: `user rm` does).
+        package var created = false
 
         init(_ e: ReplanDocument.Entry) {
             userID = e.user.id
@@ -72,7 +75,9 @@ package struct Importer {
                 let users = UserRepository(db)
                 for (u, entry) in document.entries.enumerated() {
                     let user = entry.user
-                    if let existing = try users.find(user.id) {
+                    let existing = try users.find(user.id)
+                    let created = existing == nil
+                    if let existing {
                         if existing.zone != user.zone || existing.language != user.language
                             || existing.displayName != user.displayName
                         {
@@ -101,6 +106,7 @@ package struct Importer {
                         working.replace(t, overrides: overrides[t.id] ?? [], slides: slides[t.id] ?? [])
                     }
                     var result = UserResult(entry)
+                    result.created = created
                     let today = user.zone.civil(now).date
                     let focusEdits = try Importer.focusEdits(entry, db: db)
                     var changeset =

@@ -1,3 +1,4 @@
+import Assistant
 import Foundation
 import HTTP
 import Synchronization
@@ -14,16 +15,22 @@ package struct ModelDeadline: Sendable {
     package var perRun: TimeInterval
     package var perStudent: TimeInterval
     package var startedAt: Date
+    /// How long the provider may refuse everything (429 or 5xx) before the run stops asking
+    /// it (`ProviderBreaker`).
+    package var refusalBreaker: TimeInterval
 
     package static let defaultPerRun: TimeInterval = 2 * 3600
     package static let defaultPerStudent: TimeInterval = 300
+    package static let defaultRefusalBreaker: TimeInterval = ProviderBreaker.defaultOpenAfter
 
     package init(
-        perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date()
+        perRun: TimeInterval = defaultPerRun, perStudent: TimeInterval = defaultPerStudent, startedAt: Date = Date(),
+        refusalBreaker: TimeInterval = defaultRefusalBreaker
     ) {
         self.perRun = perRun
         self.perStudent = perStudent
         self.startedAt = startedAt
+        self.refusalBreaker = refusalBreaker
     }
 
     /// When the run's model stage ends.
@@ -53,14 +60,14 @@ final class DeadlineWatch: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     private let expired: Mutex<Bool>
 
-    init(end: Date, parent: CancellationToken?) {
+    init(end: Date, parent: CancellationToken?, breaker: ProviderBreaker? = nil) {
         timer = DispatchSource.makeTimerSource(queue: .global())
         let expiredAtStart = Date() >= end
         expired = Mutex(expiredAtStart)
         if expiredAtStart { token.cancel() }
         timer.schedule(deadline: .now(), repeating: .milliseconds(50))
         timer.setEventHandler { [token] in
-            if parent?.isCancelled == true {
+            if parent?.isCancelled == true || breaker?.isOpen == true {
                 token.cancel()
                 return
             }

@@ -31,6 +31,7 @@ package enum ModelErrorKind {
         if text.hasPrefix("the model request could not be encoded") { return "invalid request" }
         if text.contains("(turn-limit)") { return "turn-limit" }
         if text.hasPrefix("the model request was cancelled") { return "cancelled" }
+        if text.hasPrefix("the model server refused every request") { return "provider refusing" }
         let clause = text.prefix { $0 != ":" && $0 != ";" }
         return clause.count <= 60 ? String(clause) : String(clause.prefix(57)) + "…"
     }

@@ -108,11 +108,15 @@ package struct ModelStage {
             let gate = RateLimitGate(
                 maxInFlight: self.modelConcurrency,
                 initialInFlight: min(Self.initialModelConcurrency, self.modelConcurrency))
+            // One breaker for the whole run too: a provider that refuses everything for
+            // `refusalBreaker` seconds is not asked again in this run.
+            let breaker = ProviderBreaker(openAfter: deadline.refusalBreaker)
             let reviewer = AssistantReviewer(
                 conversation: ModelConversation(
-                    client: ChatCompletionsClient(configuration: endpoint.configuration(apiKey: apiKey), gate: gate),
+                    client: ChatCompletionsClient(
+                        configuration: endpoint.configuration(apiKey: apiKey), gate: gate, breaker: breaker),
                     prompt: prompt),
-                cancellation: cancellation, shutoff: shutoff, deadline: deadline)
+                cancellation: cancellation, shutoff: shutoff, deadline: deadline, breaker: breaker)
             pipeline = UserPipeline(
                 reviewer: reviewer, onModelError: onModelError, modelDisabledReason: { shutoff.reason })
             disabledReason = nil

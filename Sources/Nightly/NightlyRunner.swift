@@ -153,7 +153,16 @@ package final class NightlyRunner: Sendable {
         if let error = producerError.error { throw .store(error) }
 
         try wrap { () throws(StoreError) in
-            try writer.perform { (db) throws(StoreError) in try RunStore(db).finishRun(id: runID, finishedAt: Date()) }
+            // Why model calls stopped during the run (the quota, a deadline, a provider that
+            // refused everything) goes with the run's record, for `log` to show.
+            var options = options.json
+            if let stopped = pipeline.modelDisabledReason(), case .object(var fields) = options {
+                fields["modelStopped"] = .string(stopped)
+                options = .object(fields)
+            }
+            try writer.perform { [options] (db) throws(StoreError) in
+                try RunStore(db).finishRun(id: runID, finishedAt: Date(), options: options)
+            }
         }
         return report.withLock {
             $0.interrupted = shouldStop()
@@ -335,7 +344,7 @@ package final class NightlyRunner: Sendable {
             if let statistics = night.statistics {
                 // Stored after tonight's changeset, whose own write would otherwise drop it: the
                 // base already counts the plan as the changeset leaves it.
-                if baseIsFresh {
+                if baseIsFresh && night.staleLeft == 0 {
                     try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base)
                 }
                 try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)

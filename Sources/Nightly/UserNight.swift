@@ -31,6 +31,10 @@ package struct UserNight: Sendable {
     package var windowStart: CivilDate?
     /// What the call policy remembers once this night commits (nil: nothing changes).
     package var memoryUpdate: MemoryUpdate?
+    /// Stale sessions the rules left for the next nights (over `StaleLimits.dropsPerNight`).
+    /// While any are left no statistics base is settled, so the next night reads the whole
+    /// history again and goes on dropping them.
+    package var staleLeft = 0
 
     package enum MemoryUpdate: Sendable, Hashable {
         case store(ModelMemory)

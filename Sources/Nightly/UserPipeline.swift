@@ -163,6 +163,7 @@ package struct UserPipeline: Sendable {
             flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
             durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
+        night.staleLeft = local.staleLeft
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
             memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)

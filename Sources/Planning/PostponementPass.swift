@@ -25,6 +25,11 @@ struct PostponementPass {
     private var sparselyIndexed: Set<Int> = []
     var edits: [PlanEdit] = []
     var flags: [PlanFlag] = []
+    /// How many stale sessions this pass may still drop (the night's budget less what earlier
+    /// passes dropped).
+    var staleBudget = StaleLimits.dropsPerNight
+    /// Stale sessions found but left for a later night (over the budget).
+    var staleLeft = 0
     /// The open occurrences this pass found overdue (the postponer runs another pass while one
     /// of them is left without a place).
     var overdueIDs: Set<OccurrenceID> = []
@@ -118,12 +123,21 @@ struct PostponementPass {
 
     // MARK: - Stale sessions (docs/planning.md §2)
 
-    /// Drops every stale open occurrence the plan knows of, however old: a one-off task is
-    /// deleted, a series occurrence skipped. A kept category's stale sessions stay and are
-    /// flagged `needs-decision` once per task, with their number.
+    /// Drops the stale open occurrences the plan knows of, however old, oldest first: a
+    /// one-off task is deleted, a series occurrence skipped. A kept category's stale sessions
+    /// stay and are flagged `needs-decision` once per task, with their number.
+    ///
+    /// At most `staleBudget` are dropped (`StaleLimits.dropsPerNight` a night): each drop is a
+    /// row of the changeset, and one daily series started in year 1 made a first night write
+    /// 740,000 of them (issue 28, item 8). The rest are counted in `staleLeft` and dropped on
+    /// the following nights. Only the first `staleBudget` of each series are materialised;
+    /// the others are only counted.
     private mutating func dropStale() {
         let cutoff = today.adding(days: -max(settings.deleteAfterDays, 0))
+        let budget = max(staleBudget, 0)
         var stale: [Occurrence] = []
+        var keptCount: [String: Int] = [:]
+        var uncollected = 0
         var moved: [String: [OccurrenceOverride]] = [:]
         for o in plan.overrides.values where o.isMove && o.state == .open { moved[o.taskID, default: []].append(o) }
         for task in plan.tasks.values {
@@ -134,6 +148,8 @@ struct PostponementPass {
                 }
                 continue
             }
+            let kept = classifier.keeps(category: task.category)
+            var collected = 0
             // Series: every recurrence date the plan knows of before the cutoff that has no
             // mark (a history settled by earlier nights is a lookup per date), and the moved
             // ones that sit before it.
@@ -148,7 +164,16 @@ struct PostponementPass {
                     guard date <= last else { break }
                     let id = OccurrenceID(taskID: task.id, originalDate: date)
                     if let mark = plan.overrides[id], mark.state != .open || mark.isMove { continue }
-                    if let o = plan.occurrence(id), classifier.classify(o) == .stale { stale.append(o) }
+                    if kept {
+                        if let o = plan.occurrence(id), classifier.classify(o) == .stale {
+                            keptCount[task.id, default: 0] += 1
+                        }
+                    } else if collected >= budget {
+                        uncollected += 1
+                    } else if let o = plan.occurrence(id), classifier.classify(o) == .stale {
+                        stale.append(o)
+                        collected += 1
+                    }
                 }
             }
             for mark in moved[task.id] ?? [] where (mark.start?.date ?? cutoff) < cutoff {
@@ -156,12 +181,21 @@ struct PostponementPass {
             }
         }
         stale.sort { ($0.start, $0.id) < ($1.start, $1.id) }
-        var kept: [String: Int] = [:]
+        var dropped = 0
         for o in stale {
-            if classifier.keeps(category: o.category) { kept[o.taskID, default: 0] += 1 } else { drop(o) }
+            if classifier.keeps(category: o.category) {
+                keptCount[o.taskID, default: 0] += 1
+            } else if dropped < budget {
+                drop(o)
+                dropped += 1
+            } else {
+                uncollected += 1
+            }
         }
-        for taskID in kept.keys.sorted() {
-            flags.append(PlanFlag(id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: kept[taskID]!))
+        staleBudget -= dropped
+        staleLeft = uncollected
+        for taskID in keptCount.keys.sorted() {
+            flags.append(PlanFlag(id: OccurrenceID(taskID: taskID), kind: .needsDecision, count: keptCount[taskID]!))
         }
     }
 

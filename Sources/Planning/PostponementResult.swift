@@ -11,6 +11,9 @@ package struct PostponementResult: Hashable, Sendable {
     package var summary: PlanSummary
     /// `now` on the user's clock, rounded up to the minute (nothing is placed before it).
     package var now: CivilDateTime
+    /// Stale sessions found but left for the following nights: a night drops at most
+    /// `StaleLimits.dropsPerNight` (0: every stale session was handled).
+    package var staleLeft = 0
 
     package init(plan: UserPlan, edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, now: CivilDateTime) {
         self.plan = plan

@@ -39,10 +39,15 @@ package struct Postponer: Sendable {
         var edits = EditLog()
         var flags: [PlanFlag] = []
         var passes = 0
+        var staleBudget = StaleLimits.dropsPerNight
+        var staleLeft = 0
         while true {
             passes += 1
             var pass = PostponementPass(plan: current, now: civil, createdAt: now, nightStart: plan)
+            pass.staleBudget = staleBudget
             pass.run()
+            staleBudget = pass.staleBudget
+            if passes == 1 { staleLeft = pass.staleLeft }
             current = pass.plan
             edits.merge(
                 passes == 1
@@ -59,8 +64,10 @@ package struct Postponer: Sendable {
             if pass.edits.isEmpty || !missedWithoutPlace || passes >= 64 { break }
         }
         let merged = edits.edits
-        return PostponementResult(
+        var result = PostponementResult(
             plan: current, edits: merged, flags: flags, summary: PlanSummary(edits: merged), now: civil)
+        result.staleLeft = staleLeft
+        return result
     }
 }
 

@@ -85,20 +85,28 @@ package final class Console: Sendable {
 
     /// A log line on stderr, with a journald priority prefix under systemd.
     package func log(_ text: String, priority: LogPriority = .info) {
-        let safe = Console.escapingControls(text, keepingColors: colorAllowed)
+        // One call, one line: a newline inside (a student's title, a server's error text) would
+        // start a line of its own, with a journald priority of its own (issue 28, item 7).
+        let safe = Console.escapingControls(text, keepingColors: colorAllowed, singleLine: true)
         writing.withLock { _ in writeErr((journal ? "<\(priority.rawValue)>" : "") + safe + "\n") }
     }
 
-    /// `text` with every control character except newline and tab shown as `\u{XX}`.
+    /// `text` with every control character except newline and tab shown as `\u{XX}`; with
+    /// `singleLine`, newlines too.
     ///
     /// Titles, notes, categories and a model server's error text are other people's text: a
     /// terminal escape in one of them reached the terminal and the journal as is (issue 13).
     /// With `keepingColors`, the colour sequences `paint` writes (`ESC [ digits m`) stay:
     /// they can only colour text. JSON output has no raw control characters to begin with.
-    static func escapingControls(_ text: String, keepingColors: Bool) -> String {
-        func isControl(_ v: UInt32) -> Bool { (v < 0x20 && v != 0x09 && v != 0x0A) || (0x7F...0x9F).contains(v) }
+    static func escapingControls(_ text: String, keepingColors: Bool, singleLine: Bool = false) -> String {
+        let newline: UInt32 = singleLine ? 0x09 : 0x0A // with singleLine only tab is let through
+        func isControl(_ v: UInt32) -> Bool { (v < 0x20 && v != 0x09 && v != newline) || (0x7F...0x9F).contains(v) }
         // The usual line has none: one pass over its bytes (C1 controls are two bytes from 0xC2 0x80).
-        guard text.utf8.contains(where: { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 }) else {
+        guard
+            text.utf8.contains(where: {
+                $0 < 0x20 && $0 != 0x09 && UInt32($0) != newline || $0 == 0x7F || $0 == 0xC2
+            })
+        else {
             return text
         }
         let scalars = Array(text.unicodeScalars)
@@ -119,6 +127,13 @@ package final class Console: Sendable {
             i += 1
         }
         return String(result)
+    }
+
+    /// Text from students or servers for one line of a multi-line `out` (a title in a list, an
+    /// error in a log line): line breaks shown as `\u{A}` and `\u{D}`, like every other
+    /// control character, so it can never start a line of its own.
+    package static func oneLine(_ text: String) -> String {
+        escapingControls(text, keepingColors: false, singleLine: true)
     }
 
     /// The index of the `m` closing a colour sequence `ESC [ [0-9;]* m` that starts at `start`.

@@ -20,7 +20,7 @@ struct FeedsCommand: ReplanCommand {
         completion: .directory)
     var out: String
     @Option(name: "--user", value: "ID", help: "only this student (repeatable)") var user: [String]
-    @Option(name: "--days-back", range: 0...3650, help: "days before today in each feed (default 30)")
+    @Option(name: "--days-back", range: 0...3650, help: "days before today in each feed (default 14)")
     var daysBack: Int?
     @Option(name: "--days-ahead", range: 0...3650, help: "days after today in each feed (default 60)")
     var daysAhead: Int?

@@ -84,6 +84,7 @@ struct ImportCommand: ReplanCommand {
             }
         }
         let changesets = Dictionary(results.map { ($0.userID, $0.changesetID) }, uniquingKeysWith: { a, _ in a })
+        let created = Set(results.filter(\.created).map(\.userID))
         let summaries = Importer.check(input)
         if a.json {
             var out: [String: JSONValue] = [
@@ -94,6 +95,7 @@ struct ImportCommand: ReplanCommand {
                             (changesets[c.userID] ?? nil).map { .string($0.description) } ?? .null
                         return [
                             "user": .string(c.userID), "changesetId": changeset,
+                            "created": .bool(created.contains(c.userID)),
                             "tasks": .int(c.tasks), "series": .int(c.series),
                             "completedOccurrences": .int(c.completedSessions),
                             "focusMinutes": .int(c.focusMinutes),
@@ -109,10 +111,17 @@ struct ImportCommand: ReplanCommand {
                 if check {
                     ctx.console.out("would import \(c.userID) (\(c.zoneIdentifier)): \(what)")
                 } else if let cs = changesets[c.userID] ?? nil {
+                    // `undo` takes back the tasks; a student this import added stays until `user rm`.
+                    let new =
+                        created.contains(c.userID) ? ", a new student: `replan user rm \(c.userID)` removes them" : ""
                     ctx.console.out(
                         report == nil
-                            ? "imported \(c.userID) (changeset \(cs))"
-                            : "imported \(c.userID) (changeset \(cs)): \(what)")
+                            ? "imported \(c.userID) (changeset \(cs)\(new))"
+                            : "imported \(c.userID) (changeset \(cs)\(new)): \(what)")
+                } else if created.contains(c.userID) {
+                    ctx.console.out(
+                        "imported \(c.userID): a new student with no tasks (no changeset to undo; `replan user rm \(c.userID)` removes them)"
+                    )
                 } else {
                     ctx.console.out("imported \(c.userID): already up to date")
                 }

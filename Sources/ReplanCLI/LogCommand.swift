@@ -150,6 +150,9 @@ struct LogCommand: ReplanCommand {
             lines.append(console.paint(format(header), .bold))
             for (t, cells) in zip(totals, rows) {
                 lines.append(format(cells))
+                if let stopped = t.run.options["modelStopped"]?.stringValue {
+                    lines.append("      model calls stopped: \(Console.oneLine(stopped))")
+                }
                 if runMode || detail {
                     for u in students[t.run.id] ?? [] {
                         lines.append("      " + studentLine(u.userRun, prices: prices))
@@ -213,7 +216,7 @@ struct LogCommand: ReplanCommand {
         }
         line += ", \(seconds(Double(x.durationMilliseconds) / 1000))"
         if let m = x.modelDecision { line += "  model \(m)" }
-        if let e = x.error { line += "  error: \(e)" }
+        if let e = x.error { line += "  error: \(Console.oneLine(e))" }
         return line
     }
 
@@ -252,6 +255,7 @@ struct LogCommand: ReplanCommand {
                     [
                         "id": .int(t.run.id), "startedAt": .string(Timestamp.text(t.run.startedAt)),
                         "finishedAt": t.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
+                        "modelStopped": t.run.options["modelStopped"] ?? .null,
                         "totals": [
                             "due": .int(t.users), "changed": .int(t.changed), "unchanged": .int(t.unchanged),
                             "skipped": .int(t.skipped),

@@ -46,6 +46,12 @@ struct ModelOptions: ArgumentGroup {
         help: "seconds the run's model stage may take; then the remaining students get local edits only (default 7200)")
     var modelDeadline: String?
     @Option(
+        name: "--refusal-breaker", value: "SECONDS",
+        help:
+            "seconds the model server may refuse every request (429 or 5xx) before the run stops asking it; the remaining students get local edits only (default 120)"
+    )
+    var refusalBreaker: String?
+    @Option(
         name: "--student-deadline", value: "SECONDS",
         help: "seconds one student's model conversation may take; then local edits only (default 300)")
     var studentDeadline: String?

@@ -134,7 +134,9 @@ enum ModelSetup {
         return ModelDeadline(
             perRun: try seconds("--model-deadline", options.modelDeadline, ModelDeadline.defaultPerRun),
             perStudent: try seconds("--student-deadline", options.studentDeadline, ModelDeadline.defaultPerStudent),
-            startedAt: Date())
+            startedAt: Date(),
+            refusalBreaker: try seconds(
+                "--refusal-breaker", options.refusalBreaker, ModelDeadline.defaultRefusalBreaker))
     }
 
     /// The API key, or nil when none is configured. An empty file means "no key".

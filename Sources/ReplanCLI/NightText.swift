@@ -33,7 +33,7 @@ enum NightText {
         case .create: verb = console.paint("create", .green)
         case .update: verb = console.paint("update", .blue)
         }
-        var text = "\(verb) '\(e.title)'  \(show(e.before)) → \(show(e.after))  (\(e.reason.rawValue))"
+        var text = "\(verb) '\(Console.oneLine(e.title))'  \(show(e.before)) → \(show(e.after))  (\(e.reason.rawValue))"
         if !e.detail.isEmpty { text += " — \(e.detail)" }
         return text + "  " + console.paint(e.id.description, .dim)
     }
@@ -44,14 +44,14 @@ enum NightText {
 
     static func model(_ m: ModelSummary) -> String {
         if !m.called {
-            if let e = m.error { return "model not asked: \(e)" }
+            if let e = m.error { return "model not asked: \(Console.oneLine(e))" }
             return m.decision.map { "model not asked (\($0.reason))" } ?? "model not asked"
         }
         var text = "model: \(m.turns) turn(s), \(m.requests) request(s), \(m.tokens.total) tokens"
         if let reason = m.decision?.reason { text += ", asked for \(reason)" }
         if let ending = m.ending { text += ", ended by \(ending)" }
-        if let e = m.error { text += " — \(e)" }
-        if let summary = m.summary { text += "\n  model says: \(summary)" }
+        if let e = m.error { text += " — \(Console.oneLine(e))" }
+        if let summary = m.summary { text += "\n  model says: \(Console.oneLine(summary))" }
         if let question = m.question { text += "\n  for you to decide: \(question)" }
         return text
     }

@@ -152,7 +152,7 @@ enum NightlyCommands {
         for f in night.flags { ctx.console.out("  flag \(f.kind.rawValue): \(f.id)") }
         ctx.console.out(NightText.summary(night.summary))
         ctx.console.out(NightText.model(night.model))
-        if let e = night.error { ctx.console.out("note: \(e)") }
+        if let e = night.error { ctx.console.out("note: \(Console.oneLine(e))") }
         return .success
     }
 

@@ -392,7 +392,7 @@ enum TaskCommands {
                         "  \($0.every.rawValue), missed: \($0.effectiveMissed.rawValue)"
                     } ?? ""
                 ctx.console.out(
-                    "  \(time)  \(o.title)  [\(o.category)]  \(ctx.console.paint(o.id.description, .dim))\(state)\(ctx.console.paint(series, .dim))"
+                    "  \(time)  \(Console.oneLine(o.title))  [\(Console.oneLine(o.category))]  \(ctx.console.paint(o.id.description, .dim))\(state)\(ctx.console.paint(series, .dim))"
                 )
             }
         }

@@ -91,7 +91,9 @@ struct WeekCommand: ReplanCommand {
                 marks[e.id] = ("→", .blue)
                 if let before = e.before, days.contains(before.start.date) {
                     ghosts[before.start.date, default: []].append(
-                        Entry(start: before.start, text: "⇢" + time(before.start) + " " + e.title, color: .dim))
+                        Entry(
+                            start: before.start, text: "⇢" + time(before.start) + " " + Console.oneLine(e.title),
+                            color: .dim))
                 }
             case .create: marks[e.id] = ("+", .green)
             case .update: marks[e.id] = ("~", .blue)
@@ -100,7 +102,8 @@ struct WeekCommand: ReplanCommand {
                 if let before = e.before, days.contains(before.start.date) {
                     ghosts[before.start.date, default: []].append(
                         Entry(
-                            start: before.start, text: "✗" + time(before.start) + " " + e.title + " (deleted)",
+                            start: before.start,
+                            text: "✗" + time(before.start) + " " + Console.oneLine(e.title) + " (deleted)",
                             color: .red))
                 }
             }
@@ -122,7 +125,8 @@ struct WeekCommand: ReplanCommand {
             // A session over several days shows on each of them.
             var d = max(o.start.date, days[0])
             while d <= min(o.allDay ? o.end.date : o.end.adding(minutes: -1).date, days[6]) {
-                byDay[d, default: []].append(Entry(start: o.start, text: mark + when + " " + o.title, color: color))
+                byDay[d, default: []].append(
+                    Entry(start: o.start, text: mark + when + " " + Console.oneLine(o.title), color: color))
                 d = d.adding(days: 1)
             }
         }

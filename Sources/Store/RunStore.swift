@@ -22,10 +22,18 @@ package struct RunStore {
         }
     }
 
-    package func finishRun(id: Int, finishedAt: Date) throws(StoreError) {
+    /// Records the end of a run; `options`, when given, replaces what `startRun` stored (the
+    /// runner adds what happened to the run as a whole, such as model calls stopped).
+    package func finishRun(id: Int, finishedAt: Date, options: JSONValue? = nil) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute(
-                "UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
+            if let options {
+                try db.execute(
+                    "UPDATE runs SET finished_at = ?, options = ? WHERE id = ?",
+                    [.text(Timestamp.text(finishedAt)), .text(options.text), .integer(id)])
+            } else {
+                try db.execute(
+                    "UPDATE runs SET finished_at = ? WHERE id = ?", [.text(Timestamp.text(finishedAt)), .integer(id)])
+            }
         }
     }
 

@@ -178,6 +178,40 @@ import Testing
         try expectWellFormedRequests(server, outcome: outcome)
     }
 
+    /// Issue 28, item 10: every call of a flood stayed in the conversation (and was sent again
+    /// with every request) and in the transcript: about 240 MiB per student.
+    @Test func aToolCallFloodIsBoundedInTheConversationAndTheTranscript() throws {
+        let pad = String(repeating: "x", count: 20 * 1024)
+        var flood = (0..<200).map { i in
+            Call("call_\(i)", "saveTask", #"{"tasks": [], "pad": "\#(pad)"}"#)
+        }
+        flood.insert(
+            Call("call_big", "saveTask", #"{"tasks": [], "pad": "\#(String(repeating: "y", count: 100 * 1024))"}"#),
+            at: 1)
+        let server = try Self.server([MockScript.toolCalls(flood), MockScript.end("Done.")])
+        let outcome = try run(server)
+        #expect(outcome.ending == .endConversation)
+
+        let second = try server.requests()[1]
+        let messages = Self.messages(try #require(second.json as? [String: Any]))
+        let assistant = try #require(messages.first { $0["role"] as? String == "assistant" })
+        let calls = assistant["tool_calls"] as? [[String: Any]] ?? []
+        #expect(calls.count == ToolCallBudget.maxCalls)
+        let tools = messages.filter { $0["role"] as? String == "tool" }
+        #expect(tools.map { $0["tool_call_id"] as? String } == calls.map { $0["id"] as? String })
+        #expect((tools[1]["content"] as? String)?.contains("refused unread") == true)
+        #expect(
+            (messages.last?["content"] as? String)?.contains("at most \(ToolCallBudget.maxCalls) tool calls") == true)
+        // What the next request carries and the transcript keeps is bounded by the budget, not
+        // by the 4 MiB answer.
+        #expect(second.raw.utf8.count < ToolCallBudget.maxAnswerArgumentBytes + 128 * 1024, "\(second.raw.utf8.count)")
+        let transcript = outcome.transcript.text.utf8.count
+        #expect(transcript < 4 * ToolCallBudget.maxAnswerArgumentBytes + 256 * 1024, "\(transcript)")
+        let first = outcome.transcript.arrayValue?.filter { $0["turn"] == 1 } ?? []
+        #expect(first.filter { $0["kind"] == "tool" }.count == ToolCallBudget.maxCalls)
+        #expect(first.contains { $0["kind"] == "dropped" && $0["count"] == .int(201 - ToolCallBudget.maxCalls) })
+    }
+
     @Test func theModelCorrectsItselfOverSeveralTurns() throws {
         let server = try Self.server([
             MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T14:30", "2025-01-07T15:30"))]),

@@ -186,6 +186,45 @@ import Testing
         #expect(out.report.omissions.contains { $0.path == "studySettings/u1.selectedDays[0]" })
     }
 
+    /// Issue 28, item 11: each statistics document at the cap became 2,084 focus sessions, so
+    /// a small export of many categories became millions of rows.
+    @Test func oneStudentsFocusCountersExpandIntoABoundedNumberOfSessions() throws {
+        let docs = (0..<200).map { #""c\#($0)": {"category": "科目\#($0)", "focusTime": 3000000}"# }
+        let extra =
+            #", "userStatistics": {"u1": {"__collections__": {"statistics": {\#(docs.joined(separator: ","))}}}}"#
+        let out = try Self.convert(Self.tree(tasks: ["a": Self.task()], extra: extra))
+        let sessions = out.document.entries[0].focusSessions
+        #expect(sessions.count <= FirestoreImporter.maxFocusMinutes / 1440 + 1, "\(sessions.count) sessions")
+        #expect(sessions.reduce(0) { $0 + $1.minutes } == FirestoreImporter.maxFocusMinutes)
+        // The records cut short are named: the one that crossed the bound and every one after.
+        let cut = out.report.corrections.filter { $0.message.contains("most replan keeps per student") }
+        #expect(cut.count == 199)
+        #expect(cut.first?.path == "userStatistics/u1/statistics/c1", "\(cut.first.map(\.path) ?? "none")")
+        #expect(cut.first?.message.contains("kept 0") == true)
+    }
+
+    /// Issue 28, item 18: a reminder lead under a name the importer did not guess fell back to
+    /// the default without a word, and every field it did not read vanished.
+    @Test func everyFieldTheImportDoesNotUseIsListedAndAMissingLeadIsReported() throws {
+        let extra =
+            #", "settings": {"u1": {"notificationEnabled": true, "reminderLeadMinutes": 30}}, "userStatistics": {"u1": {"totalTokens": 9, "__collections__": {"statistics": {"s": {"category": "英文", "focusTime": 30, "taskCount": 2}}}}}"#
+        let out = try Self.convert(
+            Self.tree(tasks: ["a": Self.task(#""priority": 3"#), "b": Self.task(#""priority": 1"#)], extra: extra))
+        #expect(out.document.entries[0].user.settings.reminderMinutes == UserSettings().reminderMinutes)
+        let lead = out.report.corrections.first { $0.path == "settings/u1" }
+        #expect(lead?.kind == .defaulted && lead?.message.contains("no reminder lead") == true, "\(out.report.lines)")
+        let unused = Dictionary(uniqueKeysWithValues: out.report.notUsed.map { ($0.field, $0) })
+        #expect(unused["settings/*.reminderLeadMinutes"]?.example == "settings/u1", "\(out.report.lines)")
+        #expect(unused["settings/*.notificationEnabled"] == nil, "the name it used is not listed")
+        #expect(unused["tasks/*/userTasks/*.priority"]?.documents == 2)
+        #expect(unused["tasks/*/userTasks/*.createdAt"]?.documents == 2)
+        #expect(unused["tasks/*/userTasks/*.title"] == nil)
+        #expect(unused["userStatistics/*.totalTokens"] != nil)
+        #expect(unused["userStatistics/*/statistics/*.taskCount"]?.message.contains("recounts") == true)
+        #expect(out.report.lines.contains { $0.hasPrefix("fields not used") })
+        #expect(out.report.json["notUsed"]?.arrayValue?.count == out.report.notUsed.count)
+    }
+
     @Test func aCategoryReplanRefusesIsReplaced() throws {
         let out = try Self.convert(
             Self.tree(tasks: [

@@ -189,6 +189,18 @@ import Testing
         #expect(result.error == .invalidURL(url))
     }
 
+    @Test func aReplyWithoutAStatusLineIsNotHTTPRatherThanAnInvalidURL() throws {
+        let server = try MockOpenAIServer(
+            script: #"[{"match": null, "responses": [{"fault": "http09", "text": "SSH-2.0-OpenSSH_9.6\r\n"}]}]"#)
+        let result = outcome { () throws(HTTPError) in try client.send(server.request()) }
+        guard case .notHTTP = result.error else {
+            Issue.record("expected notHTTP, got \(String(describing: result.error))")
+            return
+        }
+        #expect(result.error?.description.contains("not HTTP") == true)
+        #expect(result.error?.description.contains("invalid URL") == false)
+    }
+
     @Test func errorDescriptionsNeverContainRequestHeaders() throws {
         let server = try MockOpenAIServer(script: "[]")
         let secretHeaders = [HTTPHeader(name: "Authorization", value: "Bearer sk-very-secret")]

@@ -240,6 +240,27 @@ import Testing
             })
     }
 
+    /// Issue 28, item 7: the server's error text with a newline forged a journal line.
+    @Test func aServerErrorWithNewlinesStaysOnItsOwnLine() throws {
+        let forged = "<0>replan: run 7: 0 due, forged"
+        let scene = try ReplanHarness(
+            rules: [
+                MockScript.rule(
+                    nil, [MockScript.error(status: 400, code: "bad_request", message: "nope\n\(forged)")], repeat: true)
+            ],
+            document: Self.studentsWithMissedSessions(["na"]))
+        let run = try scene.run()
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("<0>") }, "\(run.stderr)")
+        // The student's error as `log` and `preview` print it: on the student's own line.
+        let log = try scene.replan(["log", "--run", "1"])
+        let lines = log.stdout.split(separator: "\n")
+        #expect(!lines.contains { $0.hasPrefix("<0>") || $0.hasPrefix("replan: run 7") }, "\(log.stdout)")
+        #expect(log.stdout.contains("nope\\u{A}\(forged)"), "\(log.stdout)")
+        let preview = try scene.replan(["preview", "--user", "na", "--api-key-file", scene.keyFile])
+        #expect(!preview.stdout.split(separator: "\n").contains { $0.hasPrefix("<0>") }, "\(preview.stdout)")
+        #expect(preview.stdout.contains("nope\\u{A}"), "\(preview.stdout)")
+    }
+
     @Test func anExhaustedQuotaStopsModelCallsAndLocalEditsStillCommit() throws {
         let scene = try ReplanHarness(
             rules: [MockScript.rule(nil, [MockScript.quota], repeat: true)],
@@ -267,6 +288,39 @@ import Testing
             logged.values.filter {
                 $0["modelCalls"] == 0 && $0["error"]?.stringValue?.contains("no more model calls in this run") == true
             }.count == 2)
+        try scene.expectKeyNowhere()
+    }
+
+    /// Issue 28, item 12: a provider answering nothing but 503 held every student through all
+    /// of their retries. With the breaker at 1 s the first student's retries stop it, nobody
+    /// else is asked, everyone's local edits commit, and the run's record says why.
+    @Test func aProviderThatRefusesEverythingOpensTheBreakerForTheRestOfTheRun() throws {
+        let scene = try ReplanHarness(
+            rules: [
+                MockScript.rule(nil, [MockScript.error(status: 503, code: nil, message: "overloaded")], repeat: true)
+            ],
+            document: Self.studentsWithMissedSessions(["ra", "rb", "rc"]))
+        let run = try scene.run(["--refusal-breaker", "1"])
+        #expect(run.code == 69, "the model was unavailable for every student: \(run.stderr)")
+        #expect(
+            run.stderr.contains("model calls stopped during the run: the model server refused every request"),
+            "\(run.stderr)")
+        let result = try run.json()
+        #expect(result["model"]?.stringValue?.contains("refused every request (429 or 5xx) for 1.0 s") == true)
+        for id in ["ra", "rb", "rc"] {
+            let night = try #require(Self.night(of: id, in: result))
+            #expect(night["status"] == "changed", "\(id)")
+            #expect(night["edits"]?.arrayValue?.isEmpty == false)
+        }
+        // Fewer requests than the first student's five attempts, and none for the others.
+        #expect(try scene.server.requests().count < 5)
+        let logged = try scene.lastRunUsers()
+        #expect(logged.values.filter { $0["modelCalls"] == 0 }.count == 2, "\(logged)")
+        #expect(logged.values.allSatisfy { $0["error"]?.stringValue?.contains("refused every request") == true })
+        let log = try scene.replan(["log", "--json"]).json()
+        #expect(log["runs"]?.arrayValue?.first?["modelStopped"]?.stringValue?.contains("refused every request") == true)
+        let text = try scene.replan(["log"])
+        #expect(text.stdout.contains("model calls stopped: the model server refused every request"), "\(text.stdout)")
         try scene.expectKeyNowhere()
     }
 

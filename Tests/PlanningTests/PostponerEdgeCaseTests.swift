@@ -196,6 +196,34 @@ import Testing
         #expect(Fx.postpone(window, at: "2025-01-07T03:00").edits.filter { $0.reason == .droppedStale }.count == 3)
     }
 
+    /// Issue 28, item 8: one daily series far in the past made a first night write a row per
+    /// day of its history. A night drops at most `StaleLimits.dropsPerNight`, the oldest
+    /// first, and says how many are left; the next night (on the result) goes on, and the
+    /// nights together drop every one exactly once.
+    @Test func aNightDropsAtMostTheLimitOldestFirstAndTheNextNightsGoOn() {
+        let habit = Fx.task(
+            "vocab", "Vocab", "1990-01-01T10:00", "1990-01-01T10:30", category: "English",
+            repeat: RepeatRule(every: .daily))
+        var plan = Fx.plan([habit])
+        let staleDays = date("1990-01-01").days(until: date("2025-01-07")) - 7
+        var dropped: [OccurrenceID] = []
+        var nights = 0
+        while true {
+            let r = night(plan, at: "2025-01-07T03:00")
+            let drops = r.edits.filter { $0.reason == .droppedStale }
+            #expect(drops.count <= StaleLimits.dropsPerNight)
+            #expect(r.staleLeft == staleDays - dropped.count - drops.count, "night \(nights)")
+            dropped += drops.map(\.id)
+            plan = r.plan
+            nights += 1
+            if r.staleLeft == 0 || nights > 10 { break }
+        }
+        #expect(nights == (staleDays + StaleLimits.dropsPerNight - 1) / StaleLimits.dropsPerNight)
+        #expect(dropped.count == staleDays && Set(dropped).count == staleDays)
+        #expect(dropped.first == id("vocab@1990-01-01"), "the oldest first")
+        #expect(night(plan, at: "2025-01-07T03:00").edits.filter { $0.reason == .droppedStale }.isEmpty)
+    }
+
     @Test func keptCategoriesAreFlaggedOncePerTaskWithTheirCount() {
         let exam = Fx.task(
             "exam", "Exam drill", "2024-12-01T10:00", "2024-12-01T11:00", category: "Exam",

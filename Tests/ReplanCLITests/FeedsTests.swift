@@ -156,4 +156,15 @@ import Testing
         let nobody = try await s.run(["feeds", "--out", s.path("out"), "--user", "nobody"])
         #expect(nobody.code == 65 && nobody.stderr.contains("nobody"), "\(nobody)")
     }
+
+    @Test func theDaysBackHelpNamesTheDefaultTheCommandUses() async throws {
+        let s = try await Self.students()
+        let help = try await s.run(["feeds", "--help"])
+        #expect(help.code == 0 && help.stdout.contains("days before today in each feed (default 14)"), "\(help)")
+        // The default it names is the one a feed gets: 14 days back, nothing before.
+        let out = s.path("window")
+        try await s.ok(["feeds", "--out", out, "--user", "mei", "--user", "mei"])
+        let ics = try String(contentsOfFile: (out as NSString).appendingPathComponent("mei.ics"), encoding: .utf8)
+        #expect(ics.contains("Vocabulary"))
+    }
 }

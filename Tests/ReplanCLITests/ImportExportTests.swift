@@ -140,6 +140,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: s.db), "no rejected import created the database")
     }
 
+    /// Issue 28, item 15: a student without tasks was reported "already up to date", with no
+    /// word of how to take them back.
+    @Test func anImportThatCreatesAStudentSaysSoAndHowToRemoveThem() async throws {
+        let s = try Sandbox()
+        let doc = try s.writeJSON(
+            "new.json", ["format": "replan/1", "users": [["id": "nia", "timeZone": "Europe/Berlin", "tasks": []]]])
+        let first = try await s.ok(["import", doc])
+        #expect(!first.contains("already up to date"), "\(first)")
+        #expect(first.contains("new student") && first.contains("replan user rm nia"), "\(first)")
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM users WHERE id = 'nia'") == 1)
+        let again = try await s.ok(["import", doc])
+        #expect(again.contains("imported nia: already up to date"), "\(again)")
+        let json = try await s.json(["import", doc, "--json"])
+        #expect(json.array("users").first?.bool("created") == false)
+        try await s.ok(["user", "rm", "nia", "--yes"])
+        let back = try await s.json(["import", doc, "--json"])
+        #expect(back.array("users").first?.bool("created") == true, "\(back)")
+    }
+
     @Test func importingTheSameDocumentTwiceCommitsNoSecondChangeset() async throws {
         let s = try Sandbox()
         let doc = try s.writeJSON("rich.json", Documents.rich)

@@ -1,4 +1,5 @@
 import Foundation
+import ReplanCLI
 import ReplanTestSupport
 import Testing
 
@@ -297,5 +298,29 @@ import Testing
         #expect(
             json.array("occurrences").contains { $0.string("title") == "Evil \u{1B}[2J title" },
             "JSON keeps the text, escaped by JSON")
+    }
+
+    /// Issue 28, item 7: a newline in a title forged a line of its own, on the terminal and
+    /// (with a `<N>` priority) in the journal.
+    @Test func aNewlineInATitleNeverStartsALineOfItsOwn() async throws {
+        let s = try await Self.seeded()
+        let forged = "<0>replan: run 99: 0 due, forged"
+        try SQL.execute(
+            s.db, "UPDATE tasks SET title = 'Evil' || char(10) || '\(forged)' || char(13) WHERE id = 'mei-eng-3'")
+        let list = try await s.run(["task", "list", "--user", "mei"])
+        #expect(list.code == 0, "\(list)")
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        #expect(!lines.contains { $0.hasPrefix("<0>") }, "\(list.stdout)")
+        #expect(lines.contains { $0.contains("Evil\\u{A}\(forged)\\u{D}") }, "\(list.stdout)")
+        let week = try await s.run(["week", "--user", "mei", "--date", "2025-01-08"])
+        #expect(!week.stdout.split(separator: "\n").contains { $0.hasPrefix("<0>") }, "\(week)")
+        let captured = Shared<[String]>([])
+        let console = Console(
+            stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, noColor: true, journal: true,
+            writeOut: { _ in }, writeErr: { text in captured.update { $0.append(text) } })
+        console.log("mei: failed — model: the model server answered HTTP 400: bad\n\(forged)\r\n", priority: .warning)
+        let written = captured.value.joined()
+        #expect(written.split(separator: "\n").count == 1 && written.hasPrefix("<4>"), "\(written)")
+        #expect(written.contains("bad\\u{A}<0>replan"))
     }
 }

@@ -29,6 +29,9 @@ or a fault:
                                             a 200 with an N-byte body; "length": false
                                             omits Content-Length (body ends at close)
     {"fault": "raw", "status": 200, "text": "not json"}
+    {"fault": "http09", "text": "hello"}    the text alone, no status line or headers
+                                            (an HTTP/0.9 reply: some other service
+                                            on the port), then close
 
 A request that no rule matches gets a 500 with an OpenAI-style error body saying so.
 
@@ -264,6 +267,10 @@ class Handler(BaseHTTPRequestHandler):
         elif fault == "raw":
             text = response.get("text", "")
             self._send_bytes(response.get("status", 200), text.encode(), "text/plain", response)
+        elif fault == "http09":
+            self.wfile.write(response.get("text", "hello").encode())
+            self.wfile.flush()
+            self.close_connection = True
         elif fault is not None:
             self._send_json(500, error_body("mock_openai: unknown fault " + repr(fault), "mock_bad_script"))
         elif "text" in response:
