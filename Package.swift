@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependencies point one way (see docs/architecture.md, whose graph a test checks
 // against this file): replan → ReplanCLI → Nightly → {Assistant, Store, Exchange} → Planning → JSON;
-// Assistant → HTTP → CCurl; Store → CSQLite. JSON is a leaf: one value type, its reader and writer,
+// Assistant → HTTP → CCurl; Store → CSQLite, CPostgres (the two engines behind one boundary). JSON is a leaf: one value type, its reader and writer,
 // and the Codable bridge for model payloads.
 // Nightly holds the use cases (run, preview, the model stage's wiring, import, undo/redo, manual
 // edits, log/show, users, settings, export, feeds, outbox, prune); each returns a typed result.
@@ -20,10 +20,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "JSON"),
         .target(name: "Planning", dependencies: ["JSON"]),
         .target(name: "Exchange", dependencies: ["JSON", "Planning"]),
-        .target(name: "Store", dependencies: ["CSQLite", "JSON", "Planning"]),
+        .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "JSON", "Planning"]),
         .target(name: "HTTP", dependencies: ["CCurl"]),
         .target(name: "Assistant", dependencies: ["HTTP", "JSON", "Planning"]),
         .target(name: "Nightly", dependencies: ["Assistant", "Exchange", "HTTP", "JSON", "Store", "Planning"]),

@@ -32,12 +32,15 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
     /// A store failure, classified.
     package init(store error: StoreError) {
         switch error {
-        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly:
+        case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly, .cannotConnect, .badLocation,
+            .notReplanServerDatabase:
             self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
             self.init(.badInput, error.description)
         case .conflict: self.init(.conflicts, error.description)
-        case .sqlite where error.isBusy:
+        case .postgres(let failure) where failure.isConnectionFailure:
+            self.init(.cannotOpenDatabase, error.description)
+        case .sqlite where error.isBusy, .postgres where error.isBusy:
             self.init(.locked, "the database is busy (another replan process holds it); try again later")
         default: self.init(.internalError, error.description)
         }

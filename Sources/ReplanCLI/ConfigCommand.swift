@@ -93,7 +93,9 @@ enum ConfigCommand {
         for spec in SettingSpec.all {
             switch spec {
             case .database:
-                rows.append(Row(key: spec.key, value: ctx.databasePath, source: ctx.databaseSource))
+                // A PostgreSQL URI may hold the password: shown by its parts, never as given.
+                rows.append(
+                    Row(key: spec.key, value: DatabaseLocationText.shown(ctx.databasePath), source: ctx.databaseSource))
             case .apiKeyFile:
                 // Where the key would be read from and whether the service will use the
                 // model; the key itself is never printed.

@@ -22,6 +22,16 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly(path: String)
     /// An SQLite call failed.
     case sqlite(SQLiteFailure)
+    /// The PostgreSQL server cannot be reached or refuses the login (unreachable, wrong
+    /// password, no such database). Names the server, never the password (exit 73).
+    case cannotConnect(server: String, reason: String)
+    /// A `postgresql://` value libpq cannot read; the reason never repeats the URI (exit 73).
+    case badLocation(reason: String)
+    /// A PostgreSQL database with tables but without replan's `schema_migrations`: another
+    /// application's, left exactly as it was (exit 73).
+    case notReplanServerDatabase(server: String)
+    /// A PostgreSQL statement failed.
+    case postgres(PostgresFailure)
     case duplicateUser(String)
     case unknownUser(String)
     case unknownChangeset(ChangesetID)
@@ -48,7 +58,10 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Another connection holds a lock past the busy timeout: worth retrying later.
-    package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    package var isBusy: Bool {
+        if case .postgres(let f) = self { return f.isBusy }
+        return code == SQLITE_BUSY || code == SQLITE_LOCKED
+    }
 
     package var description: String {
         switch self {
@@ -64,6 +77,12 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return
                 "database \(path) is read-only for this process: replan needs to write the file and its directory (for the -wal and -shm files); check their owner and permissions, or the file system"
         case .sqlite(let f): return f.description
+        case .cannotConnect(let server, let reason): return "cannot connect to PostgreSQL at \(server): \(reason)"
+        case .badLocation(let reason): return "the PostgreSQL connection URI cannot be read: \(reason)"
+        case .notReplanServerDatabase(let server):
+            return
+                "the PostgreSQL database \(server) has tables but no schema_migrations: another application's; replan leaves it untouched"
+        case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"
         case .unknownChangeset(let id): return "no changeset '\(id)'"

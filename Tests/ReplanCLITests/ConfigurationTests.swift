@@ -81,6 +81,18 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state + "/replan.db"))
     }
 
+    /// A PostgreSQL URI is shown by engine, host, port, database and user; its password never.
+    @Test func configShowNamesAPostgreSQLServerWithoutThePassword() async throws {
+        let s = try Sandbox()
+        let url = "postgresql://night:correct-horse@db.example:6543/replan?sslmode=require"
+        let text = try await s.ok(["config", "show", "--db", url], environment: ["REPLAN_DB": nil])
+        #expect(text.contains("PostgreSQL db.example:6543/replan as night"), "\(text)")
+        #expect(!text.contains("correct-horse"), "\(text)")
+        let json = try await s.ok(["config", "show", "--json"], environment: ["REPLAN_DB": url])
+        #expect(json.contains("db.example:6543/replan as night"), "\(json)")
+        #expect(!json.contains("correct-horse"), "\(json)")
+    }
+
     @Test func configShowNamesTheFileTheDatabaseAndEachSource() async throws {
         let s = try Sandbox()
         let conf = try s.write(

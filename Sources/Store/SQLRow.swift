@@ -1,0 +1,15 @@
+/// The current row of a query, read by 0-based column index, whichever engine produced it.
+/// Repositories read rows through this, so one mapping serves both engines.
+package protocol SQLRow {
+    var columnCount: Int32 { get }
+    func isNull(_ column: Int32) -> Bool
+    func int(_ column: Int32) -> Int
+    func optionalInt(_ column: Int32) -> Int?
+    func bool(_ column: Int32) -> Bool
+    func double(_ column: Int32) -> Double
+    func optionalDouble(_ column: Int32) -> Double?
+    func text(_ column: Int32) -> String
+    func optionalText(_ column: Int32) -> String?
+}
+
+extension Statement: SQLRow {}
