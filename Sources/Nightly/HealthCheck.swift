@@ -63,10 +63,13 @@ package struct HealthCheck {
         package var due: Int
         package var failed: Int
         package var modelErrors: Int
+        /// Why the run stopped asking the model part-way, if it did.
+        package var modelStopped: String?
 
         init(_ f: HealthRepository.RunFacts) {
             (id, startedAt, finishedAt) = (f.id, f.startedAt, f.finishedAt)
             (due, failed, modelErrors) = (f.due, f.failed, f.modelErrors)
+            modelStopped = f.modelStopped
         }
     }
 
@@ -150,6 +153,14 @@ package struct HealthCheck {
                             "run \(run.id): \(run.failed) of \(run.due) students failed, \(run.modelErrors) model errors; replan log --run \(run.id)"
                     ))
             }
+        }
+        if let run = finished, let stopped = run.modelStopped {
+            // The breaker, the quota or a deadline: the night committed its local edits, but
+            // the model stage did not finish; an operator should know before the next night.
+            result.findings.append(
+                Finding(
+                    check: "model-stopped", state: .warning,
+                    message: "run \(run.id) stopped asking the model: \(Self.printable(stopped))"))
         }
         if !due.isEmpty {
             result.findings.append(

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 
 /// The few facts `replan status` reads: the latest runs, students failing night after night,
@@ -18,15 +19,22 @@ package struct HealthRepository {
         package var failed = 0
         /// Students whose model stage ended in an error (their local edits may have committed).
         package var modelErrors = 0
+        /// Why the run stopped asking the model part-way (the quota, a deadline, a provider
+        /// that refused everything: the `modelStopped` of the run's options), if it did.
+        package var modelStopped: String?
     }
 
     /// The latest run (finished or not) and the latest finished run.
     package func latestRuns() throws(StoreError) -> (latest: RunFacts?, finished: RunFacts?) {
         try db.read { (db) throws(StoreError) in
-            let latest = try facts(db, "SELECT id, started_at, finished_at FROM runs ORDER BY id DESC LIMIT 1")
+            let latest = try facts(
+                db, "SELECT id, started_at, finished_at, options FROM runs ORDER BY id DESC LIMIT 1")
             let finished = try facts(
                 db,
-                "SELECT id, started_at, finished_at FROM runs WHERE finished_at IS NOT NULL ORDER BY id DESC LIMIT 1")
+                """
+                SELECT id, started_at, finished_at, options FROM runs WHERE finished_at IS NOT NULL
+                ORDER BY id DESC LIMIT 1
+                """)
             return (latest, finished)
         }
     }
@@ -36,9 +44,13 @@ package struct HealthRepository {
             var run = try db.queryFirst(
                 sql, [],
                 { (s) throws(StoreError) -> RunFacts in
-                    RunFacts(
+                    var run = RunFacts(
                         id: s.int(0), startedAt: Timestamp.date(s.text(1)) ?? .distantPast,
                         finishedAt: s.optionalText(2).flatMap(Timestamp.date))
+                    if let options = try? JSONValue(parsing: s.text(3)) {
+                        run.modelStopped = options["modelStopped"]?.stringValue
+                    }
+                    return run
                 })
         else { return nil }
         try db.queryFirst(

@@ -321,6 +321,11 @@ import Testing
         #expect(log["runs"]?.arrayValue?.first?["modelStopped"]?.stringValue?.contains("refused every request") == true)
         let text = try scene.replan(["log"])
         #expect(text.stdout.contains("model calls stopped: the model server refused every request"), "\(text.stdout)")
+        let status = try scene.replan(["status", "--verbose"])
+        #expect(status.code == 1, "a warning: \(status.stdout)")
+        #expect(
+            status.stdout.contains("stopped asking the model: the model server refused every request"),
+            "\(status.stdout)")
         try scene.expectKeyNowhere()
     }
 
