@@ -18,6 +18,16 @@ package final class ReplanDatabase {
         if path.isEmpty {
             throw UseCaseError(.cannotOpenDatabase, "the database path is empty; give a file path")
         }
+        let lower = path.lowercased()
+        if lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") {
+            // Taken as a path, the URL became directories named after the server with the
+            // password among them. The commands do not run on PostgreSQL yet (README), so a
+            // URL is refused, without repeating it (it may hold a password).
+            throw UseCaseError(
+                .cannotOpenDatabase,
+                "the database is a PostgreSQL URL, but this version of replan keeps its data in a SQLite file only (PostgreSQL support is not finished); give a file path"
+            )
+        }
         if path == ":memory:" || path.hasPrefix("file::memory:") {
             throw UseCaseError(
                 .cannotOpenDatabase,

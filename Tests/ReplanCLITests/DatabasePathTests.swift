@@ -29,6 +29,20 @@ import Testing
         }
     }
 
+    /// A PostgreSQL URL used to be taken as a path: `user add` created directories named after
+    /// the server, the password among them. Until the commands run on PostgreSQL, it is
+    /// refused, and the URL (with its password) is not repeated.
+    @Test func aPostgreSQLURLIsRefusedWithoutCreatingAnythingOrEchoingThePassword() async throws {
+        let s = try Sandbox()
+        for url in ["postgresql://u:s3cret@127.0.0.1:5/db", "postgres://u:s3cret@localhost/db"] {
+            let r = try await s.run(["--db", url, "user", "add", "mei", "--time-zone", "UTC"])
+            #expect(r.code == 73 && r.stderr.contains("PostgreSQL"), "\(r)")
+            #expect(!r.stderr.contains("s3cret") && !r.stdout.contains("s3cret"), "\(r)")
+            #expect(!FileManager.default.fileExists(atPath: s.path("postgresql:")))
+            #expect(!FileManager.default.fileExists(atPath: s.path("postgres:")))
+        }
+    }
+
     /// Only `user add` and `import` create a database; `run` on a mistyped path used to create
     /// it and report a successful night.
     @Test func commandsOtherThanUserAddAndImportNeverCreateADatabase() async throws {
