@@ -13,12 +13,10 @@ import Testing
     }
 
     @discardableResult
-    private func night(_ plan: UserPlan, at now: String) -> PostponementResult {
-        let result = Fx.postpone(plan, at: now)
-        let breaches = GuaranteeChecker(now: plan.zone.instant(at(now)))
-            .check(before: plan, after: result.plan, edits: result.edits, summary: result.summary)
-        #expect(breaches.isEmpty, "\(breaches)")
-        return result
+    private func night(
+        _ plan: UserPlan, at now: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PostponementResult {
+        Fx.checkedNight(plan, at: now, sourceLocation: sourceLocation)
     }
 
     // MARK: - Chains (§5)

@@ -33,6 +33,18 @@ extension Fx {
         Postponer(localNow: at(now), zone: plan.zone).postpone(plan)
     }
 
+    /// A night at `now` whose guarantees are checked (any breach is a recorded issue).
+    @discardableResult
+    static func checkedNight(
+        _ plan: UserPlan, at now: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PostponementResult {
+        let result = postpone(plan, at: now)
+        let breaches = GuaranteeChecker(now: plan.zone.instant(at(now)))
+            .check(before: plan, after: result.plan, edits: result.edits, summary: result.summary)
+        #expect(breaches.isEmpty, "\(breaches)", sourceLocation: sourceLocation)
+        return result
+    }
+
     static func completed(_ taskID: String, _ date: String) -> OccurrenceOverride {
         OccurrenceOverride(taskID: taskID, originalDate: ReplanTestSupport.date(date), state: .completed)
     }

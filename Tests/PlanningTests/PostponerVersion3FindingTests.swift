@@ -8,12 +8,10 @@ import Testing
 /// test failed before its fix. Runs are at 03:00 in Asia/Taipei; 2025-01-06 is a Monday.
 @Suite struct PostponerVersion3FindingTests {
     @discardableResult
-    private func night(_ plan: UserPlan, at now: String) -> PostponementResult {
-        let result = Fx.postpone(plan, at: now)
-        let breaches = GuaranteeChecker(now: plan.zone.instant(at(now)))
-            .check(before: plan, after: result.plan, edits: result.edits, summary: result.summary)
-        #expect(breaches.isEmpty, "\(breaches)")
-        return result
+    private func night(
+        _ plan: UserPlan, at now: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> PostponementResult {
+        Fx.checkedNight(plan, at: now, sourceLocation: sourceLocation)
     }
 
     @Test("§11 series details: a shift append is at the series' time and length, not where the student had moved it")
