@@ -76,4 +76,25 @@ import Testing
         #expect(left.map(\.entry.occurrenceID.taskID) == ["m1"], "the reminder two months ahead stays")
         #expect(left.first?.changesetID == nil, "its changeset is gone: \(id)")
     }
+
+    /// Migration 7 on a database with rows: ids, fields and the changeset link are kept, the
+    /// next id continues after the highest, and the new reference lets a changeset go.
+    @Test func migration7KeepsTheRowsAndContinuesTheirIds() throws {
+        let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 7 })
+        let mei = try f.addUser()
+        try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
+            outbox: [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)])
+        let before = try OutboxRepository(f.db).entries(userID: "mei")
+        try f.db.close()
+        let db = try Database.open(path: f.path, now: Fixture.later)
+        let outbox = OutboxRepository(db)
+        #expect(try outbox.entries(userID: "mei") == before)
+        #expect(try outbox.highestIssuedID() == before.last?.id)
+        #expect(try db.queryFirst("PRAGMA foreign_key_check") { $0.text(0) } == nil)
+        #expect(try db.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
+        try db.execute("DELETE FROM changesets")
+        #expect(try outbox.entries(userID: "mei").map(\.changesetID) == [nil, nil])
+    }
 }
