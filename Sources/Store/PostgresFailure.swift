@@ -4,7 +4,8 @@ package struct PostgresFailure: Equatable, Sendable, CustomStringConvertible {
     /// Five characters, e.g. `23505` (unique violation), `40001` (serialization failure).
     package var sqlState: String
     package var message: String
-    /// e.g. `execute: INSERT INTO tasks`; the SQL text holds only placeholders.
+    /// What the store was doing, e.g. `writing tasks (execute)` (`operationName`): never the
+    /// SQL text or a bound value.
     package var operation: String
     /// `host:port/database as user`.
     package var server: String

@@ -4,8 +4,8 @@ import CSQLite
 /// messages a user can act on.
 ///
 /// SQLite failures carry the result code, the extended code, SQLite's own message and a short
-/// description of the operation (the head of the SQL text, which only ever holds `?`
-/// placeholders) — never a bound value, so a student's titles or notes cannot leak into logs.
+/// description of the operation ("writing tasks", from `operationName`) — never the SQL text
+/// or a bound value, so a student's titles or notes cannot leak into logs.
 package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database file cannot be created or opened (missing directory, permissions). The CLI
     /// maps this to exit code 73.
@@ -100,7 +100,8 @@ package struct SQLiteFailure: Equatable, Sendable, CustomStringConvertible {
     package var code: Int32
     package var extendedCode: Int32
     package var message: String
-    /// What the store was doing, e.g. `step: INSERT INTO tasks`. Never contains bound values.
+    /// What the store was doing, e.g. `writing tasks` (`operationName`): never the SQL text or
+    /// a bound value.
     package var operation: String
 
     package init(code: Int32, extendedCode: Int32, message: String, operation: String) {
