@@ -31,7 +31,7 @@ final class BatchingWriter: @unchecked Sendable {
     let maxAge: TimeInterval
     let queueCapacity: Int
 
-    private let db: Database
+    private let db: any SQLExecutor
     /// Guards `jobs` and `stopped`; everything else belongs to the writer thread.
     private let lock = NSCondition()
     private var jobs: [(BatchingWriter) -> Void] = []
@@ -42,7 +42,9 @@ final class BatchingWriter: @unchecked Sendable {
     private var batchOpenedAt: Date?
     private var completions: [(Result<Void, StoreError>) -> Void] = []
 
-    init(_ db: Database, maxStudents: Int = 64, maxAge: TimeInterval = 0.1, queueCapacity: Int = 32) {
+    static let defaultMaxStudents = 64
+
+    init(_ db: any SQLExecutor, maxStudents: Int = defaultMaxStudents, maxAge: TimeInterval = 0.1, queueCapacity: Int = 32) {
         self.db = db
         self.maxStudents = maxStudents
         self.maxAge = maxAge
@@ -59,8 +61,8 @@ final class BatchingWriter: @unchecked Sendable {
     /// gets the value once the batch is committed, or the error when the batch is lost or
     /// nothing could be written.
     func stage<T>(
-        _ body: @escaping (Database) throws(StoreError) -> T,
-        otherwise: ((StoreError, Database) throws(StoreError) -> T)? = nil,
+        _ body: @escaping (any SQLExecutor) throws(StoreError) -> T,
+        otherwise: ((StoreError, any SQLExecutor) throws(StoreError) -> T)? = nil,
         then completion: @escaping Completion<T>
     ) {
         enqueue { writer in writer.runStaged(body, otherwise: otherwise, then: completion) }
@@ -68,7 +70,7 @@ final class BatchingWriter: @unchecked Sendable {
 
     /// Commits the open batch, then runs `body` on the writer thread in no transaction (the
     /// run's own rows, in a transaction `body` opens), and returns its result.
-    func perform<T>(_ body: @escaping (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    func perform<T>(_ body: @escaping (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         let done = NSCondition()
         var result: Result<T, StoreError>?
         enqueue { writer in
@@ -163,7 +165,7 @@ final class BatchingWriter: @unchecked Sendable {
     }
 
     private func runStaged<T>(
-        _ body: (Database) throws(StoreError) -> T, otherwise: ((StoreError, Database) throws(StoreError) -> T)?,
+        _ body: (any SQLExecutor) throws(StoreError) -> T, otherwise: ((StoreError, any SQLExecutor) throws(StoreError) -> T)?,
         then completion: @escaping Completion<T>
     ) {
         if batchOpenedAt == nil {

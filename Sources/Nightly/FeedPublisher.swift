@@ -51,8 +51,8 @@ package struct FeedPublisher: Sendable {
         if only.isEmpty {
             // The cursor gets a connection of its own: the workers share it under the source's
             // lock, and nothing else may use it meanwhile.
-            let path = databasePath
-            let connection = try storeCall { () throws(StoreError) in try Database.open(path: path) }
+            let location = database.location
+            let connection = try storeCall { () throws(StoreError) in try location.open() }
             source = UserSource(cursor: UserRepository(connection).cursor(), users: [])
         } else {
             let roster = Roster(database: database)
@@ -64,7 +64,7 @@ package struct FeedPublisher: Sendable {
         }
         let tally = Tally()
         let group = DispatchGroup()
-        let (path, feeds) = (databasePath, self)
+        let (location, feeds) = (database.location, self)
         for _ in 0..<workers {
             group.enter()
             // A thread per worker with its own connection: a SQLite handle belongs to one thread.
@@ -73,11 +73,11 @@ package struct FeedPublisher: Sendable {
                 let plans: PlanRepository
                 let changesets: ChangesetStore
                 do throws(StoreError) {
-                    let connection = try Database.open(path: path)
+                    let connection = try location.open()
                     plans = PlanRepository(connection)
                     changesets = ChangesetStore(connection)
                 } catch {
-                    log("feeds: cannot open \(path): \(error)")
+                    log("feeds: cannot open \(location): \(error)")
                     tally.failed()
                     return
                 }

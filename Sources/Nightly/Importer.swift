@@ -40,7 +40,7 @@ package struct Importer {
     /// The focus sessions of `entry` that the user does not hold yet, as changeset edits (the
     /// changeset records them, so undo takes them back and redo brings them again). Content
     /// already stored is not added again, so importing the same export twice adds nothing.
-    static func focusEdits(_ entry: ReplanDocument.Entry, db: Database) throws(StoreError) -> [ChangesetEdit] {
+    static func focusEdits(_ entry: ReplanDocument.Entry, db: any SQLExecutor) throws(StoreError) -> [ChangesetEdit] {
         var stored = Set<FocusRowKey>()
         if try UserRepository(db).exists(entry.user.id) {
             for f in try FocusSessionRepository(db).sessions(userID: entry.user.id) {

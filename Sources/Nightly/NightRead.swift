@@ -26,7 +26,7 @@ struct NightRead {
     /// What the model last reviewed (the call policy's memory): one primary-key lookup.
     var memory: ModelMemory?
 
-    static func read(user: User, window: ClosedRange<CivilDate>, db: Database) throws(StoreError) -> NightRead {
+    static func read(user: User, window: ClosedRange<CivilDate>, db: any SQLExecutor) throws(StoreError) -> NightRead {
         try db.read { (db) throws(StoreError) -> NightRead in
             let memory = try ModelMemoryRepository(db).memory(userID: user.id)
             let stored = try StatisticsBaseRepository(db).base(userID: user.id)

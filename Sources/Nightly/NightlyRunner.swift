@@ -94,12 +94,17 @@ package final class NightlyRunner: Sendable {
     }
 
     package func run() throws(RunError) -> Report {
-        guard let runLock = try wrap({ () throws(StoreError) in try RunLock.tryAcquire(databasePath: databasePath) })
-        else {
-            throw .locked(path: databasePath)
+        let location = try wrap { () throws(StoreError) in try StoreLocation(databasePath) }
+        guard let runLock = try wrap({ () throws(StoreError) in try location.tryAcquireRunLock() }) else {
+            throw .locked(path: location.description)
         }
         defer { withExtendedLifetime(runLock) {} }
-        let writer = BatchingWriter(try wrap { () throws(StoreError) in try Database.open(path: databasePath) })
+        // PostgreSQL commits each student in a transaction of its own: a write that meets a
+        // row the app's backend changed fails as a serialization failure, and inside a shared
+        // batch the retry would see the same snapshot again.
+        let writer = BatchingWriter(
+            try wrap { () throws(StoreError) in try location.open() },
+            maxStudents: location.engine == .sqlite ? BatchingWriter.defaultMaxStudents : 1)
         defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
             try writer.perform { [options] (db) throws(StoreError) in
@@ -117,7 +122,7 @@ package final class NightlyRunner: Sendable {
         let producerError = ErrorBox()
         let producer = Thread { [self] in
             do throws(StoreError) {
-                let reader = try Database.open(path: databasePath)
+                let reader = try location.open()
                 try forEachDueUser(reader) { user in
                     report.withLock { $0.due += 1 }
                     return queue.put(user)
@@ -135,7 +140,7 @@ package final class NightlyRunner: Sendable {
             let worker = Thread { [self] in
                 defer { group.leave() }
                 NightlyRunner.yieldToTheWriter()
-                guard let reader = try? Database.open(path: databasePath) else {
+                guard let reader = try? location.open() else {
                     queue.close()
                     return
                 }
@@ -197,7 +202,7 @@ package final class NightlyRunner: Sendable {
     }
 
     /// Streams users and hands over the due ones; stops when `handle` returns false.
-    private func forEachDueUser(_ db: Database, _ handle: (User) -> Bool) throws(StoreError) {
+    private func forEachDueUser(_ db: any SQLExecutor, _ handle: (User) -> Bool) throws(StoreError) {
         let runs = RunStore(db)
         func due(_ user: User) throws(StoreError) -> Bool {
             guard user.settings.autoUpdate else { return false }
@@ -222,7 +227,7 @@ package final class NightlyRunner: Sendable {
         }
     }
 
-    private func process(_ user: User, reader: Database, writer: BatchingWriter, runID: Int) {
+    private func process(_ user: User, reader: any SQLExecutor, writer: BatchingWriter, runID: Int) {
         let userID = user.id
         let started = Date()
         var night: UserNight
@@ -332,7 +337,7 @@ package final class NightlyRunner: Sendable {
     /// The changeset, the user-run row and the transcript in one transaction: `db` is in the
     /// student's savepoint of the writer's batch. Nothing in here catches an error, so the
     /// store calls join that savepoint instead of nesting their own.
-    private func commit(_ night: UserNight, writer db: Database, runID: Int) throws(StoreError) -> ChangesetID? {
+    private func commit(_ night: UserNight, writer db: any SQLExecutor, runID: Int) throws(StoreError) -> ChangesetID? {
         try db.joiningNestedWrites { (db) throws(StoreError) -> ChangesetID? in
             // A plan write since the night was read (a student's edit) raised the serial: the
             // base counted from that read may be stale, so it is not kept.
@@ -365,7 +370,7 @@ package final class NightlyRunner: Sendable {
         }
     }
 
-    private func record(_ night: UserNight, writer: Database, runID: Int) throws(StoreError) {
+    private func record(_ night: UserNight, writer: any SQLExecutor, runID: Int) throws(StoreError) {
         let status = UserRunStatus(rawValue: night.status.rawValue) ?? .failed
         var run = UserRun(
             runID: runID, userID: night.userID, planDate: night.planDate, status: status,

@@ -6,11 +6,26 @@ import Store
 /// sees a repository or SQL.
 package final class ReplanDatabase {
     /// The open connection: internal, so nothing outside the use cases can run a statement on it.
-    let connection: Database
+    let connection: any SQLExecutor
+    /// Where it is: the nightly job and the feeds open more connections to the same database.
+    let location: StoreLocation
 
-    package var path: String { connection.path }
+    /// The SQLite path, or the PostgreSQL server as `host:port/database as user` (never a
+    /// password): what messages name.
+    package var path: String { location.description }
+    package var engine: DatabaseEngine { location.engine }
 
-    init(_ connection: Database) { self.connection = connection }
+    init(_ connection: any SQLExecutor, location: StoreLocation) {
+        self.connection = connection
+        self.location = location
+    }
+
+    /// Opens a PostgreSQL database (`create`: whether an empty one receives replan's schema).
+    private static func openServer(_ uri: String, create: Bool) throws(UseCaseError) -> ReplanDatabase {
+        let location = try storeCall { () throws(StoreError) in try StoreLocation(uri) }
+        let connection = try storeCall { () throws(StoreError) in try location.open(create: create) }
+        return ReplanDatabase(connection, location: location)
+    }
 
     /// Opens the database at `path`, creating it (and, mode 0700, its missing parent
     /// directories) and migrating it as needed.
@@ -18,14 +33,14 @@ package final class ReplanDatabase {
         if path.isEmpty {
             throw UseCaseError(.cannotOpenDatabase, "the database path is empty; give a file path")
         }
+        if PostgresLocation.isURI(path) { return try openServer(path, create: true) }
         let lower = path.lowercased()
-        if lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") {
-            // Taken as a path, the URL became directories named after the server with the
-            // password among them. The commands do not run on PostgreSQL yet (README), so a
-            // URL is refused, without repeating it (it may hold a password).
+        if lower.hasPrefix("postgresql:") || lower.hasPrefix("postgres:") {
+            // Taken as a path, a mistyped URL became directories named after the server with
+            // the password among them; it is refused without repeating it.
             throw UseCaseError(
                 .cannotOpenDatabase,
-                "the database is a PostgreSQL URL, but this version of replan keeps its data in a SQLite file only (PostgreSQL support is not finished); give a file path"
+                "the database looks like a PostgreSQL URL but does not start with postgresql:// or postgres://; nothing was opened"
             )
         }
         if path == ":memory:" || path.hasPrefix("file::memory:") {
@@ -41,13 +56,16 @@ package final class ReplanDatabase {
                 throw UseCaseError(.cannotOpenDatabase, "cannot create directory \(dir) for the database: \(reason)")
             }
         }
-        return ReplanDatabase(try storeCall { () throws(StoreError) in try Database.open(path: path) })
+        let connection = try storeCall { () throws(StoreError) -> any SQLExecutor in try Database.open(path: path) }
+        return ReplanDatabase(connection, location: .sqlite(path: path))
     }
 
     /// Opens the database for a command that only reads: a missing or empty file is an error
     /// naming the path and why it was looked for (`source`), never a new database (a mistyped
     /// `--db` used to create one, directories included).
+    /// On PostgreSQL, a database without tables is refused the same way.
     package static func openExisting(path: String, source: String) throws(UseCaseError) -> ReplanDatabase {
+        if PostgresLocation.isURI(path) { return try openServer(path, create: false) }
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw UseCaseError(

@@ -55,7 +55,7 @@ package enum StatisticsRefresh {
 
     /// Recounts and stores a student's statistics as the database holds them now (after an
     /// undo or redo, say).
-    package static func recount(userID: String, today: CivilDate, db: Database) throws(StoreError) {
+    package static func recount(userID: String, today: CivilDate, db: any SQLExecutor) throws(StoreError) {
         let full = try PlanRepository(db).loadPlan(userID: userID, window: nil)
         try StatisticsRepository(db).recompute(userID: userID, counts: counts(of: full, from: nil, through: today))
     }
@@ -65,7 +65,7 @@ package enum StatisticsRefresh {
     /// `source` is what was read with it, `db` the night's reader (for what `source` lacks).
     static func night(
         user: User, planDate: CivilDate, windowStart: CivilDate, original: UserPlan, after: UserPlan,
-        changes: [RowChange], source: Source, db: Database
+        changes: [RowChange], source: Source, db: any SQLExecutor
     ) throws(StoreError) -> Night {
         let settled = windowStart.adding(days: -1)
         let stored = source.stored

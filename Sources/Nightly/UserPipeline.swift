@@ -34,14 +34,14 @@ package struct UserPipeline: Sendable {
     }
 
     /// Prepares one user's night at `now` from the database `db` (read-only).
-    package func prepare(userID: String, db: Database, now: Date) throws(StoreError) -> (
+    package func prepare(userID: String, db: any SQLExecutor, now: Date) throws(StoreError) -> (
         night: UserNight, review: ModelReview?
     ) {
         try prepare(user: UserRepository(db).get(userID), db: db, now: now)
     }
 
     /// Prepares the night of a user already read from `db` (the nightly job streams users).
-    package func prepare(user: User, db: Database, now: Date) throws(StoreError) -> (
+    package func prepare(user: User, db: any SQLExecutor, now: Date) throws(StoreError) -> (
         night: UserNight, review: ModelReview?
     ) {
         let started = Date()

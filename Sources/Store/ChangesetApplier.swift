@@ -10,11 +10,11 @@ import Planning
 /// One applier serves one changeset: it reads each task the changeset touches once
 /// (`TouchedTasks`) and keeps that in step with its own writes.
 struct ChangesetApplier {
-    let db: Database
+    let db: any SQLExecutor
     let userID: String
     let tasks: TouchedTasks
 
-    init(db: Database, userID: String) {
+    init(db: any SQLExecutor, userID: String) {
         self.db = db
         self.userID = userID
         self.tasks = TouchedTasks(db: db)
@@ -217,7 +217,7 @@ struct ChangesetApplier {
         case .statistic:
             if image != nil {
                 try db.execute(
-                    "INSERT OR IGNORE INTO statistics (user_id, category) VALUES (?, ?)", [.text(userID), .text(key)])
+                    "INSERT INTO statistics (user_id, category) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(userID), .text(key)])
             } else {
                 // Removed only when no task of the category is left: another changeset may have
                 // added one since, and its statistic must survive this undo.

@@ -12,9 +12,9 @@ import Planning
 /// own edit made meanwhile is never silently overwritten. Versions never repeat with other
 /// content (`VersionClock`), so an equal version means an unchanged row.
 package struct ChangesetStore {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     // MARK: Commit
 
@@ -273,9 +273,10 @@ package struct ChangesetStore {
     /// Changesets newest first, of one user or of everyone.
     package func changesets(userID: String? = nil, limit: Int = 50) throws(StoreError) -> [ChangesetHeader] {
         let filter = userID == nil ? "" : "WHERE user_id = ?"
+        let order = ChangesetStore.insertionOrder(db)
         let values: [SQLValue] = (userID.map { [SQLValue.text($0)] } ?? []) + [.integer(limit)]
         return try db.query(
-            "SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, rowid DESC LIMIT ?",
+            "SELECT \(ChangesetStore.headerColumns) FROM changesets \(filter) ORDER BY created_at DESC, \(order) DESC LIMIT ?",
             values
         ) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }
     }
@@ -285,12 +286,16 @@ package struct ChangesetStore {
         try db.query(
             """
             SELECT \(ChangesetStore.headerColumns) FROM changesets WHERE user_id = ? AND state = 'applied'
-            ORDER BY created_at DESC, rowid DESC LIMIT 1
+            ORDER BY created_at DESC, \(ChangesetStore.insertionOrder(db)) DESC LIMIT 1
             """, [.text(userID)]
         ) { (s) throws(StoreError) in try ChangesetStore.decodeHeader(s) }.first
     }
 
-    static func decodeHeader(_ s: Statement) throws(StoreError) -> ChangesetHeader {
+    /// The column that orders changesets of the same second as they were written: SQLite's
+    /// rowid; on PostgreSQL the `seq` identity (`copy-database` fills it in rowid order).
+    static func insertionOrder(_ db: any SQLExecutor) -> String { db.engine == .sqlite ? "rowid" : "seq" }
+
+    static func decodeHeader(_ s: any SQLRow) throws(StoreError) -> ChangesetHeader {
         let id = s.text(0)
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "changeset", key: id, problem: problem) }
         guard let created = Timestamp.date(s.text(2)) else { throw bad("bad created_at") }

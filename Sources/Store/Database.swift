@@ -9,7 +9,9 @@ import Foundation
 /// that works on several users in parallel opens one connection per worker (WAL lets readers
 /// and one writer proceed side by side). The handle is opened without SQLite's own mutex for
 /// the same reason.
-package final class Database {
+package final class Database: SQLExecutor {
+    package var engine: DatabaseEngine { .sqlite }
+    package var locationDescription: String { path }
     package let path: String
     private var connection: OpaquePointer?
     /// Idle prepared statements by SQL text; a statement is taken out while in use, so a nested
@@ -156,16 +158,22 @@ package final class Database {
         return try body(entry.statement)
     }
 
-    /// Runs one statement to completion.
-    package func execute(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
-        try withStatement(sql) { (s) throws(StoreError) in
+    /// Runs one statement to completion; returns the rows it changed itself (not those its
+    /// triggers or foreign-key actions changed), 0 for a statement that changes none.
+    @discardableResult
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> Int {
+        try withStatement(sql) { (s) throws(StoreError) -> Int in
             try s.bind(values)
+            // sqlite3_changes keeps the count of the last data change, whatever ran since; the
+            // total tells whether this statement changed anything at all.
+            let before = sqlite3_total_changes64(handle)
             while try s.step() {}
+            return sqlite3_total_changes64(handle) == before ? 0 : Int(sqlite3_changes64(handle))
         }
     }
 
     /// Runs a query and maps every row.
-    package func query<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T)
+    package func query<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
         throws(StoreError) -> [T]
     {
         try withStatement(sql) { (s) throws(StoreError) -> [T] in
@@ -177,7 +185,7 @@ package final class Database {
     }
 
     /// Runs a query and maps its first row, if any.
-    package func queryFirst<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T)
+    package func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
         throws(StoreError) -> T?
     {
         try withStatement(sql) { (s) throws(StoreError) -> T? in
@@ -211,8 +219,6 @@ package final class Database {
     var cachedSQL: [String] { Array(cache.keys) }
 
     package var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
-    /// Rows changed by the last INSERT, UPDATE or DELETE.
-    package var changes: Int { Int(sqlite3_changes(handle)) }
     /// Whether a transaction is open on this connection.
     package var isInTransaction: Bool { transactionDepth > 0 }
 
@@ -224,14 +230,14 @@ package final class Database {
     ///
     /// Nested calls run in a savepoint of the outer transaction, so a caller can make several
     /// store operations (commit a changeset, record the user run) one atomic unit.
-    package func write<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         try transaction(begin: "BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a deferred transaction: every read inside sees one snapshot. Inside
     /// another transaction it simply joins it. A write inside a read may fail as busy when
     /// another connection committed since the snapshot; use `write` for read-modify-write.
-    package func read<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 { return try body(self) }
         return try transaction(begin: "BEGIN DEFERRED", body)
     }
@@ -244,7 +250,7 @@ package final class Database {
     /// two statements plus copies of the pages it touches. The nightly writer commits each
     /// student this way (changeset, statistics, user run). An error caught inside `body` no
     /// longer undoes the nested write that threw; don't catch and carry on in here.
-    package func joiningNestedWrites<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    package func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         precondition(transactionDepth > 0, "joiningNestedWrites needs an open transaction")
         let outer = nestedWritesJoin
         nestedWritesJoin = true
@@ -252,7 +258,7 @@ package final class Database {
         return try body(self)
     }
 
-    private func transaction<T>(begin: String, _ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    private func transaction<T>(begin: String, _ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 && nestedWritesJoin { return try body(self) }
         if transactionDepth > 0 { return try savepoint(body) }
         try execute(begin)
@@ -269,7 +275,7 @@ package final class Database {
         return result
     }
 
-    private func savepoint<T>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
+    private func savepoint<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         let name = "replan_\(transactionDepth)"
         try execute("SAVEPOINT \(name)")
         transactionDepth += 1

@@ -20,9 +20,9 @@ package struct StoredFocusSession: Hashable, Sendable {
 
 /// Focus sessions of users: recorded by import and the app, summed into statistics.
 package struct FocusSessionRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// Records a session. - Throws: `.unknownUser`.
     @discardableResult
@@ -31,11 +31,11 @@ package struct FocusSessionRepository {
     {
         try db.write { (db) throws(StoreError) -> StoredFocusSession in
             guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
-            try db.execute(
-                "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?)",
-                [.text(userID), .text(category), .text(start.description), .integer(minutes)])
-            return StoredFocusSession(
-                id: db.lastInsertRowID, userID: userID, category: category, start: start, minutes: minutes)
+            let id = try db.queryFirst(
+                "INSERT INTO focus_sessions (user_id, category, start, minutes) VALUES (?, ?, ?, ?) RETURNING id",
+                [.text(userID), .text(category), .text(start.description), .integer(minutes)]
+            ) { $0.int(0) }
+            return StoredFocusSession(id: id ?? 0, userID: userID, category: category, start: start, minutes: minutes)
         }
     }
 

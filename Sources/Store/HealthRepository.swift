@@ -6,9 +6,9 @@ import Planning
 /// the outbox backlog and the oldest history. Each is one small query over an index or a
 /// small table, so a health check every minute costs nothing next to a night.
 package struct HealthRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// One run's timestamps and counts.
     package struct RunFacts: Sendable, Equatable {
@@ -39,7 +39,7 @@ package struct HealthRepository {
         }
     }
 
-    private func facts(_ db: Database, _ sql: String) throws(StoreError) -> RunFacts? {
+    private func facts(_ db: any SQLExecutor, _ sql: String) throws(StoreError) -> RunFacts? {
         guard
             var run = try db.queryFirst(
                 sql, [],

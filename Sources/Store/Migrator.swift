@@ -46,7 +46,7 @@ package struct Migrator: Sendable {
         }
         var applied: [Int] = []
         for migration in migrations where !recorded.contains(migration.version) {
-            let didApply = try db.write { (db) throws(StoreError) -> Bool in
+            let didApply = try db.write { (_) throws(StoreError) -> Bool in
                 // Another process may have applied it since we looked.
                 let done = try db.queryFirst(
                     "SELECT 1 FROM schema_migrations WHERE version = ?", [.integer(migration.version)]
@@ -64,7 +64,7 @@ package struct Migrator: Sendable {
     }
 
     /// The versions recorded in the database, ascending.
-    package static func appliedVersions(_ db: Database) throws(StoreError) -> [Int] {
+    package static func appliedVersions(_ db: any SQLExecutor) throws(StoreError) -> [Int] {
         try db.query("SELECT version FROM schema_migrations ORDER BY version") { $0.int(0) }
     }
 }

@@ -35,9 +35,9 @@ package struct ModelMemory: Hashable, Sendable {
 
 /// Reads and writes `model_memory`, one row per student.
 package struct ModelMemoryRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// The student's memory; nil when there is none or its row is unreadable (the worst a bad
     /// row does is one extra review).

@@ -4,12 +4,28 @@ import Planning
 /// The notification outbox: rows written with changesets (and their undo/redo), read and
 /// removed by whatever delivers push messages.
 package struct OutboxRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
+    /// The advisory lock every PostgreSQL transaction holds from its first outbox row to its
+    /// commit: an arbitrary constant of replan's own (the migrations hold another).
+    static let insertLockKey = 7_211_021_002
+
+    /// Writes outbox rows in the caller's transaction.
+    ///
+    /// On PostgreSQL, identity values are handed out when a row is inserted, not when its
+    /// transaction commits: with two writers, id 11 could commit and be delivered before id 10,
+    /// and a consumer whose cursor passed 11 would never see 10. So every transaction takes one
+    /// transaction-scoped advisory lock before its first outbox row; outbox writers then commit
+    /// in the order of their ids, and "ids only grow, a cursor never skips a row" holds as on
+    /// SQLite (where the write lock orders every transaction). The lock is held only from the
+    /// outbox insert to the commit, which is the end of every writer's transaction.
     func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError)
     {
+        if !entries.isEmpty, db.engine == .postgresql {
+            try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.insertLockKey)])
+        }
         for e in entries {
             try db.execute(
                 """
@@ -42,9 +58,10 @@ package struct OutboxRepository {
     }
 
     /// Rows after `cursor` (a row id; 0 for the start), in id order: the delivery contract of
-    /// `replan outbox`. Ids only grow and are never handed out twice (`AUTOINCREMENT`, raised
-    /// by every acknowledged cursor), so a consumer that remembers the last id it handled
-    /// never sees a row twice and never skips one.
+    /// `replan outbox`. Ids only grow and are never handed out twice (`AUTOINCREMENT` or the
+    /// identity's sequence, raised by every acknowledged cursor), and rows commit in id order
+    /// (see `insert`), so a consumer that remembers the last id it handled never sees a row
+    /// twice and never skips one.
     package func entries(after cursor: Int, limit: Int) throws(StoreError) -> [StoredOutboxEntry] {
         try db.query(
             "SELECT \(OutboxRepository.columns) FROM notification_outbox WHERE id > ? ORDER BY id LIMIT ?",
@@ -59,10 +76,20 @@ package struct OutboxRepository {
     @discardableResult
     package func acknowledge(through cursor: Int) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.execute("DELETE FROM notification_outbox WHERE id <= ?", [.integer(cursor)])
-            let removed = db.changes
-            try db.execute(
-                "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'notification_outbox'", [.integer(cursor)])
+            let removed = try db.execute("DELETE FROM notification_outbox WHERE id <= ?", [.integer(cursor)])
+            switch db.engine {
+            case .sqlite:
+                try db.execute(
+                    "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'notification_outbox'",
+                    [.integer(cursor)])
+            case .postgresql:
+                try db.execute(
+                    """
+                    SELECT setval(pg_get_serial_sequence('notification_outbox', 'id'), ?, true)
+                    FROM (SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS issued
+                        FROM notification_outbox_id_seq) s WHERE s.issued < ?
+                    """, [.integer(cursor), .integer(cursor)])
+            }
             return removed
         }
     }
@@ -70,7 +97,13 @@ package struct OutboxRepository {
     /// The highest id ever handed out or acknowledged (0 for a new outbox): a cursor above it
     /// did not come from this outbox.
     package func highestIssuedID() throws(StoreError) -> Int {
-        try db.queryFirst("SELECT seq FROM sqlite_sequence WHERE name = 'notification_outbox'") { $0.int(0) } ?? 0
+        let sql =
+            switch db.engine {
+            case .sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'notification_outbox'"
+            case .postgresql:
+                "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM notification_outbox_id_seq"
+            }
+        return try db.queryFirst(sql) { $0.int(0) } ?? 0
     }
 
     /// Removes delivered rows.
@@ -82,7 +115,7 @@ package struct OutboxRepository {
 
     static let columns = "id, user_id, occurrence_id, fire_at, action, created_at, changeset_id"
 
-    static func decode(_ s: Statement) throws(StoreError) -> StoredOutboxEntry {
+    static func decode(_ s: any SQLRow) throws(StoreError) -> StoredOutboxEntry {
         let key = String(s.int(0))
         guard let occurrence = OccurrenceID(s.text(2)), let fireAt = Timestamp.date(s.text(3)),
             let action = OutboxEntry.Action(rawValue: s.text(4)), let created = Timestamp.date(s.text(5))

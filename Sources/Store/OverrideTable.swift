@@ -12,7 +12,7 @@ enum OverrideTable {
         ]
     }
 
-    static func decode(_ s: Statement) throws(StoreError) -> OccurrenceOverride {
+    static func decode(_ s: any SQLRow) throws(StoreError) -> OccurrenceOverride {
         func bad(_ problem: String) -> StoreError {
             .malformedRow(entity: "override", key: "\(s.text(0))@\(s.text(1))", problem: problem)
         }
@@ -38,38 +38,38 @@ enum OverrideTable {
             state = excluded.state, start = excluded.start, "end" = excluded."end", version = excluded.version
         """
 
-    static func upsert(_ o: OccurrenceOverride, in db: Database) throws(StoreError) {
+    static func upsert(_ o: OccurrenceOverride, in db: any SQLExecutor) throws(StoreError) {
         try db.execute(upsertSQL, values(o))
     }
 
     /// Writes the override, as an UPDATE when the caller knows the row is stored (see
     /// `TaskTable.write`).
-    static func write(_ o: OccurrenceOverride, stored: Bool, in db: Database) throws(StoreError) {
+    static func write(_ o: OccurrenceOverride, stored: Bool, in db: any SQLExecutor) throws(StoreError) {
         if stored {
             let v = values(o)
-            try db.execute(
+            let changed = try db.execute(
                 """
                 UPDATE occurrence_overrides SET state = ?, start = ?, "end" = ?, version = ? WHERE task_id = ? AND original_date = ?
                 """, [v[2], v[3], v[4], v[5], v[0], v[1]])
-            if db.changes == 1 { return }
+            if changed == 1 { return }
         }
         try upsert(o, in: db)
     }
 
-    static func delete(taskID: String, date: CivilDate, in db: Database) throws(StoreError) {
+    static func delete(taskID: String, date: CivilDate, in db: any SQLExecutor) throws(StoreError) {
         try db.execute(
             "DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
             [.text(taskID), .text(date.description)])
     }
 
-    static func find(taskID: String, date: CivilDate, in db: Database) throws(StoreError) -> OccurrenceOverride? {
+    static func find(taskID: String, date: CivilDate, in db: any SQLExecutor) throws(StoreError) -> OccurrenceOverride? {
         try db.query(
             "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
             [.text(taskID), .text(date.description)]
         ) { (s) throws(StoreError) in try decode(s) }.first
     }
 
-    static func all(taskID: String, in db: Database) throws(StoreError) -> [OccurrenceOverride] {
+    static func all(taskID: String, in db: any SQLExecutor) throws(StoreError) -> [OccurrenceOverride] {
         try db.query(
             "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date",
             [.text(taskID)]

@@ -3,9 +3,9 @@ import Planning
 /// Reads one user's plan (tasks, overrides, slides) into a `UserPlan` working copy, and looks
 /// tasks up by their global id. Writing goes through `ChangesetStore`.
 package struct PlanRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// Days of slack before the window when selecting overrides of series (see `loadPlan`).
     /// Overrides before it are not loaded, so the working copy can not see them; a changeset

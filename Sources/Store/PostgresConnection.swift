@@ -13,6 +13,8 @@ package final class PostgresConnection: SQLExecutor {
     package let location: PostgresLocation
     private var connection: OpaquePointer?
     private var transactionDepth = 0
+    /// Inside `joiningNestedWrites`: nested `write`s run in the open transaction.
+    private var nestedWritesJoin = false
 
     package var engine: DatabaseEngine { .postgresql }
 
@@ -58,16 +60,20 @@ package final class PostgresConnection: SQLExecutor {
         return connection
     }
 
-    /// Whether a transaction is open on this connection.
     package var isInTransaction: Bool { transactionDepth > 0 }
 
     // MARK: Statements
 
-    package func execute(_ sql: String, _ values: [SQLValue] = []) throws(StoreError) {
-        _ = try run(sql, values, verb: "execute")
+    package var locationDescription: String { location.description }
+
+    @discardableResult
+    package func execute(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> Int {
+        let result = try run(sql, values, verb: "execute")
+        guard let tuples = PQcmdTuples(result.handle) else { return 0 }
+        return Int(String(cString: tuples)) ?? 0
     }
 
-    package func rows<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (any SQLRow) throws(StoreError) -> T)
+    package func query<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
         throws(StoreError) -> [T]
     {
         let result = try run(sql, values, verb: "query")
@@ -76,6 +82,14 @@ package final class PostgresConnection: SQLExecutor {
         mapped.reserveCapacity(Int(count))
         for index in 0..<count { mapped.append(try row(PostgresRow(result: result, row: index))) }
         return mapped
+    }
+
+    package func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
+        throws(StoreError) -> T?
+    {
+        let result = try run(sql, values, verb: "query")
+        guard PQntuples(result.handle) > 0 else { return nil }
+        return try row(PostgresRow(result: result, row: 0))
     }
 
     /// Runs several `;`-separated statements without bindings (schema scripts), in one round trip.
@@ -136,22 +150,77 @@ package final class PostgresConnection: SQLExecutor {
 
     // MARK: Transactions
 
-    package func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    /// A top-level write runs `REPEATABLE READ`: the night and undo read versions and then write
+    /// the rows they checked, so a row another connection (the app's backend) changes after the
+    /// snapshot makes the write fail with a serialization failure (`isBusy`, retried) instead of
+    /// being overwritten under READ COMMITTED.
+    package func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
+        if transactionDepth > 0 && nestedWritesJoin { return try body(self) }
+        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)
+    }
+
+    package func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
+        if transactionDepth > 0 { return try body(self) }
+        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    package func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
+        precondition(transactionDepth > 0, "joiningNestedWrites needs an open transaction")
+        let outer = nestedWritesJoin
+        nestedWritesJoin = true
+        defer { nestedWritesJoin = outer }
+        return try body(self)
+    }
+
+    private func transaction<T>(begin: String, _ body: (any SQLExecutor) throws(StoreError) -> T)
+        throws(StoreError) -> T
+    {
         let depth = transactionDepth
         let savepoint = "replan_\(depth)"
-        try execute(depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        try execute(depth == 0 ? begin : "SAVEPOINT \(savepoint)")
         transactionDepth += 1
         defer { transactionDepth = depth }
         let result: T
         do throws(StoreError) {
-            result = try body()
+            result = try body(self)
             try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
         } catch {
             // Best effort: after a lost connection there is nothing left to roll back.
-            PQclear(PQexec(handle, depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(savepoint)"))
+            if depth == 0 {
+                discard("ROLLBACK")
+            } else {
+                discard("ROLLBACK TO SAVEPOINT \(savepoint)")
+                discard("RELEASE SAVEPOINT \(savepoint)")
+            }
             throw error
         }
         return result
+    }
+
+    package func beginBatch() throws(StoreError) {
+        precondition(transactionDepth == 0, "a batch can not start inside a transaction")
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        transactionDepth = 1
+    }
+
+    package func commitBatch() throws(StoreError) {
+        precondition(transactionDepth == 1, "no batch is open")
+        defer { transactionDepth = 0 }
+        do throws(StoreError) { try execute("COMMIT") } catch {
+            discard("ROLLBACK")
+            throw error
+        }
+    }
+
+    package func rollbackBatch() {
+        precondition(transactionDepth == 1, "no batch is open")
+        discard("ROLLBACK")
+        transactionDepth = 0
+    }
+
+    private func discard(_ sql: String) {
+        guard let connection else { return }
+        PQclear(PQexec(connection, sql))
     }
 }
 
@@ -186,13 +255,25 @@ struct PostgresRow: SQLRow {
 
     func text(_ column: Int32) -> String { optionalText(column) ?? "" }
 
-    /// A boolean column reads `t`/`f`; anything that is not a number reads 0, as SQLite does.
+    func withColumnBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
+        guard !isNull(column), let pointer = PQgetvalue(result.handle, row, column) else { return nil }
+        let count = Int(PQgetlength(result.handle, row, column))
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+            body(UnsafeBufferPointer(start: $0, count: count))
+        }
+    }
+
+    /// A boolean column reads `t`/`f`; a `numeric` (what `sum` of a bigint gives) reads its
+    /// whole part; anything that is not a number reads 0, as SQLite does.
     func optionalInt(_ column: Int32) -> Int? {
         guard let text = optionalText(column) else { return nil }
         switch text {
         case "t": return 1
         case "f": return 0
-        default: return Int(text) ?? 0
+        default:
+            if let value = Int(text) { return value }
+            guard let real = Double(text), real.isFinite, abs(real) < 9.2e18 else { return 0 }
+            return Int(real)
         }
     }
 

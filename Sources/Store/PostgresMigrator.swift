@@ -27,24 +27,25 @@ package struct PostgresMigrator: Sendable {
     /// Applies every missing migration in order.
     /// - Returns: the versions applied now (empty when the database was up to date).
     @discardableResult
-    package func migrate(_ db: PostgresConnection, now: Date) throws(StoreError) -> [Int] {
+    package func migrate(_ db: PostgresConnection, now: Date, create: Bool = true) throws(StoreError) -> [Int] {
         let server = db.location.description
-        return try db.inTransaction { () throws(StoreError) -> [Int] in
+        return try db.write { (_) throws(StoreError) -> [Int] in
             try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.lockKey)])
             let tables =
-                try db.firstRow(
+                try db.queryFirst(
                     """
                     SELECT count(*), count(*) FILTER (WHERE table_name = 'schema_migrations')
                     FROM information_schema.tables WHERE table_schema = current_schema()
                     """
                 ) { ($0.int(0), $0.int(1)) } ?? (0, 0)
             if tables.0 > 0 && tables.1 == 0 { throw StoreError.notReplanServerDatabase(server: server) }
+            if tables.0 == 0 && !create { throw StoreError.emptyServerDatabase(server: server) }
             if tables.1 == 0 {
                 try db.execute(
                     "CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, applied_at TEXT COLLATE \"C\" NOT NULL)",
                     [])
             }
-            let recorded = Set(try db.rows("SELECT version FROM schema_migrations", []) { $0.int(0) })
+            let recorded = Set(try db.query("SELECT version FROM schema_migrations", []) { $0.int(0) })
             if let newest = recorded.max(), newest > latestVersion || !recorded.isSubset(of: migrations.map(\.version))
             {
                 throw StoreError.schemaTooNew(path: server, found: newest, known: latestVersion)
@@ -68,12 +69,15 @@ extension PostgresConnection {
     /// replan's connections set `replan.writer`, so the version trigger keeps the versions
     /// they write (taken from the same sequence, recorded in changesets); every other writer's
     /// rows are stamped by the trigger.
+    /// - Parameter create: whether an empty database may receive the schema; when false it is
+    ///   refused as `.emptyServerDatabase` (a command that only reads must not create one).
     package static func open(
-        _ uri: String, migrations: [PostgresMigration] = PostgresSchema.migrations, now: Date = Date()
+        _ uri: String, migrations: [PostgresMigration] = PostgresSchema.migrations, create: Bool = true,
+        now: Date = Date()
     ) throws(StoreError) -> PostgresConnection {
         let db = try connect(uri)
         try db.execute("SELECT set_config(?, 'on', false)", [.text(PostgresSchema.writerSetting)])
-        try PostgresMigrator(migrations: migrations).migrate(db, now: now)
+        try PostgresMigrator(migrations: migrations).migrate(db, now: now, create: create)
         return db
     }
 }

@@ -1,6 +1,7 @@
 /// Store SQL is written once with SQLite's `?` placeholders; PostgreSQL numbers them (`$1`,
 /// `$2`, …). This rewrites the placeholders outside quoted text, identifiers and comments, so a
-/// `?` inside a string literal stays a question mark.
+/// `?` inside a string literal stays a question mark. A numbered `?N` (a value used twice)
+/// becomes `$N`, and a plain `?` after it takes the next number, as SQLite counts.
 enum PostgresPlaceholders {
     static func numbered(_ sql: String) -> String {
         guard sql.utf8.contains(UInt8(ascii: "?")) else { return sql }
@@ -10,8 +11,28 @@ enum PostgresPlaceholders {
         var quote: Character?
         var lineComment = false
         var previous: Character?
+        var pendingNumber: String?
+        /// Ends a placeholder just written: `?N` keeps N, a bare `?` takes the next number.
+        func closePlaceholder() {
+            guard let digits = pendingNumber else { return }
+            pendingNumber = nil
+            if let explicit = Int(digits) {
+                number = max(number, explicit)
+            } else {
+                number += 1
+                out.append(String(number))
+            }
+        }
         for character in sql {
             defer { previous = character }
+            if pendingNumber != nil {
+                if character.isASCII, character.isNumber {
+                    pendingNumber!.append(character)
+                    out.append(character)
+                    continue
+                }
+                closePlaceholder()
+            }
             if lineComment {
                 if character == "\n" { lineComment = false }
                 out.append(character)
@@ -30,12 +51,13 @@ enum PostgresPlaceholders {
                 lineComment = true
                 out.append(character)
             case "?":
-                number += 1
-                out.append("$\(number)")
+                pendingNumber = ""
+                out.append("$")
             default:
                 out.append(character)
             }
         }
+        closePlaceholder()
         return out
     }
 }

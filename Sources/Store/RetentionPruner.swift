@@ -15,9 +15,9 @@ import Planning
 /// runs (one row per run, a small table) and `user_runs_by_run`, so each costs about its own
 /// size.
 package struct RetentionPruner {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// A user run of a run that started before the cutoff (`?`): the run's own clock, which
     /// is `--now` in a reproduction, decides, like it decides the changesets' `created_at`.
@@ -71,7 +71,7 @@ package struct RetentionPruner {
         let c = SQLValue.text(Timestamp.text(cutoff))
         let n = SQLValue.integer(max(1, batchSize))
         var report = Report()
-        func batches(_ body: (Database) throws(StoreError) -> Int) throws(StoreError) -> Bool {
+        func batches(_ body: (any SQLExecutor) throws(StoreError) -> Int) throws(StoreError) -> Bool {
             while true {
                 if shouldStop() {
                     report.stopped = true
@@ -84,10 +84,9 @@ package struct RetentionPruner {
         }
         guard
             try batches({ (db) throws(StoreError) -> Int in
-                try db.execute(
+                let deleted = try db.execute(
                     "DELETE FROM changesets WHERE id IN (SELECT id FROM changesets WHERE created_at < ? LIMIT ?)",
                     [c, n])
-                let deleted = db.changes
                 report.changesets += deleted
                 return deleted
             })
@@ -103,30 +102,29 @@ package struct RetentionPruner {
                 report.transcripts +=
                     try db.queryFirst("SELECT count(*) FROM transcripts WHERE user_run_id IN (\(list))") { $0.int(0) }
                     ?? 0
-                try db.execute("DELETE FROM user_runs WHERE id IN (\(list))")
-                report.userRuns += db.changes
+                report.userRuns += try db.execute("DELETE FROM user_runs WHERE id IN (\(list))")
                 return ids.count
             })
         else { return report }
         guard
             try batches({ (db) throws(StoreError) -> Int in
-                try db.execute(
+                let deleted = try db.execute(
                     """
                     DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE started_at < ?
                         AND NOT EXISTS (SELECT 1 FROM user_runs WHERE run_id = runs.id) ORDER BY id LIMIT ?)
                     """, [c, n])
-                report.runs += db.changes
-                return db.changes
+                report.runs += deleted
+                return deleted
             })
         else { return report }
         _ = try batches({ (db) throws(StoreError) -> Int in
-            try db.execute(
+            let deleted = try db.execute(
                 """
                 DELETE FROM notification_outbox WHERE id IN
                     (SELECT id FROM notification_outbox WHERE fire_at < ? ORDER BY id LIMIT ?)
                 """, [c, n])
-            report.outbox += db.changes
-            return db.changes
+            report.outbox += deleted
+            return deleted
         })
         return report
     }

@@ -8,17 +8,17 @@ import Planning
 /// To make a user's changeset and their user run one atomic unit (crash-only: either both
 /// or neither), call `ChangesetStore.commit` and `record` inside one `Database.write`.
 package struct RunStore {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// Records the start of a run. - Returns: its id.
     package func startRun(startedAt: Date, options: JSONValue = [:]) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.execute(
-                "INSERT INTO runs (started_at, options) VALUES (?, ?)",
-                [.text(Timestamp.text(startedAt)), .text(options.text)])
-            return db.lastInsertRowID
+            try db.queryFirst(
+                "INSERT INTO runs (started_at, options) VALUES (?, ?) RETURNING id",
+                [.text(Timestamp.text(startedAt)), .text(options.text)]
+            ) { $0.int(0) } ?? 0
         }
     }
 
@@ -41,12 +41,12 @@ package struct RunStore {
     @discardableResult
     package func record(_ r: UserRun) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.execute(
+            try db.queryFirst(
                 """
                 INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
                     completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
                     finish_reasons, cost_usd)
-                VALUES (\(placeholders(17)))
+                VALUES (\(placeholders(17))) RETURNING id
                 """,
                 [
                     .integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
@@ -55,8 +55,8 @@ package struct RunStore {
                     .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
                     .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
                     SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0),
-                ])
-            return db.lastInsertRowID
+                ]
+            ) { $0.int(0) } ?? 0
         }
     }
 
@@ -171,7 +171,7 @@ package struct RunStore {
         reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision, finish_reasons, cost_usd
         """
 
-    static func decodeRun(_ s: Statement) throws(StoreError) -> RunRecord {
+    static func decodeRun(_ s: any SQLRow) throws(StoreError) -> RunRecord {
         let key = String(s.int(0))
         guard let started = Timestamp.date(s.text(1)) else {
             throw StoreError.malformedRow(entity: "run", key: key, problem: "bad started_at")
@@ -188,7 +188,7 @@ package struct RunStore {
             options: try StoredJSON.parse(s.text(3), entity: "run", key: key))
     }
 
-    static func decodeUserRun(_ s: Statement) throws(StoreError) -> UserRunRecord {
+    static func decodeUserRun(_ s: any SQLRow) throws(StoreError) -> UserRunRecord {
         let key = String(s.int(0))
         guard let planDate = CivilDate(s.text(3)), let status = UserRunStatus(rawValue: s.text(4)),
             let finished = Timestamp.date(s.text(14))

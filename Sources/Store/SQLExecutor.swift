@@ -1,40 +1,64 @@
-/// The connection boundary: what the store needs from an engine's connection. Statements are
-/// written with `?` placeholders and every value is bound, never spliced into the text; each
-/// engine turns that into its own protocol (SQLite prepared statements, libpq `PQexecParams`).
-/// SQL that differs between the engines is chosen by `engine` at the call site, and only there.
+/// The connection boundary: what the store needs from an engine's connection. Repositories hold
+/// an `any SQLExecutor` and never know which engine runs their SQL.
+///
+/// Statements are written with `?` placeholders (or `?N` for a value used twice) and every value
+/// is bound, never spliced into the text; each engine turns that into its own protocol (SQLite
+/// prepared statements, libpq parameters). SQL that differs between the engines is chosen by
+/// `engine` at the call site, and only there.
 ///
 /// A connection is used from one thread at a time; none of the implementations is `Sendable`.
 package protocol SQLExecutor: AnyObject {
     var engine: DatabaseEngine { get }
+    /// Names the database in messages: the SQLite path, or the server without its password.
+    var locationDescription: String { get }
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool { get }
+
     /// Runs one statement to completion.
-    func execute(_ sql: String, _ values: [SQLValue]) throws(StoreError)
+    /// - Returns: the rows an INSERT, UPDATE or DELETE changed (0 for other statements).
+    @discardableResult
+    func execute(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> Int
     /// Runs a query and maps every row.
-    func rows<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
+    func query<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
         throws(StoreError) -> [T]
-    /// Runs `body` in a write transaction (a savepoint when one is open): committed when it
-    /// returns, rolled back when it throws.
-    func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T
+    /// Runs a query and maps its first row, if any.
+    func queryFirst<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
+        throws(StoreError) -> T?
+    /// Runs several `;`-separated statements without bindings (schema scripts).
+    func executeScript(_ sql: String) throws(StoreError)
+
+    /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
+    /// Nested calls run in a savepoint of the outer transaction, so several store operations can
+    /// form one atomic unit. SQLite takes the write lock up front (`BEGIN IMMEDIATE`); PostgreSQL
+    /// runs it `REPEATABLE READ`, so a row another connection changed after this transaction's
+    /// snapshot can not be overwritten (the write fails as `isBusy` and is retried).
+    func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
+    /// Runs `body` in a read transaction: every read inside sees one snapshot. Inside another
+    /// transaction it simply joins it.
+    func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
+    /// Runs `body` inside the open transaction with every nested `write` joining it instead of
+    /// opening a savepoint of its own. For a caller whose enclosing transaction or savepoint is
+    /// rolled back whole when `body` throws, and which lets every error out.
+    func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
+
+    /// Opens a write transaction that stays open across calls until `commitBatch()` or
+    /// `rollbackBatch()`; every `write` meanwhile runs in a savepoint of it.
+    func beginBatch() throws(StoreError)
+    /// Commits the batch opened by `beginBatch()`; on failure it is rolled back whole.
+    func commitBatch() throws(StoreError)
+    /// Drops the batch opened by `beginBatch()`.
+    func rollbackBatch()
 }
 
 extension SQLExecutor {
-    /// Maps the first row of a query, if any.
-    package func firstRow<T>(_ sql: String, _ values: [SQLValue] = [], _ row: (any SQLRow) throws(StoreError) -> T)
-        throws(StoreError) -> T?
-    {
-        try rows(sql, values, row).first
-    }
-}
+    @discardableResult
+    package func execute(_ sql: String) throws(StoreError) -> Int { try execute(sql, []) }
 
-extension Database: SQLExecutor {
-    package var engine: DatabaseEngine { .sqlite }
-
-    package func rows<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
-        throws(StoreError) -> [T]
-    {
-        try query(sql, values) { (s) throws(StoreError) -> T in try row(s) }
+    package func query<T>(_ sql: String, _ row: (any SQLRow) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        try query(sql, [], row)
     }
 
-    package func inTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try write { (_) throws(StoreError) -> T in try body() }
+    package func queryFirst<T>(_ sql: String, _ row: (any SQLRow) throws(StoreError) -> T) throws(StoreError) -> T? {
+        try queryFirst(sql, [], row)
     }
 }

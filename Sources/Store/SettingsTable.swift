@@ -24,7 +24,7 @@ enum SettingsTable {
     }
 
     /// Reads the settings columns starting at `offset`; all NULL (no row) gives the defaults.
-    static func decode(_ s: Statement, from offset: Int32, userID: String) throws(StoreError) -> UserSettings {
+    static func decode(_ s: any SQLRow, from offset: Int32, userID: String) throws(StoreError) -> UserSettings {
         var settings = UserSettings()
         guard !s.isNull(offset) else { return settings }
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "settings", key: userID, problem: problem) }

@@ -2,11 +2,11 @@ import CSQLite
 import Foundation
 import Planning
 
-/// Typed reads of the date, time and enumeration columns replan writes itself, straight from SQLite's
-/// UTF-8 bytes: every loaded task row has four of them, and making a `String` of each first
+/// Typed reads of the date, time and enumeration columns replan writes itself, straight from the
+/// engine's UTF-8 bytes: every loaded task row has four of them, and making a `String` of each first
 /// was a noticeable share of a nightly run. The parsers are the types' own, so a column is
 /// accepted exactly when the value's text would be.
-extension Statement {
+extension SQLRow {
     /// A `YYYY-MM-DDTHH:MM` column, or nil when it does not hold one.
     func civilDateTime(_ column: Int32) -> CivilDateTime? {
         withColumnBytes(column) { CivilDateTime(utf8: $0) }
@@ -50,10 +50,5 @@ extension Statement {
                 }
             return candidate.flatMap { $0.rawValue.utf8.elementsEqual(b) ? $0 : nil }
         }
-    }
-
-    private func withColumnBytes<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T?) -> T? {
-        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
-        return body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
     }
 }

@@ -27,9 +27,9 @@ package struct StatisticsBase: Hashable, Sendable {
 }
 
 package struct StatisticsBaseRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// The user's base (serial 0 and no date when none was ever stored).
     package func base(userID: String) throws(StoreError) -> StatisticsBase {
@@ -75,7 +75,7 @@ package struct StatisticsBaseRepository {
         try db.execute(
             """
             INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, 1, ?2, ?3)
-            ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1, through = ?2, counts = ?3
+            ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + 1, through = ?2, counts = ?3
             """, [.text(userID), .text(through.description), .text(JSONValue.object(object).text)])
     }
 
@@ -86,9 +86,9 @@ package struct StatisticsBaseRepository {
         try db.execute(
             """
             INSERT INTO statistics_base (user_id, serial) VALUES (?1, 1)
-            ON CONFLICT (user_id) DO UPDATE SET serial = serial + 1,
-                through = CASE WHEN ?2 <= through THEN NULL ELSE through END,
-                counts = CASE WHEN ?2 <= through THEN NULL ELSE counts END
+            ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + 1,
+                through = CASE WHEN ?2 <= statistics_base.through THEN NULL ELSE statistics_base.through END,
+                counts = CASE WHEN ?2 <= statistics_base.through THEN NULL ELSE statistics_base.counts END
             """, [.text(userID), SQLValue(earliest?.description)])
     }
 }

@@ -30,9 +30,9 @@ package struct CategoryStatistic: Hashable, Sendable {
 /// Per-user, per-category statistics. The counting rules belong to the caller (Planning knows
 /// what an occurrence is); the store combines them with the recorded focus minutes.
 package struct StatisticsRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     /// Replaces a user's statistic rows: one per category in `counts` or with focus sessions.
     ///

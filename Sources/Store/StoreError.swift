@@ -30,6 +30,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A PostgreSQL database with tables but without replan's `schema_migrations`: another
     /// application's, left exactly as it was (exit 73).
     case notReplanServerDatabase(server: String)
+    /// A PostgreSQL database without any tables, opened by a command that only reads: nothing
+    /// was created there (exit 73).
+    case emptyServerDatabase(server: String)
     /// A PostgreSQL statement failed.
     case postgres(PostgresFailure)
     case duplicateUser(String)
@@ -82,6 +85,8 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notReplanServerDatabase(let server):
             return
                 "the PostgreSQL database \(server) has tables but no schema_migrations: another application's; replan leaves it untouched"
+        case .emptyServerDatabase(let server):
+            return "the PostgreSQL database \(server) has no replan data yet (no tables); nothing was created there"
         case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"

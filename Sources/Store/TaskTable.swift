@@ -26,7 +26,7 @@ enum TaskTable {
     }
 
     /// Reads a row selected with `columns` (from column 0).
-    static func decode(_ s: Statement) throws(StoreError) -> StudyTask {
+    static func decode(_ s: any SQLRow) throws(StoreError) -> StudyTask {
         let id = s.text(0)
         func bad(_ problem: String) -> StoreError { .malformedRow(entity: "task", key: id, problem: problem) }
         guard let color = s.taskColor(5) else { throw bad("unknown color") }
@@ -79,7 +79,7 @@ enum TaskTable {
         ON CONFLICT (id) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
         """
 
-    static func upsert(_ task: StudyTask, in db: Database) throws(StoreError) {
+    static func upsert(_ task: StudyTask, in db: any SQLExecutor) throws(StoreError) {
         try db.execute(upsertSQL, values(task))
     }
 
@@ -90,20 +90,19 @@ enum TaskTable {
     /// the table's CHECK constraints on its insert attempt and again on its update, and each
     /// `IN (…)` check costs SQLite a temporary b-tree. Falls back to the upsert when no row
     /// was there after all, so the row ends up the same either way.
-    static func write(_ task: StudyTask, stored: Bool, in db: Database) throws(StoreError) {
+    static func write(_ task: StudyTask, stored: Bool, in db: any SQLExecutor) throws(StoreError) {
         if stored {
             let v = values(task)
-            try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]])
-            if db.changes == 1 { return }
+            if try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]]) == 1 { return }
         }
         try upsert(task, in: db)
     }
 
-    static func delete(id: String, in db: Database) throws(StoreError) {
+    static func delete(id: String, in db: any SQLExecutor) throws(StoreError) {
         try db.execute("DELETE FROM tasks WHERE id = ?", [.text(id)])
     }
 
-    static func find(id: String, in db: Database) throws(StoreError) -> StudyTask? {
+    static func find(id: String, in db: any SQLExecutor) throws(StoreError) -> StudyTask? {
         let rows = try db.query("SELECT \(columns) FROM tasks WHERE id = ?", [.text(id)]) { (s) throws(StoreError) in
             try decode(s)
         }
@@ -111,7 +110,7 @@ enum TaskTable {
     }
 
     /// The owner and version of a task, if it exists.
-    static func ownerAndVersion(id: String, in db: Database) throws(StoreError) -> (owner: String, version: Int)? {
+    static func ownerAndVersion(id: String, in db: any SQLExecutor) throws(StoreError) -> (owner: String, version: Int)? {
         try db.queryFirst("SELECT user_id, version FROM tasks WHERE id = ?", [.text(id)]) { ($0.text(0), $0.int(1)) }
     }
 }

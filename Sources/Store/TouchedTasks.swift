@@ -20,20 +20,22 @@ final class TouchedTasks {
         var backwardShift: Int
     }
 
-    private let db: Database
+    private let db: any SQLExecutor
     /// nil: known to be absent.
     private var rows: [String: Row?] = [:]
     private var children: [String: [ChangesetApplier.Child]] = [:]
 
-    init(db: Database) { self.db = db }
+    init(db: any SQLExecutor) { self.db = db }
 
     /// The task's row, or nil when no task has this id (task ids are global: it may be
     /// another user's).
     func row(_ taskID: String) throws(StoreError) -> Row? {
         if let known = rows[taskID] { return known }
+        // SQLite's two-argument min is PostgreSQL's least.
+        let least = db.engine == .sqlite ? "min" : "least"
         let row = try db.queryFirst(
             """
-            SELECT user_id, version, (SELECT coalesce(sum(-min(days, 0)), 0) FROM series_slides WHERE task_id = ?1)
+            SELECT user_id, version, (SELECT coalesce(sum(-\(least)(days, 0)), 0) FROM series_slides WHERE task_id = ?1)
             FROM tasks WHERE id = ?1
             """, [.text(taskID)]
         ) { Row(owner: $0.text(0), version: $0.int(1), backwardShift: $0.int(2)) }

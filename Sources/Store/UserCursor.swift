@@ -11,14 +11,14 @@ import Planning
 /// by `next()` as `.malformedRow`; the cursor has already moved past it, so the caller can
 /// record the failure and keep going.
 package struct UserCursor {
-    let db: Database
+    let db: any SQLExecutor
     let batchSize: Int
     private var buffer: [Result<User, StoreError>] = []
     private var position = 0
     private var lastID: String?
     private var exhausted = false
 
-    init(db: Database, batchSize: Int) {
+    init(db: any SQLExecutor, batchSize: Int) {
         self.db = db
         self.batchSize = max(1, batchSize)
     }

@@ -3,9 +3,9 @@ import Planning
 
 /// Users and their settings. Every user has exactly one settings row, created with the user.
 package struct UserRepository {
-    let db: Database
+    let db: any SQLExecutor
 
-    package init(_ db: Database) { self.db = db }
+    package init(_ db: any SQLExecutor) { self.db = db }
 
     static let selectUser =
         "SELECT u.id, u.time_zone, u.language, u.display_name, \(SettingsTable.aliasedColumns) FROM users u LEFT JOIN settings s ON s.user_id = u.id"
@@ -68,13 +68,13 @@ package struct UserRepository {
     /// - Throws: `.unknownUser`.
     package func update(_ user: User, now: Date) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute(
+            let changed = try db.execute(
                 "UPDATE users SET time_zone = ?, language = ?, display_name = ?, updated_at = ?, version = version + 1 WHERE id = ?",
                 [
                     .text(user.zone.identifier), .text(user.language), SQLValue(user.displayName),
                     .text(Timestamp.text(now)), .text(user.id),
                 ])
-            if db.changes == 0 { throw StoreError.unknownUser(user.id) }
+            if changed == 0 { throw StoreError.unknownUser(user.id) }
         }
     }
 
@@ -83,8 +83,7 @@ package struct UserRepository {
     /// - Throws: `.unknownUser`.
     package func remove(_ id: String) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
-            if db.changes == 0 { throw StoreError.unknownUser(id) }
+            if try db.execute("DELETE FROM users WHERE id = ?", [.text(id)]) == 0 { throw StoreError.unknownUser(id) }
         }
     }
 
@@ -119,7 +118,7 @@ package struct UserRepository {
     }
 
     /// Reads a row of `selectUser`.
-    static func decode(_ s: Statement) throws(StoreError) -> User {
+    static func decode(_ s: any SQLRow) throws(StoreError) -> User {
         let id = s.text(0)
         let settings = try SettingsTable.decode(s, from: 4, userID: id)
         do throws(DataError) {

@@ -38,11 +38,17 @@ enum VersionClock {
 
     /// A version no row of this database has ever had. Call inside the write transaction
     /// that uses it (the counter's row is then locked with the rest).
-    static func next(_ db: Database) throws(StoreError) -> Int {
-        guard
-            let value = try db.queryFirst(
-                "UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value", [], { $0.int(0) })
-        else {
+    ///
+    /// On PostgreSQL the counter is the `version_clock` sequence: it never hands out a number
+    /// twice, whatever rolls back, `pg_dump` keeps its position, and the version trigger stamps
+    /// the backend's writes from it too.
+    static func next(_ db: any SQLExecutor) throws(StoreError) -> Int {
+        let sql =
+            switch db.engine {
+            case .sqlite: "UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value"
+            case .postgresql: "SELECT nextval('version_clock')"
+            }
+        guard let value = try db.queryFirst(sql, [], { $0.int(0) }) else {
             throw StoreError.malformedRow(entity: "version_clock", key: "1", problem: "the counter row is missing")
         }
         return value

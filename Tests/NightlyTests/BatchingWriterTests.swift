@@ -26,7 +26,7 @@ struct BatchingWriterTests {
     }
 
     /// A student's writes: two rows, in their own savepoint like a night's commit.
-    func night(_ student: String, failing: Bool = false) -> (Database) throws(StoreError) -> String {
+    func night(_ student: String, failing: Bool = false) -> (any SQLExecutor) throws(StoreError) -> String {
         { (db) throws(StoreError) -> String in
             try db.write { (db) throws(StoreError) in
                 try db.execute("INSERT INTO notes VALUES (?, 'changeset')", [.text(student)])

@@ -188,7 +188,7 @@ import Testing
         try s.bindNull(at: 5)
         #expect(try !s.step())
         let row = try f.db.queryFirst("SELECT i, d, s, b, n, typeof(s) FROM t") { s in
-            (s.int(0), s.double(1), s.text(2), s.data(3), s.isNull(4), s.text(5))
+            (s.int(0), s.double(1), s.text(2), (s as! Statement).data(3), s.isNull(4), s.text(5))
         }
         #expect(row?.0 == 42)
         #expect(row?.1 == 2.5)

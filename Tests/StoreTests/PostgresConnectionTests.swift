@@ -101,7 +101,7 @@ struct PostgresConnectionTests {
         let second = try TemporaryPostgres()
         try withExtendedLifetime((first, second)) {
             try first.connect().execute("CREATE TABLE mine (id TEXT)", [])
-            let tables = try second.connect().rows(
+            let tables = try second.connect().query(
                 "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", ["mine"]
             ) { $0.int(0) }
             #expect(tables == [0])

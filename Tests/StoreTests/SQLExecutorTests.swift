@@ -22,14 +22,14 @@ import Testing
                     [.text("k\(i)"), .integer(numbers[i]), .real(reals[i]), .text(text)])
             }
             try db.execute("INSERT INTO probe (id, n, x, note) VALUES (?, ?, ?, ?)", ["null", nil, nil, nil])
-            let read = try db.rows("SELECT id, n, x, note FROM probe WHERE id <> ? ORDER BY id", ["null"]) {
+            let read = try db.query("SELECT id, n, x, note FROM probe WHERE id <> ? ORDER BY id", ["null"]) {
                 ($0.text(0), $0.int(1), $0.double(2), $0.text(3))
             }
             #expect(read.map(\.0) == texts.indices.map { "k\($0)" })
             #expect(read.map(\.1) == numbers)
             #expect(read.map(\.2) == reals)
             #expect(read.map(\.3) == texts)
-            let nulls = try db.firstRow("SELECT n, x, note FROM probe WHERE id = ?", ["null"]) {
+            let nulls = try db.queryFirst("SELECT n, x, note FROM probe WHERE id = ?", ["null"]) {
                 [$0.isNull(0), $0.isNull(1), $0.isNull(2), $0.optionalInt(0) == nil, $0.optionalText(2) == nil]
             }
             #expect(nulls == [true, true, true, true, true])
@@ -44,21 +44,21 @@ import Testing
         try EngineUnderTest(engine).run { db in
             try db.execute(Self.table, [])
             #expect(throws: StoreError.self) {
-                try db.inTransaction { () throws(StoreError) in
+                try db.write { (_) throws(StoreError) in
                     try db.execute("INSERT INTO probe (id) VALUES (?)", ["a"])
                     try db.execute("INSERT INTO probe (id) VALUES (?)", ["a"])
                 }
             }
-            #expect(try db.rows("SELECT id FROM probe", []) { $0.text(0) } == [])
-            try db.inTransaction { () throws(StoreError) in
+            #expect(try db.query("SELECT id FROM probe", []) { $0.text(0) } == [])
+            try db.write { (_) throws(StoreError) in
                 try db.execute("INSERT INTO probe (id) VALUES (?)", ["outer"])
-                _ = try? db.inTransaction { () throws(StoreError) in
+                _ = try? db.write { (_) throws(StoreError) in
                     try db.execute("INSERT INTO probe (id) VALUES (?)", ["inner"])
                     try db.execute("INSERT INTO probe (id) VALUES (?)", ["outer"])
                 }
                 try db.execute("INSERT INTO probe (id) VALUES (?)", ["after"])
             }
-            #expect(try db.rows("SELECT id FROM probe ORDER BY id", []) { $0.text(0) } == ["after", "outer"])
+            #expect(try db.query("SELECT id FROM probe ORDER BY id", []) { $0.text(0) } == ["after", "outer"])
         }
     }
 
