@@ -44,7 +44,10 @@ final class BatchingWriter: @unchecked Sendable {
 
     static let defaultMaxStudents = 64
 
-    init(_ db: any SQLExecutor, maxStudents: Int = defaultMaxStudents, maxAge: TimeInterval = 0.1, queueCapacity: Int = 32) {
+    init(
+        _ db: any SQLExecutor, maxStudents: Int = defaultMaxStudents, maxAge: TimeInterval = 0.1,
+        queueCapacity: Int = 32
+    ) {
         self.db = db
         self.maxStudents = maxStudents
         self.maxAge = maxAge
@@ -165,7 +168,8 @@ final class BatchingWriter: @unchecked Sendable {
     }
 
     private func runStaged<T>(
-        _ body: (any SQLExecutor) throws(StoreError) -> T, otherwise: ((StoreError, any SQLExecutor) throws(StoreError) -> T)?,
+        _ body: (any SQLExecutor) throws(StoreError) -> T,
+        otherwise: ((StoreError, any SQLExecutor) throws(StoreError) -> T)?,
         then completion: @escaping Completion<T>
     ) {
         if batchOpenedAt == nil {

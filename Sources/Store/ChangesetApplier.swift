@@ -217,7 +217,8 @@ struct ChangesetApplier {
         case .statistic:
             if image != nil {
                 try db.execute(
-                    "INSERT INTO statistics (user_id, category) VALUES (?, ?) ON CONFLICT DO NOTHING", [.text(userID), .text(key)])
+                    "INSERT INTO statistics (user_id, category) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    [.text(userID), .text(key)])
             } else {
                 // Removed only when no task of the category is left: another changeset may have
                 // added one since, and its statistic must survive this undo.

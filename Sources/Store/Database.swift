@@ -258,7 +258,9 @@ package final class Database: SQLExecutor {
         return try body(self)
     }
 
-    private func transaction<T>(begin: String, _ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
+    private func transaction<T>(begin: String, _ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError)
+        -> T
+    {
         if transactionDepth > 0 && nestedWritesJoin { return try body(self) }
         if transactionDepth > 0 { return try savepoint(body) }
         try execute(begin)

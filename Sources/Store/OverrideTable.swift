@@ -62,7 +62,8 @@ enum OverrideTable {
             [.text(taskID), .text(date.description)])
     }
 
-    static func find(taskID: String, date: CivilDate, in db: any SQLExecutor) throws(StoreError) -> OccurrenceOverride? {
+    static func find(taskID: String, date: CivilDate, in db: any SQLExecutor) throws(StoreError) -> OccurrenceOverride?
+    {
         try db.query(
             "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
             [.text(taskID), .text(date.description)]

@@ -173,12 +173,14 @@ package struct PlanRepository {
         // two are disjoint and UNION ALL needs no de-duplicating b-tree. The first is a range of
         // the primary key; the second is pinned to the partial index on moved overrides, which
         // SQLite would otherwise trade for a scan of the series' whole history by primary key.
+        // PostgreSQL has no such hint and picks the partial index by its statistics.
+        let hint = db.engine == .sqlite ? "INDEXED BY occurrence_overrides_moved" : ""
         return try db.query(
             """
             SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.original_date >= ?2
             UNION ALL
-            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o INDEXED BY occurrence_overrides_moved
+            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o \(hint)
                 JOIN tasks t ON t.id = o.task_id
             WHERE t.user_id = ?1 AND t.\(PlanRepository.seriesCondition) AND o.start IS NOT NULL AND o."end" >= ?3
                 AND o.original_date < ?2

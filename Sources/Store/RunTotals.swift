@@ -91,9 +91,11 @@ extension RunStore {
         let t =
             try db.queryFirst(
                 """
-                SELECT count(*), total(status = 'changed'), total(status = 'unchanged'), total(status = 'skipped'),
-                    total(status = 'failed'), total(error IS NOT NULL AND status != 'failed'), total(model_calls),
-                    total(prompt_tokens), total(completion_tokens), total(reasoning_tokens), total(cached_tokens)
+                SELECT count(*), sum(CASE WHEN status = 'changed' THEN 1 ELSE 0 END),
+                    sum(CASE WHEN status = 'unchanged' THEN 1 ELSE 0 END), sum(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END),
+                    sum(CASE WHEN status = 'failed' THEN 1 ELSE 0 END),
+                    sum(CASE WHEN error IS NOT NULL AND status != 'failed' THEN 1 ELSE 0 END), sum(model_calls),
+                    sum(prompt_tokens), sum(completion_tokens), sum(reasoning_tokens), sum(cached_tokens)
                 FROM user_runs WHERE run_id = ?
                 """, [.integer(run.id)]
             ) { s in (0..<11).map { s.int(Int32($0)) } } ?? Array(repeating: 0, count: 11)

@@ -110,7 +110,8 @@ enum TaskTable {
     }
 
     /// The owner and version of a task, if it exists.
-    static func ownerAndVersion(id: String, in db: any SQLExecutor) throws(StoreError) -> (owner: String, version: Int)? {
+    static func ownerAndVersion(id: String, in db: any SQLExecutor) throws(StoreError) -> (owner: String, version: Int)?
+    {
         try db.queryFirst("SELECT user_id, version FROM tasks WHERE id = ?", [.text(id)]) { ($0.text(0), $0.int(1)) }
     }
 }

@@ -10,14 +10,14 @@ struct BatchingWriterTests {
     /// A database with one table to write into, and a second connection to look from.
     final class Scratch {
         let fixture: NightlyFixture
-        let writerDB: Database
-        let observer: Database
+        let writerDB: any SQLExecutor
+        let observer: any SQLExecutor
 
         init() throws {
             fixture = try NightlyFixture()
-            writerDB = try fixture.open()
+            writerDB = try fixture.connect()
             try writerDB.execute("CREATE TABLE notes (student TEXT NOT NULL, line TEXT NOT NULL)", [])
-            observer = try fixture.open()
+            observer = try fixture.connect()
         }
 
         func visible() throws -> [String] {

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -12,9 +13,9 @@ struct ChangesetReversalTests {
         ChangesetReversal(database: db, direction: direction)
     }
 
-    @Test("undo restores the rows and redo puts the change back")
-    func undoThenRedo() throws {
-        let f = try NightlyFixture()
+    @Test("undo restores the rows and redo puts the change back", arguments: EngineUnderTest.engines)
+    func undoThenRedo(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let change = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
@@ -38,9 +39,11 @@ struct ChangesetReversalTests {
         #expect(try f.start(of: "s0-eng-2") == "2025-01-08T15:00")
     }
 
-    @Test("undo refuses, writing nothing, when a row changed since; --force overwrites it and says which")
-    func conflictRefusesThenForceOverwrites() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "undo refuses, writing nothing, when a row changed since; --force overwrites it and says which",
+        arguments: EngineUnderTest.engines)
+    func conflictRefusesThenForceOverwrites(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let first = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
@@ -61,14 +64,26 @@ struct ChangesetReversalTests {
         #expect(try f.start(of: "s0-eng-2") == "2025-01-08T10:00")
     }
 
-    @Test("a statistics recount that fails is in the result; the undo itself stays committed")
-    func recountFailureIsReported() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a statistics recount that fails is in the result; the undo itself stays committed",
+        arguments: EngineUnderTest.engines)
+    func recountFailureIsReported(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let change = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
-        try f.open().execute(
-            "CREATE TRIGGER no_recount BEFORE UPDATE ON statistics BEGIN SELECT RAISE(ABORT, 'no recount'); END")
+        switch engine {
+        case .sqlite:
+            try f.connect().execute(
+                "CREATE TRIGGER no_recount BEFORE UPDATE ON statistics BEGIN SELECT RAISE(ABORT, 'no recount'); END")
+        case .postgresql:
+            try f.connect().executeScript(
+                """
+                CREATE FUNCTION no_recount() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'no recount'; END $$;
+                CREATE TRIGGER no_recount BEFORE UPDATE ON statistics FOR EACH ROW EXECUTE FUNCTION no_recount();
+                """)
+        }
         let undo = reversal(db, .undo)
         guard case .done(let done) = try undo.perform(undo.load(change.changesetID), force: false, now: Self.later)
         else {
@@ -81,9 +96,9 @@ struct ChangesetReversalTests {
         #expect(try f.start(of: "s0-eng-2") == "2025-01-08T10:00")
     }
 
-    @Test("undoing an undone changeset and redoing an applied one are bad input")
-    func flipsOnlyOnce() throws {
-        let f = try NightlyFixture()
+    @Test("undoing an undone changeset and redoing an applied one are bad input", arguments: EngineUnderTest.engines)
+    func flipsOnlyOnce(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let change = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
@@ -101,9 +116,11 @@ struct ChangesetReversalTests {
         }
     }
 
-    @Test("an unknown changeset, a student without changesets, and one past the retention are refused")
-    func refusals() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "an unknown changeset, a student without changesets, and one past the retention are refused",
+        arguments: EngineUnderTest.engines)
+    func refusals(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let undo = reversal(db, .undo)

@@ -21,7 +21,7 @@ import Testing
     /// The student's manual edit of one task's note (the title stays, so the night still
     /// moves the task with its course), committed as `task edit` does.
     static func annotate(_ path: String, _ taskID: String, _ note: String) throws -> ChangesetID {
-        let db = try Database.open(path: path)
+        let db = try StoreLocation(path).open()
         let before = try PlanRepository(db).loadPlan(userID: "s0", window: nil)
         var after = before
         var task = try #require(before.tasks[taskID])
@@ -35,18 +35,20 @@ import Testing
     }
 
     static func note(_ path: String, _ taskID: String) throws -> String? {
-        try PlanRepository(try Database.open(path: path)).task(id: taskID)?.note
+        try PlanRepository(try StoreLocation(path).open()).task(id: taskID)?.note
     }
 
-    @Test func anUndoAndANewEditDuringTheModelExchangeSurviveTheNight() throws {
-        let f = try NightlyFixture()
+    @Test(arguments: EngineUnderTest.engines) func anUndoAndANewEditDuringTheModelExchangeSurviveTheNight(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1, instruction: "two hours of English every weekday")
         // Edit A before the night: the night reads the task as A left it.
         let a = try Self.annotate(f.path, "s0-eng-2", "A")
         let path = f.path
         let reviewer = StudentActsDuringReview {
             // Meanwhile the student undoes A and edits the task again.
-            guard let db = try? Database.open(path: path) else { return }
+            guard let db = try? StoreLocation(path).open() else { return }
             _ = try? ChangesetStore(db).undo(changesetID: a, now: NightlyFixture.now)
             _ = try? Self.annotate(path, "s0-eng-2", "USER-EDIT")
         }
@@ -60,13 +62,15 @@ import Testing
         )
     }
 
-    @Test func anUndoAloneDuringTheModelExchangeIsNotBroughtBack() throws {
-        let f = try NightlyFixture()
+    @Test(arguments: EngineUnderTest.engines) func anUndoAloneDuringTheModelExchangeIsNotBroughtBack(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1, instruction: "two hours of English every weekday")
         let a = try Self.annotate(f.path, "s0-eng-2", "A")
         let path = f.path
         let reviewer = StudentActsDuringReview {
-            guard let db = try? Database.open(path: path) else { return }
+            guard let db = try? StoreLocation(path).open() else { return }
             _ = try? ChangesetStore(db).undo(changesetID: a, now: NightlyFixture.now)
         }
         _ = try NightlyRunner(

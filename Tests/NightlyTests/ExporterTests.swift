@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -21,9 +22,11 @@ struct ExporterTests {
         #expect(try Exporter(database: try other.database()).document(userID: "s0") == document)
     }
 
-    @Test("iCalendar lists the range's sessions; a range that ends before it starts is bad input")
-    func calendar() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "iCalendar lists the range's sessions; a range that ends before it starts is bad input",
+        arguments: EngineUnderTest.engines)
+    func calendar(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let exporter = Exporter(database: try f.database())
         let ics = try exporter.calendar(userID: "s0", from: nil, to: nil, now: NightlyFixture.now)

@@ -2,6 +2,7 @@ import Exchange
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -26,9 +27,11 @@ struct ImporterTests {
         return try ImportInput.replan(file.path, now: NightlyFixture.now)
     }
 
-    @Test("a new user is imported as one changeset; the same input again changes nothing")
-    func importTwice() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a new user is imported as one changeset; the same input again changes nothing",
+        arguments: EngineUnderTest.engines)
+    func importTwice(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         let importer = Importer(database: try f.database(), now: NightlyFixture.now)
         let document = try input([try entry("ana", taskIDs: ["a-1", "a-2"])])
         let first = try importer.commit(document, source: "in.json")
@@ -42,9 +45,10 @@ struct ImporterTests {
         #expect(try PlanReader(database: f.database()).focusSessions(userID: "ana").count == 1)
     }
 
-    @Test("a task id of another user rejects the whole input, naming where it stands")
-    func foreignTaskRejectsEverything() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a task id of another user rejects the whole input, naming where it stands", arguments: EngineUnderTest.engines)
+    func foreignTaskRejectsEverything(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let importer = Importer(database: try f.database(), now: NightlyFixture.now)
         let document = try input([

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -23,9 +24,9 @@ struct ManualEditorTests {
         return (db, editor)
     }
 
-    @Test("the editor of a task is its owner's; an unknown task is bad input")
-    func ownerOfATask() throws {
-        let f = try NightlyFixture()
+    @Test("the editor of a task is its owner's; an unknown task is bad input", arguments: EngineUnderTest.engines)
+    func ownerOfATask(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(2)
         let db = try f.database()
         #expect(try ManualEditor.owning(taskID: "s1-eng-0", database: db, now: NightlyFixture.now).userID == "s1")
@@ -34,9 +35,9 @@ struct ManualEditorTests {
         }
     }
 
-    @Test("a new task id is free; an existing one is found")
-    func taskIDs() throws {
-        let f = try NightlyFixture()
+    @Test("a new task id is free; an existing one is found", arguments: EngineUnderTest.engines)
+    func taskIDs(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let editor = ManualEditor(database: try f.database(), userID: "s0", now: NightlyFixture.now)
         #expect(try editor.taskExists("s0-eng-0"))
@@ -45,9 +46,11 @@ struct ManualEditorTests {
         #expect(try !editor.taskExists(id))
     }
 
-    @Test("done on a series id asks for the occurrence; a completed occurrence cannot be skipped")
-    func historyIsKept() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "done on a series id asks for the occurrence; a completed occurrence cannot be skipped",
+        arguments: EngineUnderTest.engines)
+    func historyIsKept(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         let (_, editor) = try withSeries(f)
         let plan = try editor.loadPlan()
         #expect(throws: UseCaseError.badInput("s0-vocab is a series; name the occurrence as s0-vocab@YYYY-MM-DD")) {
@@ -67,18 +70,20 @@ struct ManualEditorTests {
         #expect(skipped.occurrence(OccurrenceID("s0-vocab@2025-01-09")!)?.state == .skipped)
     }
 
-    @Test("an edit that changes nothing commits nothing")
-    func nothingChanged() throws {
-        let f = try NightlyFixture()
+    @Test("an edit that changes nothing commits nothing", arguments: EngineUnderTest.engines)
+    func nothingChanged(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let editor = ManualEditor(database: try f.database(), userID: "s0", now: NightlyFixture.now)
         let plan = try editor.loadPlan()
         #expect(try editor.commit(original: plan, working: plan) == nil)
     }
 
-    @Test("deleting a task removes it; a second editor's stale plan then conflicts instead of overwriting")
-    func staleEditConflicts() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "deleting a task removes it; a second editor's stale plan then conflicts instead of overwriting",
+        arguments: EngineUnderTest.engines)
+    func staleEditConflicts(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         let one = ManualEditor(database: db, userID: "s0", now: NightlyFixture.now)

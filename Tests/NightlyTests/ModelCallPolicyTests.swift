@@ -23,7 +23,7 @@ struct ModelCallPolicyTests {
         options.force = force
         options.concurrency = 2
         _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
-        let rows = try f.open().query(
+        let rows = try f.connect().query(
             """
             SELECT user_id, model_decision FROM user_runs WHERE run_id = (SELECT max(id) FROM runs)
             """, []
@@ -31,9 +31,11 @@ struct ModelCallPolicyTests {
         return Dictionary(uniqueKeysWithValues: rows)
     }
 
-    @Test("an unchanged student with a standing instruction is not asked again the next night")
-    func unchangedStudentIsNotAskedAgain() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "an unchanged student with a standing instruction is not asked again the next night",
+        arguments: EngineUnderTest.engines)
+    func unchangedStudentIsNotAskedAgain(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1, instruction: Self.instruction)
         let calls = Counter()
         #expect(try night(f, now: NightlyFixture.now, calls: calls)["s0"] == "asked: new-instruction")
@@ -46,9 +48,11 @@ struct ModelCallPolicyTests {
         #expect(calls.count == 1)
     }
 
-    @Test("a changed instruction, changed settings or a plan the student edited ask again")
-    func changesAskAgain() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a changed instruction, changed settings or a plan the student edited ask again",
+        arguments: EngineUnderTest.engines)
+    func changesAskAgain(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1, instruction: Self.instruction)
         let noReviews = ModelCallPolicy(reviewEveryDays: 0)
         _ = try night(f, now: NightlyFixture.now)
@@ -57,7 +61,7 @@ struct ModelCallPolicyTests {
             when = when.addingTimeInterval(Self.day)
             return try night(f, now: when, policy: noReviews)["s0"]
         }
-        let db = try f.open()
+        let db = try f.connect()
         var settings = try UserRepository(db).get("s0").settings
         settings.instruction = "two grammar sessions on Wednesday"
         _ = try UserRepository(db).saveSettings(settings, for: "s0")
@@ -96,10 +100,10 @@ struct ModelCallPolicyTests {
         #expect(decide([fit, another], reviewed) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
     }
 
-    @Test("a needs-decision flag raised night after night asks the model once")
-    func aRecurringFlagAsksOnce() throws {
-        let f = try NightlyFixture()
-        let db = try f.open()
+    @Test("a needs-decision flag raised night after night asks the model once", arguments: EngineUnderTest.engines)
+    func aRecurringFlagAsksOnce(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let db = try f.connect()
         var settings = UserSettings()
         settings.keepCategories = ["Archive"]
         // A session of a kept category, stale for weeks: flagged needs-decision every night.
@@ -148,9 +152,10 @@ struct ModelCallPolicyTests {
         #expect(load.allSatisfy { $0 > 150 && $0 < 250 }, "\(load)")
     }
 
-    @Test("a failed review is retried the next night; no instruction, no memory kept")
-    func failedReviewIsRetried() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a failed review is retried the next night; no instruction, no memory kept", arguments: EngineUnderTest.engines)
+    func failedReviewIsRetried(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1, instruction: Self.instruction)
         var pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: .fail, calls: Counter()))
         pipeline.policy = ModelCallPolicy(reviewEveryDays: 0)
@@ -161,7 +166,7 @@ struct ModelCallPolicyTests {
             f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
         #expect(next["s0"] == "asked: new-instruction")
 
-        let db = try f.open()
+        let db = try f.connect()
         var settings = try UserRepository(db).get("s0").settings
         settings.instruction = ""
         _ = try UserRepository(db).saveSettings(settings, for: "s0")

@@ -14,14 +14,16 @@ import Testing
 @Suite struct NightGuaranteeTests {
     static let studentCount = Int(ProcessInfo.processInfo.environment["NIGHTLY_PROPERTY_USERS"] ?? "") ?? 60
 
-    @Test func twoNightsThroughTheDatabaseKeepTheGuarantees() throws {
+    @Test(arguments: EngineUnderTest.engines) func twoNightsThroughTheDatabaseKeepTheGuarantees(
+        _ engine: DatabaseEngine
+    ) throws {
         var failures: [String] = []
         var changed = 0
         for seed in 0..<UInt64(Self.studentCount) {
             var generator = StudentGenerator(seed: 50_000 + seed)
             let (family, plan, now) = generator.makeStudent()
-            let f = try NightlyFixture()
-            let db = try f.open()
+            let f = try NightlyFixture(engine: engine)
+            let db = try f.connect()
             try UserRepository(db).add(plan.user, now: now.addingTimeInterval(-86_400 * 60))
             _ = try UserRepository(db).saveSettings(plan.settings, for: plan.user.id)
             let changes = PlanDiff.changes(
@@ -48,7 +50,7 @@ import Testing
                     changed += 1
                     let id = try #require(
                         try db.queryFirst(
-                            "SELECT id FROM changesets WHERE origin = 'nightly' ORDER BY created_at DESC, rowid DESC",
+                            "SELECT id FROM changesets WHERE origin = 'nightly' ORDER BY created_at DESC, \(engine == .sqlite ? "rowid" : "seq") DESC",
                             []
                         ) { $0.text(0) })
                     let record = try ChangesetStore(db).changeset(ChangesetID(id))

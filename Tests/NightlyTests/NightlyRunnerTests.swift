@@ -20,24 +20,28 @@ struct NightlyRunnerTests {
         return try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
     }
 
-    @Test("every due user gets one changeset and one user run; a second run does nothing")
-    func oncePerPlanDate() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "every due user gets one changeset and one user run; a second run does nothing",
+        arguments: EngineUnderTest.engines)
+    func oncePerPlanDate(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(12)
         let first = try run(f)
         #expect(first.due == 12 && first.changed == 12 && first.failed == 0)
         let second = try run(f)
         #expect(second.due == 0 && second.done == 0)
-        let db = try f.open()
+        let db = try f.connect()
         #expect(try db.queryFirst("SELECT count(*) FROM changesets WHERE origin = 'nightly'", []) { $0.int(0) } == 12)
         #expect(try db.queryFirst("SELECT count(*) FROM user_runs WHERE status = 'changed'", []) { $0.int(0) } == 12)
     }
 
-    @Test("the nightly job recounts each student's statistics as they stand after the night")
-    func statisticsAreRecounted() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "the nightly job recounts each student's statistics as they stand after the night",
+        arguments: EngineUnderTest.engines)
+    func statisticsAreRecounted(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
-        let db = try f.open()
+        let db = try f.connect()
         // Monday's session is done, so nothing is overdue; by Tuesday 03:00 the days of
         // Monday's and Tuesday's sessions have come: two sessions, one completed.
         try db.execute("UPDATE tasks SET completed = 1, version = version + 1 WHERE id = 's0-eng-0'", [])
@@ -48,18 +52,20 @@ struct NightlyRunnerTests {
         #expect(rows.first?.completionRate == 0.5)
     }
 
-    @Test("--force re-plans users already done; the rules then find nothing more to do")
-    func forceReplans() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "--force re-plans users already done; the rules then find nothing more to do",
+        arguments: EngineUnderTest.engines)
+    func forceReplans(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(3)
         _ = try run(f)
         let again = try run(f, force: true)
         #expect(again.due == 3 && again.unchanged == 3)
     }
 
-    @Test("users whose local time is before 03:00 are not due yet")
-    func runAfterIsLocal() throws {
-        let f = try NightlyFixture()
+    @Test("users whose local time is before 03:00 are not due yet", arguments: EngineUnderTest.engines)
+    func runAfterIsLocal(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(2, zone: "America/New_York") // 2025-01-06 14:00 there: past 03:00, plan date Monday
         try f.addStudentsInZone("late", "Pacific/Kiritimati") // UTC+14: 2025-01-07 09:00, due
         let early = NightlyFixture.now.addingTimeInterval(-8 * 3600) // 2025-01-06T11:00Z
@@ -68,12 +74,19 @@ struct NightlyRunnerTests {
         #expect(report.due == 2)
     }
 
-    @Test("the same database and now give the same changesets whatever the concurrency")
-    func deterministicAcrossConcurrency() throws {
-        let a = try NightlyFixture()
-        let b = try NightlyFixture()
+    @Test(
+        "the same database and now give the same changesets whatever the concurrency",
+        arguments: EngineUnderTest.engines)
+    func deterministicAcrossConcurrency(_ engine: DatabaseEngine) throws {
+        let a = try NightlyFixture(engine: engine)
+        let b = try NightlyFixture(engine: engine)
         try a.addStudents(40, instruction: "one grammar session on Wednesday")
-        try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
+        switch engine {
+        case .sqlite: try FileManager.default.copyItem(atPath: a.path, toPath: b.path)
+        case .postgresql: try b.addStudents(40, instruction: "one grammar session on Wednesday")
+        }
+        let withoutVersion =
+            engine == .sqlite ? "json_remove(e.after, '$.version')" : "(e.after::jsonb - 'version')::text"
         // A scripted model that adds one session per student, as a real one would per turn.
         _ = try run(a, concurrency: 1, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
         _ = try run(b, concurrency: 8, reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
@@ -84,10 +97,10 @@ struct NightlyRunnerTests {
         }
         #expect(try withoutVersions(a.taskRows()) == withoutVersions(b.taskRows()))
         let edits = { (f: NightlyFixture) in
-            try f.open().query(
+            try f.connect().query(
                 """
                 SELECT c.user_id, e.seq, e.entity, e.entity_key, e.before,
-                       CASE WHEN e.after IS NULL OR e.entity = 'statistic' THEN e.after ELSE json_remove(e.after, '$.version') END, e.reason
+                       CASE WHEN e.after IS NULL OR e.entity = 'statistic' THEN e.after ELSE \(withoutVersion) END, e.reason
                 FROM changeset_edits e JOIN changesets c ON c.id = e.changeset_id WHERE c.origin = 'nightly'
                 ORDER BY c.user_id, e.seq
                 """, []
@@ -100,9 +113,11 @@ struct NightlyRunnerTests {
         #expect(ea == eb)
     }
 
-    @Test("quota exhaustion stops model calls for the remaining users, and local edits still land")
-    func quotaStopsTheModel() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "quota exhaustion stops model calls for the remaining users, and local edits still land",
+        arguments: EngineUnderTest.engines)
+    func quotaStopsTheModel(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(6, instruction: "one grammar session on Wednesday")
         let calls = Counter()
         let exhausted = Flag()
@@ -114,14 +129,16 @@ struct NightlyRunnerTests {
         #expect(report.modelUnavailableForAll)
     }
 
-    @Test("a user whose rows changed between load and commit fails cleanly and the others are unaffected")
-    func concurrentEditFailsOneUser() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a user whose rows changed between load and commit fails cleanly and the others are unaffected",
+        arguments: EngineUnderTest.engines)
+    func concurrentEditFailsOneUser(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(3, instruction: "one grammar session on Wednesday")
         let reviewer = EditBehindTheBack(path: f.path, victim: "s1")
         let report = try run(f, concurrency: 1, reviewer: reviewer)
         #expect(report.failed == 1 && report.changed == 2)
-        let db = try f.open()
+        let db = try f.connect()
         let error = try db.queryFirst("SELECT error FROM user_runs WHERE user_id = 's1'", []) { $0.optionalText(0) }
         #expect(error??.contains("changed while it was being planned") == true)
         // Nothing of the failed night was written: s1's tasks are as the student left them.
@@ -134,12 +151,14 @@ struct NightlyRunnerTests {
         #expect(retry.due == 1 && retry.changed == 1)
     }
 
-    @Test("a commit that fails after writing the changeset and statistics leaves nothing of that student")
-    func lateCommitFailureLeavesNothing() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a commit that fails after writing the changeset and statistics leaves nothing of that student",
+        arguments: EngineUnderTest.engines)
+    func lateCommitFailureLeavesNothing(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(3)
         func rows(of user: String) throws -> [String] {
-            let db = try f.open()
+            let db = try f.connect()
             var all = try f.taskRows().filter { $0.hasPrefix("\(user)-") }
             for table in ["changesets", "statistics", "statistics_base", "user_runs", "notification_outbox"] {
                 all += try db.query("SELECT * FROM \(table) WHERE user_id = ?", [.text(user)]) { s in
@@ -152,11 +171,22 @@ struct NightlyRunnerTests {
         let s1 = try rows(of: "s1")
         // The user run is the last row a night writes; refusing it for s1 fails s1's commit
         // after its changeset, statistics and statistics base are written.
-        try f.open().execute(
-            """
-            CREATE TRIGGER refuse_s1 BEFORE INSERT ON user_runs WHEN NEW.user_id = 's1'
-            BEGIN SELECT RAISE(ABORT, 'refused'); END
-            """)
+        switch engine {
+        case .sqlite:
+            try f.connect().execute(
+                """
+                CREATE TRIGGER refuse_s1 BEFORE INSERT ON user_runs WHEN NEW.user_id = 's1'
+                BEGIN SELECT RAISE(ABORT, 'refused'); END
+                """)
+        case .postgresql:
+            try f.connect().executeScript(
+                """
+                CREATE FUNCTION refuse_s1() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'refused'; END $$;
+                CREATE TRIGGER refuse_s1 BEFORE INSERT ON user_runs FOR EACH ROW WHEN (NEW.user_id = 's1')
+                    EXECUTE FUNCTION refuse_s1();
+                """)
+        }
         let report = try run(f, concurrency: 1)
         #expect(report.failed == 1 && report.changed == 2)
         #expect(try rows(of: "s1") == s1)
@@ -175,7 +205,7 @@ struct NightlyRunnerTests {
 
 extension NightlyFixture {
     func addStudentsInZone(_ id: String, _ zone: String) throws {
-        let db = try open()
+        let db = try connect()
         let user = try User(id: id, zone: UserZone(identifier: zone))
         try UserRepository(db).add(user, now: NightlyFixture.now)
     }
@@ -202,7 +232,7 @@ struct EditBehindTheBack: ModelReviewer {
     let path: String
     let victim: String
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
-        if working.user.id == victim, let db = try? Database.open(path: path) {
+        if working.user.id == victim, let db = try? StoreLocation(path).open() {
             try? db.execute(
                 "UPDATE tasks SET title = 'edited in the app', version = version + 1 WHERE id = ?",
                 [.text("\(victim)-eng-0")])

@@ -16,7 +16,7 @@ struct NightsFarAheadTests {
         at path: String, extra: [StudyTask] = [], done: [String] = ["2025-01-06", "2025-01-07", "2025-01-08"],
         seriesEnd: String? = "2025-03-31"
     ) throws {
-        let db = try Database.open(path: path)
+        let db = try StoreLocation(path).open()
         var settings = UserSettings()
         settings.windowsEnabled = false
         let user = try User(id: "mei", zone: UserZone(identifier: "UTC"), settings: settings)
@@ -48,7 +48,7 @@ struct NightsFarAheadTests {
         ).run()
     }
 
-    func place(_ db: Database, _ date: String) throws -> String? {
+    func place(_ db: any SQLExecutor, _ date: String) throws -> String? {
         try db.queryFirst(
             "SELECT start FROM occurrence_overrides WHERE task_id = 'algebra' AND original_date = ?", [.text(date)]
         ) {
@@ -56,13 +56,15 @@ struct NightsFarAheadTests {
         } ?? nil
     }
 
-    @Test("a later night sees the session an earlier night appended after a far end, and appends after it")
-    func appendedSessionsFollowEachOther() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a later night sees the session an earlier night appended after a far end, and appends after it",
+        arguments: EngineUnderTest.engines)
+    func appendedSessionsFollowEachOther(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try addStudent(at: f.path)
         let first = try run(f.path, on: "2025-01-10") // Thursday 01-09 missed
         #expect(first.changed == 1 && first.failed == 0)
-        let db = try f.open()
+        let db = try f.connect()
         #expect(try place(db, "2025-01-09") == "2025-04-01T09:00")
         let second = try run(f.path, on: "2025-01-11") // Friday 01-10 missed too
         #expect(second.changed == 1 && second.failed == 0)
@@ -71,26 +73,28 @@ struct NightsFarAheadTests {
         #expect(try SQL.count(db, "series_slides") == 0, "the version-2 rules write no slides")
     }
 
-    @Test("an appointment weeks away blocks the date a course would be appended to")
-    func farAppointmentBlocks() throws {
-        let f = try NightlyFixture()
+    @Test("an appointment weeks away blocks the date a course would be appended to", arguments: EngineUnderTest.engines)
+    func farAppointmentBlocks(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         let dentist = StudyTask(
             id: "dentist", userID: "mei", title: "Dentist", category: "Life",
             start: CivilDateTime("2025-04-01T08:30")!, end: CivilDateTime("2025-04-01T09:30")!)
         try addStudent(at: f.path, extra: [dentist])
         let report = try run(f.path, on: "2025-01-10")
         #expect(report.changed == 1 && report.failed == 0)
-        #expect(try place(try f.open(), "2025-01-09") == "2025-04-02T09:00")
+        #expect(try place(try f.connect(), "2025-01-09") == "2025-04-02T09:00")
     }
 
-    @Test("after downtime, every stale session of a series is dropped, however old; the next night has nothing left")
-    func everyStaleSessionIsDroppedAfterDowntime() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "after downtime, every stale session of a series is dropped, however old; the next night has nothing left",
+        arguments: EngineUnderTest.engines)
+    func everyStaleSessionIsDroppedAfterDowntime(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try addStudent(at: f.path, done: ["2025-01-06"], seriesEnd: nil) // a habit: policy skip
         // Two months without a run: everything from 01-07 to 02-28 was missed.
         let report = try run(f.path, on: "2025-03-10")
         #expect(report.changed == 1 && report.failed == 0)
-        let db = try f.open()
+        let db = try f.connect()
         let skipped =
             try db.queryFirst(
                 "SELECT count(*) FROM occurrence_overrides WHERE task_id = 'algebra' AND state = 'skipped'", []
@@ -114,10 +118,12 @@ struct NightsFarAheadTests {
             } == 63)
     }
 
-    @Test("a shorter deleteAfterDays makes the next night drop every session that is now stale")
-    func shorterDeleteAfterDaysDropsEverythingNowStale() throws {
-        let f = try NightlyFixture()
-        let db = try f.open()
+    @Test(
+        "a shorter deleteAfterDays makes the next night drop every session that is now stale",
+        arguments: EngineUnderTest.engines)
+    func shorterDeleteAfterDaysDropsEverythingNowStale(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let db = try f.connect()
         var settings = UserSettings()
         settings.deleteAfterDays = 30
         settings.windows = try WeeklyWindows([:]) // no study window on any day: nothing can be made up
@@ -154,7 +160,7 @@ struct NightsFarAheadTests {
 }
 
 enum SQL {
-    static func count(_ db: Database, _ table: String) throws -> Int {
+    static func count(_ db: any SQLExecutor, _ table: String) throws -> Int {
         try db.queryFirst("SELECT count(*) FROM \(table)", []) { $0.int(0) } ?? 0
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
 @Suite("Retention and the outbox as use cases")
 struct RetentionTests {
-    @Test("a dry count and the prune agree; nothing younger than the cutoff goes")
-    func countThenPrune() throws {
-        let f = try NightlyFixture()
+    @Test("a dry count and the prune agree; nothing younger than the cutoff goes", arguments: EngineUnderTest.engines)
+    func countThenPrune(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(2)
         let retention = Retention(database: try f.database())
         let young = try retention.count(olderThan: Retention.cutoff(days: 30, now: NightlyFixture.now))
@@ -22,9 +23,11 @@ struct RetentionTests {
         #expect(try retention.count(olderThan: cutoff).changesets == 0)
     }
 
-    @Test("an undo writes the reminders it changes; rows come after the cursor and an ack removes them")
-    func outbox() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "an undo writes the reminders it changes; rows come after the cursor and an ack removes them",
+        arguments: EngineUnderTest.engines)
+    func outbox(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let db = try f.database()
         var settings = try Roster(database: db).settings(of: "s0")

@@ -1,14 +1,17 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
 @Suite("Students and their settings as a use case")
 struct RosterTests {
-    @Test("add, list, settings saved and read back, remove; a second add of an id is bad input")
-    func lifecycle() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "add, list, settings saved and read back, remove; a second add of an id is bad input",
+        arguments: EngineUnderTest.engines)
+    func lifecycle(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         let roster = Roster(database: try f.database())
         let mei = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"))
         try roster.add(mei, now: NightlyFixture.now)

@@ -1,6 +1,7 @@
 import Foundation
 import Nightly
 import Planning
+import ReplanTestSupport
 import Store
 import Testing
 
@@ -13,9 +14,9 @@ struct RunLogTests {
         _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
     }
 
-    @Test("the overview lists the run and the changesets; students only when asked")
-    func overview() throws {
-        let f = try NightlyFixture()
+    @Test("the overview lists the run and the changesets; students only when asked", arguments: EngineUnderTest.engines)
+    func overview(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(3)
         try night(f)
         let log = Nightly.RunLog(database: try f.database())
@@ -48,9 +49,9 @@ struct RunLogTests {
         #expect(try log.entries(query).totals.count == 1)
     }
 
-    @Test("an unknown run or student is bad input")
-    func unknowns() throws {
-        let f = try NightlyFixture()
+    @Test("an unknown run or student is bad input", arguments: EngineUnderTest.engines)
+    func unknowns(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         let log = Nightly.RunLog(database: try f.database())
         var query = Nightly.RunLog.Query()
@@ -61,9 +62,11 @@ struct RunLogTests {
         #expect(throws: UseCaseError.badInput("no user 'nobody'")) { try log.entries(query) }
     }
 
-    @Test("show: a night's changeset has its edits and report; a night without the model has no transcript")
-    func showOneChangeset() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "show: a night's changeset has its edits and report; a night without the model has no transcript",
+        arguments: EngineUnderTest.engines)
+    func showOneChangeset(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
         try night(f)
         let db = try f.database()

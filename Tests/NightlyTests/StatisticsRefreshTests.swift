@@ -10,7 +10,7 @@ struct StatisticsRefreshTests {
     /// A student since December: a daily series (mostly done), a weekly one, one-off sessions
     /// over the weeks before and after 2025-01-07, some completed, and a slide.
     static func addHistoryStudent(_ f: NightlyFixture) throws -> User {
-        let db = try f.open()
+        let db = try f.connect()
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
         let daily = StudyTask(
             id: "h-vocab", userID: "h", title: "Vocabulary", category: "English",
@@ -58,16 +58,18 @@ struct StatisticsRefreshTests {
 
     /// The stored statistics, and the same after recounting the whole history.
     func storedAndRecounted(_ f: NightlyFixture, day: Int) throws -> ([CategoryStatistic], [CategoryStatistic]) {
-        let db = try f.open()
+        let db = try f.connect()
         let stored = try StatisticsRepository(db).statistics(userID: "h")
         let today = CivilDate("2025-01-07")!.adding(days: day)
         try StatisticsRefresh.recount(userID: "h", today: today, db: db)
         return (stored, try StatisticsRepository(db).statistics(userID: "h"))
     }
 
-    @Test("night after night, with a skipped night and an edit of December in between, the counts equal a full recount")
-    func incrementalEqualsFullRecount() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "night after night, with a skipped night and an edit of December in between, the counts equal a full recount",
+        arguments: EngineUnderTest.engines)
+    func incrementalEqualsFullRecount(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         _ = try StatisticsRefreshTests.addHistoryStudent(f)
         var scratch: [Int: Bool] = [:]
         // Day 6 follows two skipped nights (the window's own series rows cover the gap); day 24
@@ -76,7 +78,7 @@ struct StatisticsRefreshTests {
             if day == 9 {
                 // The student files a December session under another course: that reaches back
                 // into the base.
-                let db = try f.open()
+                let db = try f.connect()
                 let before = try PlanRepository(db).loadPlan(userID: "h", window: nil)
                 var after = before
                 var december = try #require(before.tasks["h-math-5"])
@@ -102,10 +104,12 @@ struct StatisticsRefreshTests {
         #expect(scratch.values.filter { $0 == false }.count >= 6, "\(scratch.sorted { $0.key < $1.key })")
     }
 
-    @Test("after more skipped nights than the window's rows cover, the days in between are read on their own")
-    func longGapIsReadOnItsOwn() throws {
-        let f = try NightlyFixture()
-        let db = try f.open()
+    @Test(
+        "after more skipped nights than the window's rows cover, the days in between are read on their own",
+        arguments: EngineUnderTest.engines)
+    func longGapIsReadOnItsOwn(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let db = try f.connect()
         let user = try User(id: "h", zone: UserZone(identifier: "Asia/Taipei"))
         // Nothing for the rules to do: every session up to March is done.
         let daily = StudyTask(
@@ -137,14 +141,16 @@ struct StatisticsRefreshTests {
         #expect(scratch == [true, false, false, false])
     }
 
-    @Test("a base counted before a student's edit that commits just ahead of the night is not kept")
-    func editBetweenReadAndCommit() throws {
-        let f = try NightlyFixture()
+    @Test(
+        "a base counted before a student's edit that commits just ahead of the night is not kept",
+        arguments: EngineUnderTest.engines)
+    func editBetweenReadAndCommit(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
         _ = try StatisticsRefreshTests.addHistoryStudent(f)
         // The student's December edit lands after the night has read the plan and counted.
         let path = f.path
         let edit: @Sendable (String) -> Void = { _ in
-            guard let editor = try? Database.open(path: path),
+            guard let editor = try? StoreLocation(path).open(),
                 let before = try? PlanRepository(editor).loadPlan(userID: "h", window: nil),
                 var december = before.tasks["h-math-5"]
             else { return }
@@ -168,7 +174,7 @@ struct StatisticsRefreshTests {
                 beforeCommit: hook
             ).run()
             // Whatever base is kept must be the truth through its date.
-            let db = try f.open()
+            let db = try f.connect()
             let base = try StatisticsBaseRepository(db).base(userID: "h")
             if let through = base.through {
                 let full = try PlanRepository(db).loadPlan(userID: "h", window: nil)

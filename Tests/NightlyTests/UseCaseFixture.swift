@@ -24,6 +24,6 @@ extension NightlyFixture {
 
     /// The stored start of a task.
     func start(of taskID: String) throws -> String? {
-        try open().queryFirst("SELECT start FROM tasks WHERE id = ?", [.text(taskID)]) { $0.text(0) }
+        try connect().queryFirst("SELECT start FROM tasks WHERE id = ?", [.text(taskID)]) { $0.text(0) }
     }
 }

@@ -177,8 +177,10 @@ import Testing
         #expect(try f.changesets.changeset(id).header.state == .undone)
     }
 
-    @Test func undoIsRefusedAfterATouchedRowChangedAndForceWins() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func undoIsRefusedAfterATouchedRowChangedAndForceWins(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
 
@@ -221,8 +223,10 @@ import Testing
         #expect(redo?.rows == [ChangesetConflict.Row(entity: .task, key: "m1", expectedVersion: 1, foundVersion: 4)])
     }
 
-    @Test func undoingTwiceAndRedoingAnAppliedChangesetAreRefused() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func undoingTwiceAndRedoingAnAppliedChangesetAreRefused(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let id = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
         #expect(
@@ -256,8 +260,10 @@ import Testing
         #expect(try f.plans.loadPlan(userID: "mei", window: nil) == after)
     }
 
-    @Test func redoIsRefusedWhenARowChangedAfterTheUndo() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func redoIsRefusedWhenARowChangedAfterTheUndo(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let id = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))
         try f.changesets.undo(changesetID: id, now: Fixture.now)
@@ -278,8 +284,10 @@ import Testing
         #expect(try f.plans.task(id: "m1")?.version ?? 0 > studentVersion, "a forced write takes a fresh version")
     }
 
-    @Test func undoIsRefusedWhenATaskItDeletesGainedAnOverride() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func undoIsRefusedWhenATaskItDeletesGainedAnOverride(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let created = try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
@@ -302,8 +310,10 @@ import Testing
         #expect(try f.count("SELECT count(*) FROM occurrence_overrides") == 0)
     }
 
-    @Test func redoSkipsAnOverrideWhoseSeriesIsGoneOnlyWithForce() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func redoSkipsAnOverrideWhoseSeriesIsGoneOnlyWithForce(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
@@ -325,8 +335,11 @@ import Testing
         #expect(outcome.changeset.state == .applied)
     }
 
-    @Test func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince() throws {
+    @Test(arguments: EngineUnderTest.engines) func forcedUndoSkipsAnOverrideWhoseSeriesWasDeletedSince(
+        _ engine: DatabaseEngine
+    ) throws {
         let (f, _) = try Fixture.seeded(
+            engine,
             tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")],
             overrides: [OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .skipped)])
         let p = try f.plans.loadPlan(userID: "mei", window: nil)
@@ -353,8 +366,10 @@ import Testing
         #expect(try f.plans.task(id: "eng") == nil)
     }
 
-    @Test func statisticRowIsCreatedForANewCategoryAndRemovedByUndo() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func statisticRowIsCreatedForANewCategoryAndRemovedByUndo(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let seeded = try f.seed(UserPlan(user: mei, tasks: [series("eng", "2025-01-06T10:00", "2025-01-06T11:00")]))
         #expect(try f.changesets.changeset(seeded).edits.first?.entity == .statistic)
@@ -382,8 +397,10 @@ import Testing
         #expect(try stats.statistics(userID: "mei").map(\.category) == ["Chemistry", "English"])
     }
 
-    @Test func outboxRowsAreWrittenWithTheChangesetAndItsUndo() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func outboxRowsAreWrittenWithTheChangesetAndItsUndo(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let entries = [
             OutboxEntry(
@@ -410,8 +427,8 @@ import Testing
         #expect(try OutboxRepository(f.db).entries(userID: "mei").isEmpty)
     }
 
-    @Test func rowsOfAnotherUserAreNeverTouched() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func rowsOfAnotherUserAreNeverTouched(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let zoe = try f.addUser("zoe")
         try f.seed(
@@ -426,8 +443,10 @@ import Testing
     }
 
     /// A changeset reads each task it touches once; the check still covers every row under it.
-    @Test func overridesAndSlidesUnderAnotherUsersSeriesAreRefused() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func overridesAndSlidesUnderAnotherUsersSeriesAreRefused(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let zoe = try f.addUser("zoe")
         try f.seed(UserPlan(user: zoe, tasks: [series("zoe-eng", user: "zoe", "2025-01-06T10:00", "2025-01-06T11:00")]))
@@ -467,8 +486,9 @@ import Testing
 
     /// The task rows a changeset reads once follow its own writes: a task it creates takes
     /// overrides and slides, and one it deletes is gone for the rows after it.
-    @Test func rowsUnderATaskTheSameChangesetCreatesOrDeletesAreCheckedAgainstThatWrite() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines)
+    func rowsUnderATaskTheSameChangesetCreatesOrDeletesAreCheckedAgainstThatWrite(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let created = try f.commit(
             from: UserPlan(user: mei, tasks: []),
@@ -545,8 +565,10 @@ import Testing
     }
 
     /// A row the caller believed stored but that is not there is still written (as an insert).
-    @Test func aRowBelievedStoredButMissingIsStillWritten() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func aRowBelievedStoredButMissingIsStillWritten(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         try f.addUser()
         let task = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")
         let override = OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped)
@@ -559,8 +581,8 @@ import Testing
         #expect(try f.plans.overrides(taskID: "eng") == [override])
     }
 
-    @Test func logQueriesListNewestFirst() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func logQueriesListNewestFirst(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.addUser("zoe")
         let first = try f.seed(UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]))

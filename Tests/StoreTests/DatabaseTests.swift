@@ -24,10 +24,10 @@ import Testing
 
     @Test func connectionUsesWALNormalSyncForeignKeysAndBusyTimeout() throws {
         let f = try Fixture()
-        #expect(try f.db.pragma("journal_mode") == "wal")
-        #expect(try f.db.pragma("synchronous") == "1") // NORMAL
-        #expect(try f.db.pragma("foreign_keys") == "1")
-        #expect(try f.db.pragma("busy_timeout") == "5000")
+        #expect(try f.sqlite.pragma("journal_mode") == "wal")
+        #expect(try f.sqlite.pragma("synchronous") == "1") // NORMAL
+        #expect(try f.sqlite.pragma("foreign_keys") == "1")
+        #expect(try f.sqlite.pragma("busy_timeout") == "5000")
         let quick = try f.openAgain(busyTimeoutMilliseconds: 250)
         #expect(try quick.pragma("busy_timeout") == "250")
     }
@@ -56,37 +56,37 @@ import Testing
         try f.addUser()
         _ = try f.users.list()
         do {
-            let s = try f.db.prepare("SELECT id FROM users")
+            let s = try f.sqlite.prepare("SELECT id FROM users")
             #expect(try s.step())
             #expect(s.text(0) == "mei")
         }
-        try f.db.close()
+        try f.sqlite.close()
     }
 
     @Test func closeReportsAStatementStillHeld() throws {
         let f = try Fixture()
-        let s = try f.db.prepare("SELECT 1")
+        let s = try f.sqlite.prepare("SELECT 1")
         withExtendedLifetime(s) {
-            #expect(storeError { () throws(StoreError) in try f.db.close() }?.code == SQLITE_BUSY)
+            #expect(storeError { () throws(StoreError) in try f.sqlite.close() }?.code == SQLITE_BUSY)
         }
     }
 
     @Test func writeRollsBackWhenTheBodyThrows() throws {
         let f = try Fixture()
         let error = storeError { () throws(StoreError) in
-            try f.db.write { (db) throws(StoreError) in
+            try f.sqlite.write { (db) throws(StoreError) in
                 try UserRepository(db).add(try! User(id: "ghost", zone: UserZone(identifier: "UTC")), now: Fixture.now)
                 throw StoreError.unknownUser("boom")
             }
         }
         #expect(error == .unknownUser("boom"))
         #expect(try f.users.find("ghost") == nil)
-        #expect(!f.db.isInTransaction)
+        #expect(!f.sqlite.isInTransaction)
     }
 
     @Test func nestedWriteRollsBackOnlyItsSavepoint() throws {
         let f = try Fixture()
-        try f.db.write { (db) throws(StoreError) in
+        try f.sqlite.write { (db) throws(StoreError) in
             try UserRepository(db).add(try! User(id: "kept", zone: UserZone(identifier: "UTC")), now: Fixture.now)
             _ = storeError { () throws(StoreError) in
                 try db.write { (db) throws(StoreError) in
@@ -132,7 +132,7 @@ import Testing
         try f.addUser()
         let secret = "my diary: failed chemistry again"
         let error = storeError { () throws(StoreError) in
-            try f.db.execute(
+            try f.sqlite.execute(
                 "INSERT INTO users (id, time_zone, language, display_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
                 ["mei", "UTC", "en", .text(secret), "2025-01-01T00:00:00Z", "2025-01-01T00:00:00Z"])
         }
@@ -152,7 +152,7 @@ import Testing
     @Test func writerWaitingPastBusyTimeoutIsBusy() throws {
         let f = try Fixture()
         let other = try f.openAgain(busyTimeoutMilliseconds: 20)
-        try f.db.write { (_) throws(StoreError) in
+        try f.sqlite.write { (_) throws(StoreError) in
             let error = storeError { () throws(StoreError) in try other.write { (_) throws(StoreError) in } }
             #expect(error?.isBusy == true)
         }
@@ -169,7 +169,7 @@ import Testing
     @Test func readSeesOneSnapshotWhileAnotherConnectionWrites() throws {
         let f = try Fixture()
         let other = try f.openAgain()
-        try f.db.read { (db) throws(StoreError) in
+        try f.sqlite.read { (db) throws(StoreError) in
             #expect(try UserRepository(db).count() == 0)
             try UserRepository(other).add(try! User(id: "late", zone: UserZone(identifier: "UTC")), now: Fixture.now)
             #expect(try UserRepository(db).count() == 0)
@@ -179,15 +179,15 @@ import Testing
 
     @Test func typedBindsRoundTrip() throws {
         let f = try Fixture()
-        try f.db.execute("CREATE TEMP TABLE t (i, d, s, b, n)")
-        let s = try f.db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
+        try f.sqlite.execute("CREATE TEMP TABLE t (i, d, s, b, n)")
+        let s = try f.sqlite.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)")
         try s.bind(42, at: 1)
         try s.bind(2.5, at: 2)
         try s.bind("a\u{0}b é", at: 3)
         try s.bind(Data([0, 1, 2]), at: 4)
         try s.bindNull(at: 5)
         #expect(try !s.step())
-        let row = try f.db.queryFirst("SELECT i, d, s, b, n, typeof(s) FROM t") { s in
+        let row = try f.sqlite.queryFirst("SELECT i, d, s, b, n, typeof(s) FROM t") { s in
             (s.int(0), s.double(1), s.text(2), (s as! Statement).data(3), s.isNull(4), s.text(5))
         }
         #expect(row?.0 == 42)

@@ -10,14 +10,17 @@ final class Fixture {
     static let later = TestClock.wednesday0300UTC
 
     let temporary: TemporaryDatabase
-    let db: Database
+    let db: any SQLExecutor
 
     var path: String { temporary.path }
     var directory: URL { temporary.directory }
+    var engine: DatabaseEngine { temporary.engine }
+    /// The SQLite connection, for a test of what only SQLite has.
+    var sqlite: Database { db as! Database }
 
-    init(migrations: [Migration] = Schema.migrations) throws {
-        temporary = try TemporaryDatabase(now: Fixture.now)
-        db = try temporary.open(migrations: migrations)
+    init(_ engine: DatabaseEngine = .sqlite, migrations: [Migration] = Schema.migrations) throws {
+        temporary = try TemporaryDatabase(now: Fixture.now, engine: engine)
+        db = engine == .sqlite ? try temporary.open(migrations: migrations) : try temporary.connect()
     }
 
     func file(_ name: String) -> String { temporary.file(name) }
@@ -26,6 +29,9 @@ final class Fixture {
     func openAgain(busyTimeoutMilliseconds: Int = Database.defaultBusyTimeoutMilliseconds) throws -> Database {
         try temporary.open(busyTimeoutMilliseconds: busyTimeoutMilliseconds, now: Fixture.later)
     }
+
+    /// A second connection on the fixture's engine, as another process would have.
+    func connectAgain() throws -> any SQLExecutor { try temporary.connect(now: Fixture.later) }
 
     var users: UserRepository { UserRepository(db) }
     var plans: PlanRepository { PlanRepository(db) }
@@ -62,9 +68,10 @@ final class Fixture {
 
     /// A fresh fixture whose student `mei` (Asia/Taipei) has these rows, stored as by an import.
     static func seeded(
-        tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = []
+        _ engine: DatabaseEngine = .sqlite, tasks: [StudyTask], overrides: [OccurrenceOverride] = [],
+        slides: [SeriesSlide] = []
     ) throws -> (Fixture, User) {
-        let f = try Fixture()
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.seed(UserPlan(user: mei, tasks: tasks, overrides: overrides, slides: slides))
         return (f, mei)

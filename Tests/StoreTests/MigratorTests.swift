@@ -20,14 +20,14 @@ import Testing
 
     @Test func emptyFileGetsEveryTableFromTheMigrations() throws {
         let f = try Fixture()
-        #expect(try Migrator.appliedVersions(f.db) == Array(1...Schema.migrations.count))
-        let names = try f.db.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) }
+        #expect(try Migrator.appliedVersions(f.sqlite) == Array(1...Schema.migrations.count))
+        let names = try f.sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) }
         #expect(Set(names) == MigratorTests.tables)
     }
 
     @Test func reopeningAppliesNothing() throws {
         let f = try Fixture()
-        try f.db.close()
+        try f.sqlite.close()
         let again = try f.openAgain()
         #expect(try Migrator(migrations: Schema.migrations).migrate(again, now: Fixture.later) == [])
         let appliedAt = try again.query("SELECT applied_at FROM schema_migrations") { $0.text(0) }
@@ -38,10 +38,10 @@ import Testing
         let f = try Fixture(migrations: [])
         // An "old" database: migration 1 applied by hand, with a user in it; opening it
         // applies the release's migrations 2 and 3 and the injected 4.
-        try f.db.executeScript(Schema.initial)
-        try f.db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
+        try f.sqlite.executeScript(Schema.initial)
+        try f.sqlite.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
         try f.addUser()
-        try f.db.close()
+        try f.sqlite.close()
 
         let upgraded = try Database.open(
             path: f.path, migrations: Schema.migrations + [MigratorTests.addNickname], now: Fixture.later)
@@ -55,7 +55,7 @@ import Testing
 
     @Test func openingAnUpToDateDatabaseNeedsNoWriteLock() throws {
         let f = try Fixture()
-        try f.db.write { (_) throws(StoreError) in
+        try f.sqlite.write { (_) throws(StoreError) in
             // Another connection opens while this one holds the write lock.
             let reader = try Database.open(path: f.path, busyTimeoutMilliseconds: 10)
             #expect(try UserRepository(reader).count() == 0)
@@ -64,14 +64,14 @@ import Testing
 
     @Test func schemaNewerThanThisBinaryIsRefused() throws {
         let f = try Fixture(migrations: Schema.migrations + [MigratorTests.addNickname])
-        try f.db.close()
+        try f.sqlite.close()
         let error = storeError { () throws(StoreError) in _ = try Database.open(path: f.path) }
         #expect(error == .schemaTooNew(path: f.path, found: 100, known: Schema.migrations.count))
     }
 
     @Test func failingMigrationLeavesTheDatabaseAtThePreviousVersion() throws {
         let f = try Fixture()
-        try f.db.close()
+        try f.sqlite.close()
         let broken = Migration.sql(
             version: 100, name: "broken", "ALTER TABLE users ADD COLUMN x TEXT; SELECT * FROM no_such_table")
         #expect(
@@ -88,15 +88,15 @@ import Testing
     /// refuse what they refused, and a database written before it upgrades in place.
     @Test func listChecksBecomeComparisonsWithTheSameMeaning() throws {
         let f = try Fixture(migrations: [])
-        try f.db.executeScript(Schema.initial)
-        try f.db.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
+        try f.sqlite.executeScript(Schema.initial)
+        try f.sqlite.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
         try f.addUser()
-        try f.db.execute(
+        try f.sqlite.execute(
             """
             INSERT INTO tasks (id, user_id, title, category, color, start, "end", all_day, completed, repeat_every, created_at, updated_at, version)
             VALUES ('t1', 'mei', 'Vocab', 'English', 'blue', '2025-01-06T20:00', '2025-01-06T20:30', 0, 0, 'daily', 'x', 'x', 1)
             """)
-        try f.db.close()
+        try f.sqlite.close()
 
         let db = try Database.open(path: f.path, now: Fixture.later)
         #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))
@@ -142,14 +142,14 @@ import Testing
     @Test func focusEditsAreAcceptedOnlyOnceMigration8Ran() throws {
         let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 8 })
         try f.addUser()
-        try f.db.execute(
+        try f.sqlite.execute(
             "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')"
         )
         let focus =
             "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key) VALUES ('c1', 1, 'focus', '2025-01-06T10:00|25|English')"
-        let before = storeError { () throws(StoreError) in try f.db.execute(focus) }
+        let before = storeError { () throws(StoreError) in try f.sqlite.execute(focus) }
         #expect(before.map { "\($0)".contains("CHECK constraint failed") } == true)
-        try f.db.close()
+        try f.sqlite.close()
 
         let db = try Database.open(path: f.path, now: Fixture.later)
         #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))

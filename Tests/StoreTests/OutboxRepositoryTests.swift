@@ -15,8 +15,8 @@ import Testing
 
     /// Issue 28, item 1: after `ack` emptied the table, the next row took id 1, below the
     /// consumer's cursor, and the consumer never saw it.
-    @Test func idsNeverRepeatAfterAFullAck() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func idsNeverRepeatAfterAFullAck(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let empty = UserPlan(user: mei, tasks: [])
         let one = UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")])
@@ -41,8 +41,9 @@ import Testing
 
     /// An acknowledged cursor beyond every id written (a consumer's cursor from before the
     /// outbox kept its high-water mark) still keeps new ids above it.
-    @Test func anAcknowledgedCursorRaisesTheNextId() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func anAcknowledgedCursorRaisesTheNextId(_ engine: DatabaseEngine) throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let outbox = OutboxRepository(f.db)
         #expect(try outbox.acknowledge(through: 500) == 0)
@@ -56,8 +57,10 @@ import Testing
 
     /// Issue 28, item 2: the outbox row cascaded with its changeset, so retention deleted
     /// pending reminders for sessions weeks ahead, uncounted.
-    @Test func pruningAChangesetKeepsItsUndeliveredRows() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func pruningAChangesetKeepsItsUndeliveredRows(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let ahead = Fixture.later.addingTimeInterval(60 * 86_400).timeIntervalSince1970
         let passed = Fixture.now.addingTimeInterval(-90 * 86_400).timeIntervalSince1970
@@ -87,7 +90,7 @@ import Testing
             to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
             outbox: [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)])
         let before = try OutboxRepository(f.db).entries(userID: "mei")
-        try f.db.close()
+        try f.sqlite.close()
         let db = try Database.open(path: f.path, now: Fixture.later)
         let outbox = OutboxRepository(db)
         #expect(try outbox.entries(userID: "mei") == before)

@@ -6,8 +6,8 @@ import Testing
 @testable import Store
 
 @Suite struct PlanRepositoryTests {
-    @Test func taskRoundTripsEveryField() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func taskRoundTripsEveryField(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let full = StudyTask(
             id: "eng-1", userID: "mei", title: "English \"reading\" 📖", note: "Unit 3\nline two",
@@ -42,8 +42,8 @@ import Testing
         }
     }
 
-    @Test func overridesAndSlidesRoundTrip() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func overridesAndSlidesRoundTrip(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let overrides = [
             OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-06"), state: .completed),
@@ -73,8 +73,10 @@ import Testing
 
     /// Open one-off tasks before the window are loaded too: the nightly rules drop them however
     /// old they are. Completed ones before the window and any after it are not.
-    @Test func windowLoadsEverySeriesEveryOneOffFromItOnAndOpenOnesBefore() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func windowLoadsEverySeriesEveryOneOffFromItOnAndOpenOnesBefore(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.addUser("other")
         let tasks = [
@@ -124,8 +126,10 @@ import Testing
     /// night's rules look, past any window: every override of a series from the window on is
     /// loaded, however far ahead (a completed one must stay pinned, a moved one stays busy and
     /// is not created a second time), and none from long before it.
-    @Test func windowLoadsEveryLaterOverrideOfASeries() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func windowLoadsEveryLaterOverrideOfASeries(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let overrides = [
             OccurrenceOverride(taskID: "daily", originalDate: date("2024-06-03"), state: .completed),
@@ -147,8 +151,8 @@ import Testing
                 == ["daily@2024-06-04", "daily@2025-03-14", "daily@2026-06-01", "daily@2026-06-02"])
     }
 
-    @Test func windowWidensOverridesBySlides() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func windowWidensOverridesBySlides(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         // Slid 30 days: the occurrence originally on 12-08 now sits on 01-07, in the window.
         let plan = UserPlan(
@@ -164,8 +168,10 @@ import Testing
     /// The nightly job reads a student's whole plan once when it settles their statistics, and
     /// cuts the window out of it instead of reading it again: the cut must hold exactly the rows
     /// the window query reads, for windows before, over and after every kind of row.
-    @Test func windowCutFromTheWholePlanEqualsTheWindowRead() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func windowCutFromTheWholePlanEqualsTheWindowRead(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.addUser("other")
         let tasks = [
@@ -233,14 +239,16 @@ import Testing
 
     /// The statistics of the days between a stored base and the window take their one-off
     /// tasks from this read (the window's series rows cover the rest).
-    @Test func oneOffTasksStartingInDays() throws {
-        let (f, _) = try Fixture.seeded(tasks: [
-            series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
-            oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
-            oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
-            oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
-            oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
-        ])
+    @Test(arguments: EngineUnderTest.engines) func oneOffTasksStartingInDays(_ engine: DatabaseEngine) throws {
+        let (f, _) = try Fixture.seeded(
+            engine,
+            tasks: [
+                series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                oneOff("dayBefore", "2025-01-04T23:00", "2025-01-05T01:00"),
+                oneOff("first", "2025-01-05T00:00", "2025-01-05T01:00", completed: true),
+                oneOff("last", "2025-01-06T23:30", "2025-01-07T00:30"),
+                oneOff("dayAfter", "2025-01-07T00:00", "2025-01-07T01:00"),
+            ])
         let found = try f.plans.oneOffTasks(userID: "mei", startingIn: date("2025-01-05")...date("2025-01-06")).map(
             \.id)
         #expect(Set(found) == ["first", "last"])
@@ -308,8 +316,8 @@ import Testing
                 == .malformedRow(entity: "task", key: "daily", problem: "unknown repeat"))
     }
 
-    @Test func unknownUserPlanIsATypedError() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func unknownUserPlanIsATypedError(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         #expect(
             storeError { () throws(StoreError) in _ = try f.plans.loadPlan(userID: "nobody", window: nil) }
                 == .unknownUser("nobody"))

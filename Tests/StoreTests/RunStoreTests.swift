@@ -7,8 +7,10 @@ import Testing
 @testable import Store
 
 @Suite struct RunStoreTests {
-    @Test func userIsDoneOnlyAfterAChangedOrUnchangedRunForThatPlanDate() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func userIsDoneOnlyAfterAChangedOrUnchangedRunForThatPlanDate(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now, options: ["noModel": true])
@@ -25,8 +27,9 @@ import Testing
         #expect(try !runs.isDone(userID: "mei", planDate: date("2025-01-08")))
     }
 
-    @Test func runsAndUserRunsRoundTripNewestFirst() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func runsAndUserRunsRoundTripNewestFirst(_ engine: DatabaseEngine) throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.addUser("zoe")
         let runs = RunStore(f.db)
@@ -64,8 +67,8 @@ import Testing
         #expect(try runs.userRun(changesetID: cs)?.id == fullID)
     }
 
-    @Test func transcriptIsStoredPerUserRun() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func transcriptIsStoredPerUserRun(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
@@ -80,8 +83,10 @@ import Testing
         #expect(try runs.transcript(userRunID: userRun) == messages)
     }
 
-    @Test func changesetAndUserRunCommitTogetherOrNotAtAll() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func changesetAndUserRunCommitTogetherOrNotAtAll(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let runs = RunStore(f.db)
         let run = try runs.startRun(startedAt: Fixture.now)
@@ -116,8 +121,10 @@ import Testing
 }
 
 @Suite struct StatisticsTests {
-    @Test func focusSessionsRoundTripAndSumPerCategory() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func focusSessionsRoundTripAndSumPerCategory(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         try f.addUser()
         let focus = FocusSessionRepository(f.db)
         let a = try focus.add(userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
@@ -136,8 +143,10 @@ import Testing
                 == .unknownUser("nobody"))
     }
 
-    @Test func recomputeReplacesRowsFromCountsAndFocusMinutes() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func recomputeReplacesRowsFromCountsAndFocusMinutes(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         try FocusSessionRepository(f.db).add(
             userID: "mei", category: "English", start: at("2025-01-06T10:00"), minutes: 55)
@@ -206,7 +215,7 @@ import Testing
         var first = try RunLock.tryAcquire(databasePath: f.path)
         #expect(first != nil)
         #expect(first?.path == f.path)
-        #expect(try RunLock.tryAcquire(for: f.db) == nil)
+        #expect(try RunLock.tryAcquire(for: f.sqlite) == nil)
         first = nil
         let second = try RunLock.tryAcquire(databasePath: f.path)
         #expect(second != nil)

@@ -10,16 +10,18 @@ import Testing
 struct StatisticsBaseTests {
     let math = ["Math": CategoryCount(tasks: 12, completed: 9), "English": CategoryCount(tasks: 3, completed: 0)]
 
-    @Test func aUserWithoutABaseHasSerialZeroAndNoDate() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func aUserWithoutABaseHasSerialZeroAndNoDate(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         try f.addUser()
         #expect(
             try StatisticsBaseRepository(f.db).base(userID: "mei")
                 == StatisticsBase(serial: 0, through: nil, counts: [:]))
     }
 
-    @Test func aStoredBaseReadsBackWithItsCounts() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func aStoredBaseReadsBackWithItsCounts(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         let bases = StatisticsBaseRepository(f.db)
         try bases.store(userID: "mei", through: date("2025-01-01"), counts: math)
@@ -27,8 +29,10 @@ struct StatisticsBaseTests {
         #expect(try bases.serial(userID: "mei") == 1)
     }
 
-    @Test func everyWriteOfThePlanRaisesTheSerialEvenWithoutABase() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func everyWriteOfThePlanRaisesTheSerialEvenWithoutABase(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         let bases = StatisticsBaseRepository(f.db)
         #expect(try bases.serial(userID: "mei") == 0)
@@ -38,8 +42,10 @@ struct StatisticsBaseTests {
         #expect(try bases.serial(userID: "mei") == 2)
     }
 
-    @Test func aWriteAfterTheBaseDateKeepsItAndOneOnOrBeforeItDropsIt() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func aWriteAfterTheBaseDateKeepsItAndOneOnOrBeforeItDropsIt(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         let bases = StatisticsBaseRepository(f.db)
         try bases.store(userID: "mei", through: date("2025-01-01"), counts: math)
@@ -51,11 +57,15 @@ struct StatisticsBaseTests {
         #expect(try bases.base(userID: "mei") == StatisticsBase(serial: 4, through: nil, counts: [:]))
     }
 
-    @Test func commitUndoAndRedoDropTheBaseWhenTheyTouchSettledDays() throws {
-        let (f, _) = try Fixture.seeded(tasks: [
-            oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
-            oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00"),
-        ])
+    @Test(arguments: EngineUnderTest.engines) func commitUndoAndRedoDropTheBaseWhenTheyTouchSettledDays(
+        _ engine: DatabaseEngine
+    ) throws {
+        let (f, _) = try Fixture.seeded(
+            engine,
+            tasks: [
+                oneOff("old", "2024-12-20T09:00", "2024-12-20T10:00"),
+                oneOff("new", "2025-01-09T09:00", "2025-01-09T10:00"),
+            ])
         let bases = StatisticsBaseRepository(f.db)
         func settle() throws { try bases.store(userID: "mei", through: date("2025-01-01"), counts: math) }
         try settle()
@@ -83,8 +93,8 @@ struct StatisticsBaseTests {
         #expect(try bases.base(userID: "mei").through == nil)
     }
 
-    @Test func removingTheUserRemovesTheBase() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func removingTheUserRemovesTheBase(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         try StatisticsBaseRepository(f.db).store(userID: "mei", through: date("2025-01-01"), counts: math)
         try f.users.remove("mei")
@@ -136,8 +146,10 @@ struct StatisticsBaseTests {
         #expect(ChangesetEdit.earliestAffectedDate(of: [oneOff]) { _ in 3 } == date("2025-01-06"))
     }
 
-    @Test func aStoredBackwardSlideMakesAnEditNearTheBaseDropIt() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func aStoredBackwardSlideMakesAnEditNearTheBaseDropIt(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         var eng = oneOff("eng", "2024-12-28T10:00", "2024-12-28T11:00", category: "English")
         eng.repeatRule = RepeatRule(every: .daily)

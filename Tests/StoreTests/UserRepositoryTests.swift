@@ -26,8 +26,8 @@ import Testing
         return s
     }
 
-    @Test func userAndEverySettingRoundTrip() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func userAndEverySettingRoundTrip(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let user = try User(
             id: "mei.lin@school", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-TW",
             displayName: "林美", settings: UserRepositoryTests.customSettings())
@@ -36,8 +36,8 @@ import Testing
         #expect(try f.users.settings(for: user.id) == user.settings)
     }
 
-    @Test func newUserGetsDefaultSettingsRow() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func newUserGetsDefaultSettingsRow(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         #expect(try f.users.settings(for: "mei") == UserSettings())
         #expect(try f.count("SELECT count(*) FROM settings WHERE user_id = 'mei'") == 1)
@@ -47,8 +47,8 @@ import Testing
         )
     }
 
-    @Test func savingSettingsBumpsTheirVersion() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func savingSettingsBumpsTheirVersion(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         #expect(try f.users.settingsVersion(for: "mei") == 1)
         let settings = try UserRepositoryTests.customSettings()
@@ -59,8 +59,8 @@ import Testing
                 == .unknownUser("nobody"))
     }
 
-    @Test func duplicateUserIsRefusedNamingTheID() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func duplicateUserIsRefusedNamingTheID(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser()
         let error = storeError { () throws(StoreError) in
             try f.users.add(try! User(id: "mei", zone: UserZone(identifier: "UTC")), now: Fixture.now)
@@ -70,21 +70,21 @@ import Testing
         #expect(try f.users.get("mei").zone.identifier == "Asia/Taipei")
     }
 
-    @Test func unknownUserIsATypedError() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func unknownUserIsATypedError(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         #expect(storeError { () throws(StoreError) in _ = try f.users.get("nobody") } == .unknownUser("nobody"))
         #expect(storeError { () throws(StoreError) in try f.users.remove("nobody") } == .unknownUser("nobody"))
         #expect(try f.users.find("nobody") == nil)
     }
 
-    @Test func listIsSortedByID() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func listIsSortedByID(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         for id in ["zoe", "amy", "Mei", "bo"] { try f.addUser(id) }
         #expect(try f.users.list().map(\.id) == ["Mei", "amy", "bo", "zoe"])
     }
 
-    @Test func updateChangesZoneLanguageAndName() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func updateChangesZoneLanguageAndName(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         var user = try f.addUser()
         user.zone = try UserZone(identifier: "Europe/Berlin")
         user.language = "de"
@@ -93,8 +93,8 @@ import Testing
         #expect(try f.users.get("mei") == user)
     }
 
-    @Test func cursorStreamsEveryUserInBatches() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func cursorStreamsEveryUserInBatches(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         let ids = (0..<23).map { "user-\(String(format: "%02d", $0))" }
         for id in ids.shuffled() { try f.addUser(id) }
         var cursor = f.users.cursor(batchSize: 5)
@@ -104,8 +104,8 @@ import Testing
         #expect(try cursor.next() == nil)
     }
 
-    @Test func cursorReportsABadUserAndGoesOn() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func cursorReportsABadUserAndGoesOn(_ engine: DatabaseEngine) throws {
+        let f = try Fixture(engine)
         try f.addUser("a")
         try f.addUser("c")
         try f.db.execute(
@@ -124,8 +124,10 @@ import Testing
         #expect(try cursor.next() == nil)
     }
 
-    @Test func removingAUserCascadesToEverythingOfTheirs() throws {
-        let f = try Fixture()
+    @Test(arguments: EngineUnderTest.engines) func removingAUserCascadesToEverythingOfTheirs(_ engine: DatabaseEngine)
+        throws
+    {
+        let f = try Fixture(engine)
         let mei = try f.addUser()
         try f.addUser("other")
         var eng = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")

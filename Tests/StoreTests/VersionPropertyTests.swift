@@ -200,11 +200,15 @@ import Testing
 /// The nightly job renders its images' text ahead (`NewChangeset.renderText`); the commit
 /// patches the version into that text, which must equal the image it would have rendered.
 @Suite struct PrerenderedImageVersionTests {
-    @Test func aPrerenderedAfterImageCarriesTheFreshVersionLikeTheRow() throws {
-        let (f, _) = try Fixture.seeded(tasks: [
-            oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
-            series("eng", "2025-01-06T10:00", "2025-01-06T11:00"),
-        ])
+    @Test(arguments: EngineUnderTest.engines) func aPrerenderedAfterImageCarriesTheFreshVersionLikeTheRow(
+        _ engine: DatabaseEngine
+    ) throws {
+        let (f, _) = try Fixture.seeded(
+            engine,
+            tasks: [
+                oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00"),
+                series("eng", "2025-01-06T10:00", "2025-01-06T11:00"),
+            ])
         let original = try f.plans.loadPlan(userID: "mei", window: nil)
         var working = original
         working.complete(OccurrenceID(taskID: "m1"))
