@@ -1,4 +1,5 @@
 import Foundation
+import Nightly
 
 /// How to type this `replan` in a shell, for hints printed to the user ("undo with: …"): plain
 /// `replan` when that name on `PATH` is this very binary, else its path relative to the
@@ -30,7 +31,7 @@ enum InvocationName {
     /// command line gave, so "undo with: …" acts on the same database when copied.
     static func hint(_ ctx: CommandContext) -> String {
         var text = "replan"
-        if let db = ctx.globals.db { text += " --db \(quoted(db))" }
+        if let db = ctx.globals.db { text += " --db \(quoted(DatabaseLocationText.copyable(db)))" }
         if let config = ctx.globals.config { text += " --config \(quoted(config))" }
         return text
     }
