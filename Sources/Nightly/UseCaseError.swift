@@ -33,7 +33,7 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
     package init(store error: StoreError) {
         switch error {
         case .cannotOpen, .notADatabase, .notReplanDatabase, .schemaTooNew, .readOnly, .cannotConnect, .badLocation,
-            .notReplanServerDatabase, .emptyServerDatabase:
+            .notReplanServerDatabase, .emptyServerDatabase, .targetNotEmpty:
             self.init(.cannotOpenDatabase, error.description)
         case .duplicateUser, .unknownUser, .unknownChangeset, .foreignRow, .alreadyUndone, .notUndone:
             self.init(.badInput, error.description)

@@ -33,6 +33,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A PostgreSQL database without any tables, opened by a command that only reads: nothing
     /// was created there (exit 73).
     case emptyServerDatabase(server: String)
+    /// `copy-database` into a PostgreSQL database that already holds replan data (exit 73):
+    /// nothing was copied.
+    case targetNotEmpty(server: String, table: String)
     /// A PostgreSQL statement failed.
     case postgres(PostgresFailure)
     case duplicateUser(String)
@@ -87,6 +90,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 "the PostgreSQL database \(server) has tables but no schema_migrations: another application's; replan leaves it untouched"
         case .emptyServerDatabase(let server):
             return "the PostgreSQL database \(server) has no replan data yet (no tables); nothing was created there"
+        case .targetNotEmpty(let server, let table):
+            return
+                "the PostgreSQL database \(server) already holds replan data (\(table) has rows); copy-database only fills an empty one, and copied nothing"
         case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"
