@@ -79,4 +79,39 @@ import Testing
         ).run()
         #expect(try Self.note(f.path, "s0-eng-2") == "", "the undone note stays undone")
     }
+
+    /// Issue 21: the app's backend writes a student's edit with plain SQL on its own connection
+    /// (no version of its own: the database's trigger stamps one) while the night waits on the
+    /// model. The night must refuse to overwrite it, say so in its record, and the next run
+    /// plans the student from the edited row.
+    @Test(.enabled(if: EngineUnderTest.engines.contains(.postgresql)))
+    func aBackendsPlainSQLEditDuringTheModelExchangeIsNeverOverwritten() throws {
+        let f = try NightlyFixture(engine: .postgresql)
+        try f.addStudents(1, instruction: "two hours of English every weekday")
+        let path = f.path
+        let versionBefore = try #require(
+            try f.connect().queryFirst("SELECT version FROM tasks WHERE id = 's0-eng-2'", []) { $0.int(0) })
+        let reviewer = StudentActsDuringReview {
+            guard let backend = try? PostgresConnection.connect(path) else { return }
+            _ = try? backend.execute("UPDATE tasks SET note = 'BACKEND' WHERE id = 's0-eng-2'", [])
+        }
+        let first = try NightlyRunner(
+            databasePath: path, pipeline: UserPipeline(reviewer: reviewer), options: RunOptions(now: NightlyFixture.now)
+        ).run()
+        let db = try f.connect()
+        let stamped = try #require(
+            try db.queryFirst("SELECT version FROM tasks WHERE id = 's0-eng-2'", []) { $0.int(0) })
+        #expect(stamped > versionBefore, "the trigger gave the backend's write a new version")
+        #expect(try Self.note(path, "s0-eng-2") == "BACKEND")
+        #expect(first.failed == 1 && first.changed == 0, "\(first)")
+        let error = try db.queryFirst("SELECT error FROM user_runs WHERE user_id = 's0'", []) { $0.optionalText(0) }
+        #expect((error ?? nil)?.contains("s0-eng-2") == true, "the night's record names the row: \(String(describing: error))")
+        // The next run reads the edited row and plans the student; the edit survives.
+        let second = try NightlyRunner(
+            databasePath: path, pipeline: UserPipeline(reviewer: StudentActsDuringReview {}),
+            options: RunOptions(now: NightlyFixture.now)
+        ).run()
+        #expect(second.changed == 1, "\(second)")
+        #expect(try Self.note(path, "s0-eng-2") == "BACKEND")
+    }
 }
