@@ -40,6 +40,11 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
         case .conflict: self.init(.conflicts, error.description)
         case .postgres(let failure) where failure.isConnectionFailure:
             self.init(.cannotOpenDatabase, error.description)
+        case .postgres(let failure) where failure.sqlState == "57014":
+            self.init(
+                .locked,
+                "the PostgreSQL server \(failure.server) cancelled a statement (its statement_timeout ran out, or an operator cancelled it) while \(failure.operation); nothing of it was kept: try again later, or raise statement_timeout"
+            )
         case .sqlite where error.isBusy, .postgres where error.isBusy:
             self.init(.locked, "the database is busy (another replan process holds it); try again later")
         default: self.init(.internalError, error.description)

@@ -30,7 +30,8 @@ struct CopyDatabaseCommand: ReplanCommand {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.copy-database/1", "target": .string(copied.target), "rows": .int(copied.total),
-                    "tables": .object(Dictionary(uniqueKeysWithValues: copied.rows.map { ($0.table, JSONValue.int($0.count)) })),
+                    "tables": .object(
+                        Dictionary(uniqueKeysWithValues: copied.rows.map { ($0.table, JSONValue.int($0.count)) })),
                     "versionClock": .int(copied.versionClock), "outboxHighWater": .int(copied.outboxHighWater),
                 ]).prettyText)
             return .success
@@ -38,7 +39,8 @@ struct CopyDatabaseCommand: ReplanCommand {
         ctx.console.out("copied \(copied.total) row(s) from \(db.path) to PostgreSQL \(copied.target):")
         for (table, count) in copied.rows where count > 0 { ctx.console.out("  \(table): \(count)") }
         ctx.console.out(
-            "versions continue after \(copied.versionClock); outbox ids after \(copied.outboxHighWater). Point --db (or the configuration's database) at the new database.")
+            "versions continue after \(copied.versionClock); outbox ids after \(copied.outboxHighWater). Point --db (or the configuration's database) at the new database."
+        )
         return .success
     }
 }

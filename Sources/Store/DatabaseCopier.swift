@@ -125,7 +125,8 @@ package struct DatabaseCopier {
         let counter = try source.queryFirst("SELECT value FROM version_clock WHERE id = 1") { $0.int(0) } ?? 0
         var highest = counter
         for table in ["tasks", "occurrence_overrides", "series_slides"] {
-            highest = max(highest, try target.queryFirst("SELECT coalesce(max(version), 0) FROM \(table)") { $0.int(0) } ?? 0)
+            highest = max(
+                highest, try target.queryFirst("SELECT coalesce(max(version), 0) FROM \(table)") { $0.int(0) } ?? 0)
         }
         if highest > 0 { try target.execute("SELECT setval('version_clock', ?, true)", [.integer(highest)]) }
         return highest

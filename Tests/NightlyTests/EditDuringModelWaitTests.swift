@@ -105,7 +105,9 @@ import Testing
         #expect(try Self.note(path, "s0-eng-2") == "BACKEND")
         #expect(first.failed == 1 && first.changed == 0, "\(first)")
         let error = try db.queryFirst("SELECT error FROM user_runs WHERE user_id = 's0'", []) { $0.optionalText(0) }
-        #expect((error ?? nil)?.contains("s0-eng-2") == true, "the night's record names the row: \(String(describing: error))")
+        #expect(
+            (error ?? nil)?.contains("s0-eng-2") == true,
+            "the night's record names the row: \(String(describing: error))")
         // The next run reads the edited row and plans the student; the edit survives.
         let second = try NightlyRunner(
             databasePath: path, pipeline: UserPipeline(reviewer: StudentActsDuringReview {}),

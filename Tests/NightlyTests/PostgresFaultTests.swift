@@ -33,7 +33,8 @@ struct PostgresFaultTests {
         options.concurrency = 1
         let first = Result {
             try NightlyRunner(
-                databasePath: f.path, pipeline: UserPipeline(reviewer: ServerDropsConnections(url: f.path, victim: "s3")),
+                databasePath: f.path,
+                pipeline: UserPipeline(reviewer: ServerDropsConnections(url: f.path, victim: "s3")),
                 options: options
             ).run()
         }
@@ -41,13 +42,15 @@ struct PostgresFaultTests {
         // run, or untouched.
         let db = try f.connect()
         for i in 0..<6 {
-            let moved = try db.queryFirst(
-                "SELECT count(*) FROM tasks WHERE user_id = ? AND start <> '2025-01-06T10:00' AND id = ?",
-                [.text("s\(i)"), .text("s\(i)-eng-0")]
-            ) { $0.int(0) } ?? 0
-            let changesets = try db.queryFirst(
-                "SELECT count(*) FROM changesets WHERE user_id = ? AND origin = 'nightly'", [.text("s\(i)")]
-            ) { $0.int(0) } ?? 0
+            let moved =
+                try db.queryFirst(
+                    "SELECT count(*) FROM tasks WHERE user_id = ? AND start <> '2025-01-06T10:00' AND id = ?",
+                    [.text("s\(i)"), .text("s\(i)-eng-0")]
+                ) { $0.int(0) } ?? 0
+            let changesets =
+                try db.queryFirst(
+                    "SELECT count(*) FROM changesets WHERE user_id = ? AND origin = 'nightly'", [.text("s\(i)")]
+                ) { $0.int(0) } ?? 0
             #expect(moved == changesets, "s\(i): moved \(moved), changesets \(changesets), run \(first)")
         }
         let second = try NightlyRunner(

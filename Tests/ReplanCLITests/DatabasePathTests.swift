@@ -30,9 +30,10 @@ import Testing
     }
 
     /// A PostgreSQL URL used to be taken as a path: `user add` created directories named after
-    /// the server, the password among them. Until the commands run on PostgreSQL, it is
-    /// refused, and the URL (with its password) is not repeated.
-    @Test func aPostgreSQLURLIsRefusedWithoutCreatingAnythingOrEchoingThePassword() async throws {
+    /// the server, the password among them. Now it selects PostgreSQL; an unreachable server is
+    /// exit 73 naming the engine, nothing is created, and the URL (with its password) is not
+    /// repeated.
+    @Test func anUnreachablePostgreSQLURLCreatesNothingAndNeverEchoesThePassword() async throws {
         let s = try Sandbox()
         for url in ["postgresql://u:s3cret@127.0.0.1:5/db", "postgres://u:s3cret@localhost/db"] {
             let r = try await s.run(["--db", url, "user", "add", "mei", "--time-zone", "UTC"])

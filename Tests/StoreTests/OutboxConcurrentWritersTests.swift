@@ -44,7 +44,7 @@ struct OutboxConcurrentWritersTests {
             """
         try first.execute("BEGIN")
         try first.execute(insert)
-        try second.execute(insert)  // its own transaction: commits at once, with the higher id
+        try second.execute(insert) // its own transaction: commits at once, with the higher id
         try consumer.poll()
         try first.execute("COMMIT")
         try consumer.poll()
