@@ -99,13 +99,43 @@ package final class PostgresConnection: SQLExecutor {
     }
 
     /// Sends one statement with its values as text parameters.
+    ///
+    /// A statement with parameters is prepared once per connection (the server then parses and
+    /// plans it once, not on every execution: the night runs the same few dozen statements for
+    /// every student), up to `preparedLimit` texts; any further text runs unprepared. A
+    /// prepared statement outlives a transaction that rolls back, as the protocol defines, and a
+    /// preparation that fails is not remembered.
     private func run(_ sql: String, _ values: [SQLValue], verb: String) throws(StoreError) -> PostgresResult {
-        let text = PostgresPlaceholders.numbered(sql)
         let parameters: [UnsafeMutablePointer<CChar>?] = values.map { $0.postgresText.map { strdup($0) } ?? nil }
         defer { for parameter in parameters { free(parameter) } }
         let pointers = parameters.map { $0.map { UnsafePointer($0) } }
-        let result = PQexecParams(handle, text, Int32(values.count), nil, pointers, nil, nil, 0)
+        guard !values.isEmpty else {
+            let result = PQexecParams(handle, PostgresPlaceholders.numbered(sql), 0, nil, nil, nil, nil, 0)
+            return try checked(result, sql: sql, values: values, verb: verb)
+        }
+        if let name = try preparedName(sql, parameterCount: values.count) {
+            let result = PQexecPrepared(handle, name, Int32(values.count), pointers, nil, nil, 0)
+            return try checked(result, sql: sql, values: values, verb: verb)
+        }
+        let result = PQexecParams(
+            handle, PostgresPlaceholders.numbered(sql), Int32(values.count), nil, pointers, nil, nil, 0)
         return try checked(result, sql: sql, values: values, verb: verb)
+    }
+
+    /// Prepared statements by SQL text.
+    private var prepared: [String: String] = [:]
+    static let preparedLimit = 256
+
+    /// The name of `sql`'s prepared statement, preparing it now if needed; nil once the limit
+    /// is reached (the statement then runs unprepared).
+    private func preparedName(_ sql: String, parameterCount: Int) throws(StoreError) -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < Self.preparedLimit else { return nil }
+        let name = "replan_\(prepared.count + 1)"
+        let result = PQprepare(handle, name, PostgresPlaceholders.numbered(sql), 0, nil)
+        _ = try checked(result, sql: sql, values: [], verb: "prepare")
+        prepared[sql] = name
+        return name
     }
 
     private func checked(_ result: OpaquePointer?, sql: String, values: [SQLValue], verb: String)
