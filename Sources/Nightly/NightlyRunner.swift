@@ -53,6 +53,13 @@ package final class NightlyRunner: Sendable {
         /// `failed`; these counts are what makes such errors visible).
         package var modelErrors: [String: Int] = [:]
         package var interrupted = false
+        /// On PostgreSQL: claims this worker took over from a worker whose lease ran out, and
+        /// nights whose commit was refused because another worker had taken the claim over
+        /// (nothing of them was written).
+        package var rescued = 0
+        package var refused = 0
+        /// The worker's name in the night's claims (PostgreSQL).
+        package var worker: String?
         package var startedAt = Date()
         package var finishedAt = Date()
 
@@ -95,37 +102,54 @@ package final class NightlyRunner: Sendable {
 
     package func run() throws(RunError) -> Report {
         let location = try wrap { () throws(StoreError) in try StoreLocation(databasePath) }
-        guard let runLock = try wrap({ () throws(StoreError) in try location.tryAcquireRunLock() }) else {
-            throw .locked(path: location.description)
+        // On PostgreSQL the night is shared through claims by every worker that runs it, on any
+        // host; on SQLite one run at a time holds the file's lock.
+        let shared = location.engine == .postgresql
+        var runLock: (any AnyObject & Sendable)?
+        if !shared {
+            guard let held = try wrap({ () throws(StoreError) in try location.tryAcquireRunLock() }) else {
+                throw .locked(path: location.description)
+            }
+            runLock = held
         }
         defer { withExtendedLifetime(runLock) {} }
+        let worker = options.workerID ?? NightlyRunner.workerIdentity()
         // PostgreSQL commits each student in a transaction of its own: a write that meets a
         // row the app's backend changed fails as a serialization failure, and inside a shared
         // batch the retry would see the same snapshot again.
         let writer = BatchingWriter(
             try wrap { () throws(StoreError) in try location.open() },
-            maxStudents: location.engine == .sqlite ? BatchingWriter.defaultMaxStudents : 1)
+            maxStudents: shared ? 1 : BatchingWriter.defaultMaxStudents)
         defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
             try writer.perform { [options] (db) throws(StoreError) in
-                try RunStore(db).startRun(startedAt: options.now, options: options.json)
+                let id = try RunStore(db).startRun(startedAt: options.now, options: options.json)
+                if shared { try NightClaims(db).register(worker: worker, runID: id, lease: options.lease) }
+                return id
             }
         }
         report.withLock {
             $0.runID = runID
             $0.startedAt = Date()
+            $0.worker = shared ? worker : nil
         }
+        let heartbeat = shared ? Heartbeat(location: location, worker: worker, lease: options.lease) : nil
+        defer { heartbeat?.stop() }
 
         // Users travel through the queue as decoded rows, read once by the producer. A settings
         // change in the few milliseconds a user waits in the queue applies from the next night.
-        let queue = WorkQueue<User>(capacity: max(2 * options.concurrency, 16))
+        let queue = WorkQueue<DueStudent>(capacity: max(2 * options.concurrency, 16))
         let producerError = ErrorBox()
         let producer = Thread { [self] in
             do throws(StoreError) {
                 let reader = try location.open()
-                try forEachDueUser(reader) { user in
-                    report.withLock { $0.due += 1 }
-                    return queue.put(user)
+                if shared {
+                    try claimDueStudents(reader, worker: worker, queue: queue)
+                } else {
+                    try forEachDueUser(reader) { user in
+                        report.withLock { $0.due += 1 }
+                        return queue.put(DueStudent(user: user, claim: nil))
+                    }
                 }
             } catch {
                 producerError.set(error)
@@ -144,8 +168,10 @@ package final class NightlyRunner: Sendable {
                     queue.close()
                     return
                 }
-                while !shouldStop(), let user = queue.take() {
-                    process(user, reader: reader, writer: writer, runID: runID)
+                while !shouldStop(), let student = queue.take() {
+                    process(
+                        student.user, claim: student.claim, worker: worker, reader: reader, writer: writer, runID: runID
+                    )
                 }
                 if shouldStop() { queue.close() }
             }
@@ -155,6 +181,11 @@ package final class NightlyRunner: Sendable {
         while !producer.isFinished { usleep(1000) }
         // Every finished student is committed, also when the run stops early.
         writer.flush()
+        if shared {
+            // Claims taken but not planned (a stop, an error) go back to the others at once.
+            heartbeat?.stop()
+            _ = try? writer.perform { (db) throws(StoreError) in try NightClaims(db).release(worker: worker) }
+        }
         if let error = producerError.error { throw .store(error) }
 
         // The finish is on the run's own clock, like its start: `--now` plus the time the run
@@ -227,7 +258,58 @@ package final class NightlyRunner: Sendable {
         }
     }
 
-    private func process(_ user: User, reader: any SQLExecutor, writer: BatchingWriter, runID: Int) {
+    /// Seeds the students this worker finds due as claims, then takes claims in small batches
+    /// (its own seeds, the others', and those of workers whose lease ran out) until none is
+    /// left and no other live worker holds one: a worker that died is made good in the same
+    /// night by the ones still running.
+    private func claimDueStudents(_ db: any SQLExecutor, worker: String, queue: WorkQueue<DueStudent>)
+        throws(StoreError)
+    {
+        let claims = NightClaims(db)
+        var due: [(userID: String, planDate: CivilDate)] = []
+        try forEachDueUser(db) { user in
+            due.append((user.id, user.zone.civil(options.now).date))
+            return true
+        }
+        var start = 0
+        while start < due.count {
+            let end = min(start + 500, due.count)
+            try claims.seed(Array(due[start..<end]), force: options.force, worker: worker)
+            start = end
+        }
+        // Every zone's plan date of tonight is on or after yesterday in UTC.
+        let from = CivilDate(String(Timestamp.text(options.now).prefix(10)))!.adding(days: -1)
+        let users = UserRepository(db)
+        let batch = max(1, min(options.concurrency, 64))
+        while !shouldStop() {
+            let taken = try claims.claim(worker: worker, limit: batch, from: from)
+            if taken.isEmpty {
+                let left = try claims.outstanding(from: from, excluding: worker)
+                if left.pending == 0 && left.abandoned == 0 && left.held == 0 { return }
+                // Another worker still holds claims: wait for it to finish them or for its lease
+                // to run out, whichever comes first.
+                let wait = min(max(left.soonestExpiry ?? 1, 0.05), 1)
+                usleep(UInt32(wait * 1_000_000))
+                continue
+            }
+            for claim in taken {
+                report.withLock {
+                    $0.due += 1
+                    if claim.rescued { $0.rescued += 1 }
+                }
+                guard let user = try users.find(claim.userID) else {
+                    try claims.finish(claim, worker: worker, failed: true)
+                    continue
+                }
+                if !queue.put(DueStudent(user: user, claim: claim)) { return }
+            }
+        }
+    }
+
+    private func process(
+        _ user: User, claim: NightClaims.Claim?, worker: String, reader: any SQLExecutor, writer: BatchingWriter,
+        runID: Int
+    ) {
         let userID = user.id
         let started = Date()
         var night: UserNight
@@ -276,11 +358,15 @@ package final class NightlyRunner: Sendable {
         // its place, so the log says why; the next run retries the student.
         writer.stage(
             { [self] (db) throws(StoreError) -> UserNight in
+                // The fence first: a claim taken over meanwhile writes nothing at all.
+                if let claim { try NightClaims(db).finish(claim, worker: worker, failed: false) }
                 var committed = staged
                 committed.changesetID = try commit(staged, writer: db, runID: runID)
                 return committed
             },
             otherwise: { [self] (error, db) throws(StoreError) -> UserNight in
+                if case .fenced = error { throw error }
+                if let claim { try NightClaims(db).finish(claim, worker: worker, failed: true) }
                 let failed = NightlyRunner.failed(staged, error)
                 try record(failed, writer: db, runID: runID)
                 return failed
@@ -305,15 +391,26 @@ package final class NightlyRunner: Sendable {
     /// counts as failed.
     private func tally(_ result: Result<UserNight, StoreError>, orElse staged: UserNight, review: ModelReview?) {
         var night: UserNight
+        var refused = false
         switch result {
         case .success(let committed): night = committed
         case .failure(let error):
             night = staged
             night.status = .failed
             night.changesetID = nil
-            night.error = "commit failed: \(error); nothing written, the next run retries"
+            if case .fenced = error {
+                // Not this worker's student any more: the one that took the claim over plans it.
+                refused = true
+                night.error = error.description
+            } else {
+                night.error = "commit failed: \(error); nothing written, the next run retries"
+            }
         }
         report.withLock { report in
+            if refused {
+                report.refused += 1
+                return
+            }
             switch night.status {
             case .changed: report.changed += 1
             case .unchanged: report.unchanged += 1
@@ -392,6 +489,62 @@ package final class NightlyRunner: Sendable {
 
     private func wrap<T>(_ body: () throws(StoreError) -> T) throws(RunError) -> T {
         do { return try body() } catch { throw .store(error) }
+    }
+}
+
+/// A student to plan, with the claim that makes them this worker's (PostgreSQL).
+struct DueStudent: Sendable {
+    var user: User
+    var claim: NightClaims.Claim?
+}
+
+/// Renews a worker's lease every third of it, on a connection of its own, until stopped.
+final class Heartbeat: Sendable {
+    private final class State: Sendable {
+        let stopped = Mutex(false)
+        let done = DispatchSemaphore(value: 0)
+    }
+    private let state = State()
+
+    init(location: StoreLocation, worker: String, lease: Int) {
+        let interval = max(0.2, Double(lease) / 3)
+        let state = self.state
+        let thread = Thread {
+            defer { state.done.signal() }
+            var connection: (any SQLExecutor)?
+            var last = Date()
+            while !state.stopped.withLock({ $0 }) {
+                usleep(50_000)
+                guard Date().timeIntervalSince(last) >= interval else { continue }
+                last = Date()
+                // A missed beat is retried at the next; a connection lost is opened again.
+                if connection == nil { connection = try? location.open() }
+                guard let db = connection else { continue }
+                do throws(StoreError) { try NightClaims(db).heartbeat(worker: worker, lease: lease) } catch {
+                    connection = nil
+                }
+            }
+        }
+        thread.name = "replan heartbeat"
+        thread.start()
+    }
+
+    /// Stops the beats and waits for the thread; safe to call twice.
+    func stop() {
+        let first = state.stopped.withLock { (stopped: inout Bool) -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { state.done.wait() }
+    }
+}
+
+extension NightlyRunner {
+    /// `host:pid:xxxx`, unique enough among the workers of one database.
+    static func workerIdentity() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
+        return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
     }
 }
 

@@ -18,8 +18,21 @@ package struct Retention {
     }
 
     /// Deletes, checking `shouldStop` between batches.
-    package func prune(olderThan cutoff: Date, shouldStop: () -> Bool) throws(UseCaseError) -> PruneReport {
+    ///
+    /// On PostgreSQL several workers finish a night, and each would prune after it: the prune
+    /// runs under the database's chore lock (an advisory lock), so one worker prunes and the
+    /// others skip it (nil) instead of deleting the same batches side by side.
+    /// - Returns: what was deleted, or nil when another worker holds the chore lock.
+    package func prune(olderThan cutoff: Date, shouldStop: () -> Bool) throws(UseCaseError) -> PruneReport? {
         let pruner = RetentionPruner(database.connection)
-        return try storeCall { () throws(StoreError) in try pruner.prune(olderThan: cutoff, shouldStop: shouldStop) }
+        var chore: (any AnyObject & Sendable)?
+        if database.engine == .postgresql {
+            let location = database.location
+            chore = try storeCall { () throws(StoreError) in try location.tryAcquireRunLock() }
+            if chore == nil { return nil }
+        }
+        return try withExtendedLifetime(chore) { () throws(UseCaseError) -> PruneReport in
+            try storeCall { () throws(StoreError) in try pruner.prune(olderThan: cutoff, shouldStop: shouldStop) }
+        }
     }
 }

@@ -13,8 +13,17 @@ package struct RunOptions: Sendable {
     /// User pipelines in flight at once.
     package var concurrency = 8
     package var now: Date
+    /// On PostgreSQL, how long (seconds) a worker's claims stay its own without a heartbeat;
+    /// the heartbeat renews it every third of it (`NightClaims`).
+    package var lease = 60
+    /// The worker's name in claims and the night's log; nil: `host:pid:random`.
+    package var workerID: String?
 
     package init(now: Date) { self.now = now }
+
+    /// `--lease`'s range: long enough for a heartbeat to be late once, short enough that a
+    /// dead machine's students are taken over in the same night.
+    package static let leaseRange = 5...3_600
 
     package var json: JSONValue {
         [

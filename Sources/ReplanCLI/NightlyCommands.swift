@@ -12,7 +12,10 @@ enum NightlyCommands {
             discussion: """
                 A student is due when auto-update is on, their local time is past --run-after (03:00) and
                 they have no finished run for their local date yet. --force re-plans students already done
-                (and ignores --run-after). One run at a time per database (exit 75 if another holds it).
+                (and ignores --run-after). On SQLite one run at a time per database (exit 75 if another holds
+                it). On PostgreSQL any number of runs, on any hosts, share the night: each student is claimed by
+                one worker, a worker that dies loses its claims when its --lease runs out and the others take
+                them over, and a worker finishes only when the whole night is done (docs/deploy.md).
                 """)
 
         @Option(name: "--user", value: "ID", help: "only this student (repeatable)") var user: [String]
@@ -28,6 +31,10 @@ enum NightlyCommands {
         @Flag(name: "--quiet", help: "print nothing but errors") var quiet: Bool
         @Option(setting: .metricsFile, value: "FILE", help: "write the run's Prometheus metrics here (metrics_file)")
         var metricsFile: String?
+        @Option(
+            name: "--lease", value: "SECONDS", range: RunOptions.leaseRange,
+            help: "PostgreSQL: how long a worker's claims outlive its last heartbeat (default 60)")
+        var lease: Int?
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @OptionGroup(title: "model options") var model: ModelOptions
 
@@ -40,6 +47,7 @@ enum NightlyCommands {
         var options = RunOptions(now: ctx.now)
         options.userIDs = a.user
         options.force = a.force
+        if let lease = a.lease { options.lease = lease }
         if let t = ctx.setting(.runAfter) {
             guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
             options.runAfter = time
@@ -99,6 +107,8 @@ enum NightlyCommands {
                             ["kind": .string($0.kind), "count": .int($0.count)]
                         }),
                     "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
+                    "worker": report.worker.map { .string($0) } ?? .null, "rescued": .int(report.rescued),
+                    "refused": .int(report.refused),
                     "costUSD": .number((report.costUSD * 10_000).rounded() / 10_000),
                     "modelAsked": .int(report.modelAsked),
                     "modelReasons": .object(report.modelReasons.mapValues { .int($0) }),

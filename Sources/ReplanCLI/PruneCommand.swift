@@ -44,10 +44,14 @@ struct PruneCommand: ReplanCommand {
         let pruner = Retention(database: db)
         let dry = a.dryRun
         let started = Date()
-        let report = try useCase { () throws(UseCaseError) in
+        let pruned = try useCase { () throws(UseCaseError) in
             try dry
                 ? pruner.count(olderThan: cutoff)
                 : pruner.prune(olderThan: cutoff, shouldStop: { ctx.interruption.isRaised })
+        }
+        guard let report = pruned else {
+            throw CLIError(
+                .locked, "another replan worker is pruning this database now; nothing was deleted, try again later")
         }
         if a.json {
             ctx.console.out(
@@ -78,13 +82,15 @@ struct PruneCommand: ReplanCommand {
             let cutoff = cutoff(days: days, now: ctx.now)
             let db = try ctx.openExistingDatabase()
             let started = Date()
-            let report = try useCase { () throws(UseCaseError) in
+            let pruned = try useCase { () throws(UseCaseError) in
                 try Retention(database: db).prune(
                     olderThan: cutoff,
                     shouldStop: {
                         ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
                     })
             }
+            // Another worker of the night is pruning: once is enough.
+            guard let report = pruned else { return }
             if report.changesets + report.userRuns + report.runs + report.outbox > 0 || report.stopped {
                 ctx.console.log(
                     "retention (\(days) days): "

@@ -24,6 +24,11 @@ struct RunSummary {
         s += ", model asked for \(r.modelAsked), \(r.tokens.total) tokens, est. $\(String(format: "%.2f", r.costUSD))"
         s += ", \(String(format: "%.1f", seconds)) s, peak RSS \(peakRSSKiB / 1024) MiB"
         if let modelOff { s += " (model off: \(modelOff))" }
+        if let worker = r.worker {
+            s += "; worker \(worker)"
+            if r.rescued > 0 { s += ", \(r.rescued) taken over from a worker whose lease ran out" }
+            if r.refused > 0 { s += ", \(r.refused) late commit(s) refused (another worker had taken them over)" }
+        }
         if r.modelUnavailableForAll, let commonest = ranked.first {
             s += "; model unavailable for every student: \(commonest.kind)"
         }

@@ -230,6 +230,7 @@ package final class Database: SQLExecutor {
     ///
     /// Nested calls run in a savepoint of the outer transaction, so a caller can make several
     /// store operations (commit a changeset, record the user run) one atomic unit.
+    @discardableResult
     package func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         try transaction(begin: "BEGIN IMMEDIATE", body)
     }
@@ -237,6 +238,7 @@ package final class Database: SQLExecutor {
     /// Runs `body` in a deferred transaction: every read inside sees one snapshot. Inside
     /// another transaction it simply joins it. A write inside a read may fail as busy when
     /// another connection committed since the snapshot; use `write` for read-modify-write.
+    @discardableResult
     package func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 { return try body(self) }
         return try transaction(begin: "BEGIN DEFERRED", body)
@@ -250,6 +252,7 @@ package final class Database: SQLExecutor {
     /// two statements plus copies of the pages it touches. The nightly writer commits each
     /// student this way (changeset, statistics, user run). An error caught inside `body` no
     /// longer undoes the nested write that threw; don't catch and carry on in here.
+    @discardableResult
     package func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         precondition(transactionDepth > 0, "joiningNestedWrites needs an open transaction")
         let outer = nestedWritesJoin

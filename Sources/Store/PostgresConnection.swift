@@ -184,15 +184,20 @@ package final class PostgresConnection: SQLExecutor {
     /// the rows they checked, so a row another connection (the app's backend) changes after the
     /// snapshot makes the write fail with a serialization failure (`isBusy`, retried) instead of
     /// being overwritten under READ COMMITTED.
+    @discardableResult
     package func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 && nestedWritesJoin { return try body(self) }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ", body)
     }
 
+    @discardableResult
+
     package func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         if transactionDepth > 0 { return try body(self) }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
+
+    @discardableResult
 
     package func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T {
         precondition(transactionDepth > 0, "joiningNestedWrites needs an open transaction")

@@ -20,8 +20,34 @@
 ///   they commit in the order of their ids.
 package enum PostgresSchema {
     package static let migrations: [PostgresMigration] = [
-        PostgresMigration(version: 1, name: "initial schema", sql: initial)
+        PostgresMigration(version: 1, name: "initial schema", sql: initial),
+        PostgresMigration(version: 2, name: "night claims", sql: nightClaims),
     ]
+
+    /// Migration 2: a night shared by several workers (`NightClaims`): the workers with their
+    /// leases, and a claim per due student and plan date.
+    static let nightClaims = """
+        CREATE TABLE night_workers (
+            worker TEXT COLLATE "C" PRIMARY KEY,
+            run_id BIGINT REFERENCES runs(id) ON DELETE SET NULL,
+            started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+            lease_until TIMESTAMPTZ NOT NULL,
+            stopped_at TIMESTAMPTZ
+        );
+        CREATE TABLE night_claims (
+            user_id TEXT COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            plan_date TEXT COLLATE "C" NOT NULL,
+            state TEXT COLLATE "C" NOT NULL CHECK (state IN ('pending', 'claimed', 'done', 'failed')),
+            worker TEXT COLLATE "C",
+            attempt BIGINT NOT NULL DEFAULT 0,
+            claimed_at TIMESTAMPTZ,
+            finished_at TIMESTAMPTZ,
+            PRIMARY KEY (user_id, plan_date)
+        );
+        -- Claims stay small to look up however many of the night are done.
+        CREATE INDEX night_claims_open ON night_claims (plan_date, user_id) WHERE state IN ('pending', 'claimed');
+        CREATE INDEX night_claims_by_worker ON night_claims (worker) WHERE state = 'claimed';
+        """
 
     /// The session setting that marks replan's own connections for the version trigger.
     static let writerSetting = "replan.writer"

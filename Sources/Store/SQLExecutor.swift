@@ -32,13 +32,16 @@ package protocol SQLExecutor: AnyObject {
     /// form one atomic unit. SQLite takes the write lock up front (`BEGIN IMMEDIATE`); PostgreSQL
     /// runs it `REPEATABLE READ`, so a row another connection changed after this transaction's
     /// snapshot can not be overwritten (the write fails as `isBusy` and is retried).
+    @discardableResult
     func write<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
     /// Runs `body` in a read transaction: every read inside sees one snapshot. Inside another
     /// transaction it simply joins it.
+    @discardableResult
     func read<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
     /// Runs `body` inside the open transaction with every nested `write` joining it instead of
     /// opening a savepoint of its own. For a caller whose enclosing transaction or savepoint is
     /// rolled back whole when `body` throws, and which lets every error out.
+    @discardableResult
     func joiningNestedWrites<T>(_ body: (any SQLExecutor) throws(StoreError) -> T) throws(StoreError) -> T
 
     /// Opens a write transaction that stays open across calls until `commitBatch()` or

@@ -36,6 +36,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `copy-database` into a PostgreSQL database that already holds replan data (exit 73):
     /// nothing was copied.
     case targetNotEmpty(server: String, table: String)
+    /// A night's commit for a claim that another worker has taken over since (its lease ran
+    /// out): nothing of the night was written.
+    case fenced(userID: String, attempt: Int)
     /// A PostgreSQL statement failed.
     case postgres(PostgresFailure)
     case duplicateUser(String)
@@ -93,6 +96,9 @@ package enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .targetNotEmpty(let server, let table):
             return
                 "the PostgreSQL database \(server) already holds replan data (\(table) has rows); copy-database only fills an empty one, and copied nothing"
+        case .fenced(let user, let attempt):
+            return
+                "late commit refused for \(user): attempt \(attempt) of its claim was taken over by another worker after this worker's lease ran out; nothing written"
         case .postgres(let f): return f.description
         case .duplicateUser(let id): return "user '\(id)' already exists"
         case .unknownUser(let id): return "no user '\(id)'"

@@ -18,7 +18,7 @@ struct RetentionTests {
         let cutoff = Retention.cutoff(days: 30, now: later)
         let counted = try retention.count(olderThan: cutoff)
         #expect(counted.changesets == 2)
-        let pruned = try retention.prune(olderThan: cutoff, shouldStop: { false })
+        let pruned = try #require(try retention.prune(olderThan: cutoff, shouldStop: { false }))
         #expect(pruned.changesets == 2 && !pruned.stopped)
         #expect(try retention.count(olderThan: cutoff).changesets == 0)
     }
