@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 8 are one step here: a PostgreSQL database starts at today's layout).
+/// history's steps 1 to 8 are step 1 here, SQLite's 9 is step 2).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -20,8 +20,22 @@
 ///   they commit in the order of their ids.
 package enum PostgresSchema {
     package static let migrations: [PostgresMigration] = [
-        PostgresMigration(version: 1, name: "initial schema", sql: initial)
+        PostgresMigration(version: 1, name: "initial schema", sql: initial),
+        // Issue 29: SQLite's migration 9.
+        PostgresMigration(version: 2, name: "import changesets record the student", sql: importedStudents),
     ]
+
+    /// Step 2 (SQLite's migration 9, "import changesets record the student"): a changeset edit
+    /// may record the student's profile and settings (`EditEntity.user`), and a changeset no
+    /// longer goes with its user, so the undone import of a student it created stays for `redo`.
+    /// The wider check is added `NOT VALID`: every stored row passed the narrower one, so the
+    /// table is not read (new rows are checked all the same).
+    static let importedStudents = """
+        ALTER TABLE changeset_edits DROP CONSTRAINT changeset_edits_entity_check;
+        ALTER TABLE changeset_edits ADD CONSTRAINT changeset_edits_entity_check
+            CHECK (entity IN ('task', 'override', 'slide', 'statistic', 'focus', 'user')) NOT VALID;
+        ALTER TABLE changesets DROP CONSTRAINT changesets_user_id_fkey;
+        """
 
     /// The session setting that marks replan's own connections for the version trigger.
     static let writerSetting = "replan.writer"
