@@ -40,6 +40,9 @@ package struct ChangesetReversal {
         package var focusMinutes: Int
         /// Rows changed since the changeset that `force` overwrote.
         package var overwritten: [ConflictRow]
+        /// The undo removed the student (the import created them, and nothing of their own was
+        /// left); its redo creates them again.
+        package var removedStudent = false
         /// Why the statistics could not be recounted; nil when they were. The flip itself is
         /// committed either way.
         package var statisticsFailure: UseCaseError?
@@ -133,12 +136,11 @@ package struct ChangesetReversal {
             return .refused(conflict.rows)
         } catch { throw UseCaseError(store: error) }
         // Statistics are derived from the plan: recount them for what the plan is now.
+        let remains = try storeCall { () throws(StoreError) in try UserRepository(db).exists(user.id) }
         var statisticsFailure: UseCaseError?
         do throws(StoreError) {
             // A student the undo removed has no statistics left to count.
-            if try UserRepository(db).exists(user.id) {
-                try StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(now).date, db: db)
-            }
+            if remains { try StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(now).date, db: db) }
         } catch {
             statisticsFailure = UseCaseError(store: error)
         }
@@ -146,6 +148,6 @@ package struct ChangesetReversal {
             Done(
                 id: id, state: outcome.changeset.state, editCount: pending.edits.count,
                 focusMinutes: pending.focusMinutes,
-                overwritten: outcome.overwritten, statisticsFailure: statisticsFailure))
+                overwritten: outcome.overwritten, removedStudent: !remains, statisticsFailure: statisticsFailure))
     }
 }
