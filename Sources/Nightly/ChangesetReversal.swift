@@ -24,6 +24,10 @@ package struct ChangesetReversal {
         package var edits: [PlanEdit]
         /// The focus minutes the changeset adds (an import's focus sessions), 0 for none.
         package var focusMinutes = 0
+        /// The student as the changeset leaves them (an import's `user` edit), nil when it does
+        /// not record them: a redo of the import that created a student who was removed by its
+        /// undo reads the student from here.
+        package var profile: User?
     }
 
     /// What a flip did.
@@ -36,6 +40,9 @@ package struct ChangesetReversal {
         package var focusMinutes: Int
         /// Rows changed since the changeset that `force` overwrote.
         package var overwritten: [ConflictRow]
+        /// The undo removed the student (the import created them, and nothing of their own was
+        /// left); its redo creates them again.
+        package var removedStudent = false
         /// Why the statistics could not be recounted; nil when they were. The flip itself is
         /// committed either way.
         package var statisticsFailure: UseCaseError?
@@ -77,10 +84,16 @@ package struct ChangesetReversal {
             let image = edit.after ?? edit.before
             return (image?["minutes"]?.intValue ?? 0) * FocusRowKey.count(of: image)
         }
+        var profile: User?
+        if let image = record.edits.first(where: { $0.entity == .user })?.after {
+            profile = try storeCall { () throws(StoreError) in
+                try ProfileImage.user(from: image, key: record.header.userID)
+            }
+        }
         return Pending(
             header: record.header,
             edits: (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:)),
-            focusMinutes: focus.reduce(0, +))
+            focusMinutes: focus.reduce(0, +), profile: profile)
     }
 
     /// Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
@@ -98,7 +111,12 @@ package struct ChangesetReversal {
     package func perform(_ pending: Pending, force: Bool, now: Date) throws(UseCaseError) -> Outcome {
         let db = database.connection
         let id = pending.header.id
-        let user = try storeCall { () throws(StoreError) in try UserRepository(db).get(pending.header.userID) }
+        // The undo of the import that created the student removed them: its redo creates them
+        // again, as the changeset recorded them.
+        let stored = try storeCall { () throws(StoreError) in try UserRepository(db).find(pending.header.userID) }
+        guard let user = stored ?? pending.profile else {
+            throw UseCaseError(store: .unknownUser(pending.header.userID))
+        }
         let reverted = pending.edits.map { e -> PlanEdit in
             guard direction == .undo else { return e }
             var r = e
@@ -118,9 +136,11 @@ package struct ChangesetReversal {
             return .refused(conflict.rows)
         } catch { throw UseCaseError(store: error) }
         // Statistics are derived from the plan: recount them for what the plan is now.
+        let remains = try storeCall { () throws(StoreError) in try UserRepository(db).exists(user.id) }
         var statisticsFailure: UseCaseError?
         do throws(StoreError) {
-            try StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(now).date, db: db)
+            // A student the undo removed has no statistics left to count.
+            if remains { try StatisticsRefresh.recount(userID: user.id, today: user.zone.civil(now).date, db: db) }
         } catch {
             statisticsFailure = UseCaseError(store: error)
         }
@@ -128,6 +148,6 @@ package struct ChangesetReversal {
             Done(
                 id: id, state: outcome.changeset.state, editCount: pending.edits.count,
                 focusMinutes: pending.focusMinutes,
-                overwritten: outcome.overwritten, statisticsFailure: statisticsFailure))
+                overwritten: outcome.overwritten, removedStudent: !remains, statisticsFailure: statisticsFailure))
     }
 }

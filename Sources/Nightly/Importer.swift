@@ -13,10 +13,10 @@ package struct Importer {
         package var userID: String
         package var zoneIdentifier: String
         package var tasks = 0, series = 0, completedSessions = 0, focusMinutes = 0
-        /// nil: checked only, already up to date, or a new student with no tasks.
+        /// nil: checked only, or already up to date.
         package var changesetID: ChangesetID?
-        /// Whether this import added the student (undoing its changeset removes their tasks,
-        /// not them: `user rm` does).
+        /// Whether this import added the student (undoing its changeset removes them again,
+        /// unless rows of their own were added since).
         package var created = false
 
         init(_ e: ReplanDocument.Entry) {
@@ -77,19 +77,14 @@ package struct Importer {
                     let user = entry.user
                     let existing = try users.find(user.id)
                     let created = existing == nil
-                    if let existing {
-                        if existing.zone != user.zone || existing.language != user.language
-                            || existing.displayName != user.displayName
-                        {
-                            try users.update(user, now: now)
-                        }
-                        if existing.settings != user.settings {
-                            _ = try users.saveSettings(user.settings, for: user.id)
-                        }
-                    } else {
-                        try users.add(user, now: now)
-                        _ = try users.saveSettings(user.settings, for: user.id)
-                    }
+                    // The student's profile and settings are one edit of the changeset, so undo
+                    // takes them back (and removes a student it created) and redo brings them again.
+                    let profileEdit =
+                        existing == user
+                        ? nil
+                        : ChangesetEdit(
+                            seq: 0, entity: .user, key: user.id, before: existing.map(ProfileImage.image),
+                            after: ProfileImage.image(user), reason: created ? "imported student" : "imported profile")
                     // Task ids are global: a task of another user with the same id is an error.
                     for (i, t) in entry.tasks.enumerated() {
                         if let owner = try plans.taskOwner(taskID: t.id), owner != user.id {
@@ -97,7 +92,9 @@ package struct Importer {
                                 entity: "task", key: "\(t.id) (\(input.place(user: u, task: i)))")
                         }
                     }
-                    let original = try plans.loadPlan(userID: user.id, window: nil)
+                    let original =
+                        try existing.map { (u) throws(StoreError) in try plans.loadPlan(user: u, window: nil) }
+                        ?? UserPlan(user: user, tasks: [])
                     var working = original
                     working.user = user
                     let overrides = Dictionary(grouping: entry.overrides, by: \.taskID)
@@ -115,14 +112,16 @@ package struct Importer {
                             reasons: [:],
                             defaultReason: .manual, through: today.adding(days: user.settings.horizonDays)
                         )?.changeset
-                    if changeset == nil && !focusEdits.isEmpty {
-                        // Only focus sessions are new: still one changeset, so they can be undone.
+                    if changeset == nil && (!focusEdits.isEmpty || profileEdit != nil) {
+                        // Only focus sessions or the profile are new: still one changeset, so they
+                        // can be undone.
                         changeset = NewChangeset(
                             userID: user.id, origin: .import, planDate: nil, createdAt: now, changes: [],
                             summary: [:], report: ["edits": []])
                     }
                     if var changeset {
                         changeset.focusEdits = focusEdits
+                        changeset.profileEdit = profileEdit
                         result.changesetID = try ChangesetStore(db).commit(changeset)
                     }
                     results.append(result)

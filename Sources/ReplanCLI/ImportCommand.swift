@@ -111,17 +111,12 @@ struct ImportCommand: ReplanCommand {
                 if check {
                     ctx.console.out("would import \(c.userID) (\(c.zoneIdentifier)): \(what)")
                 } else if let cs = changesets[c.userID] ?? nil {
-                    // `undo` takes back the tasks; a student this import added stays until `user rm`.
-                    let new =
-                        created.contains(c.userID) ? ", a new student: `replan user rm \(c.userID)` removes them" : ""
+                    // `undo` takes back all of it, and removes a student this import added.
+                    let new = created.contains(c.userID) ? ", a new student: `replan undo \(cs)` removes them" : ""
                     ctx.console.out(
                         report == nil
                             ? "imported \(c.userID) (changeset \(cs)\(new))"
                             : "imported \(c.userID) (changeset \(cs)\(new)): \(what)")
-                } else if created.contains(c.userID) {
-                    ctx.console.out(
-                        "imported \(c.userID): a new student with no tasks (no changeset to undo; `replan user rm \(c.userID)` removes them)"
-                    )
                 } else {
                     ctx.console.out("imported \(c.userID): already up to date")
                 }

@@ -301,12 +301,13 @@ enum NightlyCommands {
                     "schema": .string("replan.\(verb)/1"), "changesetId": .string(id.description),
                     "state": .string(done.state.rawValue),
                     "overwritten": .array(done.overwritten.map { .string($0.description) }),
+                    "studentRemoved": .bool(done.removedStudent),
                 ]
                 if let failure = done.statisticsFailure { o["statisticsError"] = .string(failure.message) }
                 ctx.console.out(JSONValue.object(o).prettyText)
             } else {
                 ctx.console.out(
-                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.focusMinutes > 0 ? ", \(done.focusMinutes) focus minutes" : "")\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")"
+                    "\(undo ? "undid" : "redid") \(id): \(done.editCount) edit(s)\(done.focusMinutes > 0 ? ", \(done.focusMinutes) focus minutes" : "")\(done.overwritten.isEmpty ? "" : ", \(done.overwritten.count) changed row(s) overwritten (--force)")\(done.removedStudent ? ", and removed \(pending.header.userID), whom the import had added" : "")"
                 )
                 let me = InvocationName.hint(ctx)
                 ctx.console.out(undo ? "redo with: \(me) redo \(id)" : "undo with: \(me) undo \(id)")

@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Planning
 
@@ -13,11 +14,14 @@ struct ChangesetApplier {
     let db: any SQLExecutor
     let userID: String
     let tasks: TouchedTasks
+    /// When the write happens: the `created_at` / `updated_at` of a `users` row a `user` edit writes.
+    let now: Date
 
-    init(db: any SQLExecutor, userID: String) {
+    init(db: any SQLExecutor, userID: String, now: Date) {
         self.db = db
         self.userID = userID
         self.tasks = TouchedTasks(db: db)
+        self.now = now
     }
 
     /// An override or slide stored for a task, as (entity, key, image).
@@ -64,7 +68,31 @@ struct ChangesetApplier {
                     [.text(userID), .text(k.category), .text(k.start.description), .integer(k.minutes)]
                 ) { $0.int(0) } ?? 0
             return count > 0 ? count : nil
+        case .user:
+            try requireOwnProfile(key)
+            return try db.queryFirst("SELECT version FROM users WHERE id = ?", [.text(key)]) { $0.int(0) }
         }
+    }
+
+    /// The student as stored now (profile and settings), nil when absent.
+    func currentProfile(_ key: String) throws(StoreError) -> User? {
+        try requireOwnProfile(key)
+        return try UserRepository(db).find(key)
+    }
+
+    /// A `user` edit is keyed by the changeset's own user: any other key is another user's row.
+    private func requireOwnProfile(_ key: String) throws(StoreError) {
+        guard key == userID else { throw StoreError.foreignRow(entity: EditEntity.user.rawValue, key: key) }
+    }
+
+    /// The student an image of a `user` edit describes (nil for none).
+    func profile(_ image: JSONValue?, key: String) throws(StoreError) -> User? {
+        guard let image else { return nil }
+        let user = try ProfileImage.user(from: image, key: key)
+        guard user.id == key else {
+            throw StoreError.malformedRow(entity: "user", key: key, problem: "image id differs from key")
+        }
+        return user
     }
 
     /// What `currentVersion` must find for the row to look as `image` says.
@@ -114,6 +142,10 @@ struct ChangesetApplier {
         let touched = Set(steps.map { ChangesetApplier.identity($0.entity, $0.key) })
         let createdTasks = Set(steps.filter { $0.entity == .task && $0.after != nil }.map(\.key))
         for step in steps where step.entity != .statistic {
+            if step.entity == .user {
+                if let row = try profileConflict(step) { rows.append(row) }
+                continue
+            }
             let expected = ChangesetApplier.expectedVersion(of: step.entity, image: step.before)
             let found = try currentVersion(of: step.entity, key: step.key)
             if step.entity == .override || step.entity == .slide, step.after != nil {
@@ -143,6 +175,20 @@ struct ChangesetApplier {
             }
         }
         return rows
+    }
+
+    /// A `user` edit compares content, not versions (`ProfileImage`): the student must look as
+    /// the `before` image says (absent for none), or already as the edit leaves them (after an
+    /// undo kept a student who has rows of their own, see `apply`, its redo finds them so). The
+    /// row's `expectedVersion` is 0 for "present" (images carry no version), `foundVersion` the
+    /// `users` row's version.
+    func profileConflict(_ step: ChangesetEdit) throws(StoreError) -> ChangesetConflict.Row? {
+        let found = try currentProfile(step.key)
+        let expected = try profile(step.before, key: step.key)
+        guard found != expected, try found != profile(step.after, key: step.key) else { return nil }
+        return .init(
+            entity: .user, key: step.key, expectedVersion: expected == nil ? nil : 0,
+            foundVersion: try currentVersion(of: .user, key: step.key))
     }
 
     static func identity(_ entity: EditEntity, _ key: String) -> String { "\(entity.rawValue)|\(key)" }
@@ -249,7 +295,33 @@ struct ChangesetApplier {
                         WHERE user_id = ? AND category = ? AND start = ? AND minutes = ? ORDER BY id DESC LIMIT ?)
                     """, content + [.integer(present - target)])
             }
+        case .user:
+            try applyProfile(key: key, image: image)
         }
+    }
+
+    /// Writes a `user` edit's image: creates the student (with their settings row), or changes
+    /// their profile and settings where they differ. Without an image the student is removed,
+    /// unless rows of their own are left that the changeset did not bring (tasks, focus
+    /// sessions: the undo of their import runs after everything it brought is gone): those are
+    /// the student's, so the student stays, with the profile the import gave.
+    private func applyProfile(key: String, image: JSONValue?) throws(StoreError) {
+        try requireOwnProfile(key)
+        guard let user = try profile(image, key: key) else {
+            try db.execute(
+                """
+                DELETE FROM users WHERE id = ?1
+                AND NOT EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1)
+                AND NOT EXISTS (SELECT 1 FROM focus_sessions WHERE user_id = ?1)
+                """, [.text(key)])
+            return
+        }
+        let users = UserRepository(db)
+        guard let current = try users.find(key) else { return try users.add(user, now: now) }
+        if current.zone != user.zone || current.language != user.language || current.displayName != user.displayName {
+            try users.update(user, now: now)
+        }
+        if current.settings != user.settings { _ = try users.saveSettings(user.settings, for: key) }
     }
 
     private func requireTask(_ taskID: String, entity: EditEntity, key: String) throws(StoreError) {

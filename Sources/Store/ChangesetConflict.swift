@@ -18,7 +18,8 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
 
         package var entity: EditEntity
         package var key: String
-        /// The version the changeset expects; nil = expects the row to be absent.
+        /// The version the changeset expects; nil = expects the row to be absent (a `user` edit
+        /// compares content and says 0 for "present").
         package var expectedVersion: Int?
         /// The version found; nil = the row is absent.
         package var foundVersion: Int?
@@ -34,6 +35,14 @@ package struct ChangesetConflict: Error, Hashable, Sendable, CustomStringConvert
         }
 
         package var description: String {
+            if entity == .user && kind == .changed {
+                // Compared by content (`ProfileImage`): versions would say nothing here.
+                switch (expectedVersion, foundVersion) {
+                case (nil, _): return "user \(key): expected absent, found a student added since"
+                case (_, nil): return "user \(key): expected the student, found them removed"
+                default: return "user \(key): the profile or settings changed since"
+                }
+            }
             // A focus edit's "version" is how many sessions of its content there are.
             let describe: (Int?) -> String =
                 entity == .focus

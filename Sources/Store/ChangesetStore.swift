@@ -30,10 +30,16 @@ package struct ChangesetStore {
     @discardableResult
     package func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
         try db.write { (db) throws(StoreError) -> ChangesetID in
-            guard try UserRepository(db).exists(changeset.userID) else {
+            if let edit = changeset.profileEdit {
+                guard edit.entity == .user, edit.key == changeset.userID, edit.after != nil else {
+                    throw StoreError.malformedRow(
+                        entity: edit.entity.rawValue, key: edit.key,
+                        problem: "not a user edit of the changeset's user that leaves the user in place")
+                }
+            } else if try !UserRepository(db).exists(changeset.userID) {
                 throw StoreError.unknownUser(changeset.userID)
             }
-            let applier = ChangesetApplier(db: db, userID: changeset.userID)
+            let applier = ChangesetApplier(db: db, userID: changeset.userID, now: changeset.createdAt)
 
             var listed = Set<String>()
             for change in changeset.changes {
@@ -43,10 +49,12 @@ package struct ChangesetStore {
                         entity: entity.rawValue, key: change.key, problem: "appears twice in one changeset")
                 }
             }
-            var steps: [ChangesetEdit] = []
+            // The student first: every other row hangs off them, and undo (in reverse) removes
+            // a student the changeset created last.
+            var steps: [ChangesetEdit] = changeset.profileEdit.map { [$0] } ?? []
             // The images' JSON text of each step, where `renderText()` wrote it ahead: appended
             // with its step, so `stepText[i]` is the text of `steps[i]`.
-            var stepText: [NewChangeset.ImageText?] = []
+            var stepText: [NewChangeset.ImageText?] = steps.map { _ in nil }
             for (change, text) in changeset.changesToStore {
                 if change.entity == .task, change.before != nil, change.after == nil {
                     for child in try applier.storedChildren(ofTask: change.key)
@@ -75,11 +83,15 @@ package struct ChangesetStore {
                 throw StoreError.conflict(ChangesetConflict(changesetID: nil, rows: conflicts))
             }
 
-            // Statistic rows first: they have no foreign keys, and undo (which runs in
-            // reverse) then removes them last, after the tasks that kept them alive are gone.
+            // Statistic rows first (after the student): they hang off the user only, and undo
+            // (which runs in reverse) then removes them last, after the tasks that kept them
+            // alive are gone.
             let statisticEdits = try applier.statisticEdits(for: steps)
-            var edits = statisticEdits + steps
-            var editText = Array(repeating: nil, count: statisticEdits.count) + stepText
+            let profile = steps.prefix { $0.entity == .user }.count
+            var edits = Array(steps.prefix(profile)) + statisticEdits + steps.dropFirst(profile)
+            var editText =
+                Array(stepText.prefix(profile)) + Array(repeating: nil, count: statisticEdits.count)
+                + stepText.dropFirst(profile)
             for i in edits.indices { edits[i].seq = i + 1 }
             // Every row this changeset writes gets one fresh version (see `VersionClock`),
             // whatever version the caller computed for its after image.
@@ -180,7 +192,7 @@ package struct ChangesetStore {
             default: break
             }
             let steps = target == .undone ? record.edits.reversed().map(\.inverted) : record.edits
-            let applier = ChangesetApplier(db: db, userID: record.header.userID)
+            let applier = ChangesetApplier(db: db, userID: record.header.userID, now: now)
             let conflicts = try applier.conflicts(of: steps)
             if !conflicts.isEmpty && !force {
                 throw StoreError.conflict(ChangesetConflict(changesetID: id, rows: conflicts))
@@ -206,10 +218,15 @@ package struct ChangesetStore {
                     stored: stored)
                 applied.append(step)
             }
-            try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)
             try db.execute(
                 "UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
-            try OutboxRepository(db).insert(outbox, userID: record.header.userID, changesetID: id, createdAt: now)
+            // The undo of the import that created the student removed them, with every row of
+            // theirs (their outbox rows too, as `user rm` does): nothing is left to invalidate
+            // or notify. The changeset stays, for `redo`.
+            if try UserRepository(db).exists(record.header.userID) {
+                try StatisticsBaseRepository(db).invalidate(userID: record.header.userID, earliest: earliestAffected)
+                try OutboxRepository(db).insert(outbox, userID: record.header.userID, changesetID: id, createdAt: now)
+            }
             record.header.state = target
             return ChangesetOutcome(
                 changeset: record.header, applied: applied, overwritten: conflicts, report: record.report)

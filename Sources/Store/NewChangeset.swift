@@ -18,6 +18,10 @@ package struct NewChangeset: Sendable {
     /// Focus sessions the changeset adds (`EditEntity.focus` edits, an import's): committed,
     /// checked, undone and redone with the plan's changes.
     package var focusEdits: [ChangesetEdit] = []
+    /// The student's profile and settings as the changeset changes them (an `EditEntity.user`
+    /// edit keyed by `userID`, `ProfileImage`s; an import's): before nil creates the student,
+    /// and undo removes them again. Applied first, undone last.
+    package var profileEdit: ChangesetEdit?
     /// One more member of the report, given as JSON text (`JSONTextWriter`) instead of a value:
     /// the nightly job's list of edits. The stored report is `report` with it in its sorted place.
     package var reportMember: (key: String, rawValue: String)? { didSet { text = nil } }

@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 8 are one step here: a PostgreSQL database starts at today's layout).
+/// history's steps 1 to 8 are step 1 here, SQLite's 9 is step 2).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -22,6 +22,8 @@ package enum PostgresSchema {
     package static let migrations: [PostgresMigration] = [
         PostgresMigration(version: 1, name: "initial schema", sql: initial),
         PostgresMigration(version: 2, name: "night claims", sql: nightClaims),
+        // Issue 29: SQLite's migration 9.
+        PostgresMigration(version: 3, name: "import changesets record the student", sql: importedStudents),
     ]
 
     /// Migration 2: a night shared by several workers (`NightClaims`): the workers with their
@@ -47,6 +49,18 @@ package enum PostgresSchema {
         -- Claims stay small to look up however many of the night are done.
         CREATE INDEX night_claims_open ON night_claims (plan_date, user_id) WHERE state IN ('pending', 'claimed');
         CREATE INDEX night_claims_by_worker ON night_claims (worker) WHERE state = 'claimed';
+        """
+
+    /// Step 3 (SQLite's migration 9, "import changesets record the student"): a changeset edit
+    /// may record the student's profile and settings (`EditEntity.user`), and a changeset no
+    /// longer goes with its user, so the undone import of a student it created stays for `redo`.
+    /// The wider check is added `NOT VALID`: every stored row passed the narrower one, so the
+    /// table is not read (new rows are checked all the same).
+    static let importedStudents = """
+        ALTER TABLE changeset_edits DROP CONSTRAINT changeset_edits_entity_check;
+        ALTER TABLE changeset_edits ADD CONSTRAINT changeset_edits_entity_check
+            CHECK (entity IN ('task', 'override', 'slide', 'statistic', 'focus', 'user')) NOT VALID;
+        ALTER TABLE changesets DROP CONSTRAINT changesets_user_id_fkey;
         """
 
     /// The session setting that marks replan's own connections for the version trigger.

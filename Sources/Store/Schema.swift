@@ -27,6 +27,8 @@ package enum Schema {
         .sql(version: 7, name: "outbox ids never repeat; rows outlive their changeset", outboxNeverRepeats),
         // Issue 29.
         focusEdits,
+        // Issue 29: undoing the import that created a student removes the student.
+        importedStudents,
     ]
 
     /// Migration 7: the outbox's ids were SQLite rowids, which restart below a consumer's
@@ -83,6 +85,55 @@ package enum Schema {
         // Parsed again before the next statement: a text SQLite cannot read fails here, and the
         // migration's transaction is rolled back.
         _ = try db.query("SELECT 1 FROM \(table) LIMIT 0") { _ in 0 }
+    }
+
+    /// Migration 9 ("import changesets record the student"): an import's changeset records the
+    /// student's profile and settings as a `user` edit (`EditEntity.user`), so undo takes them
+    /// back and redo brings them again; and a changeset no longer goes with its user
+    /// (`changesets.user_id` loses its `REFERENCES users(id) ON DELETE CASCADE`): undoing the
+    /// import that created a student removes the student, and the undone changeset stays for
+    /// `redo`. `UserRepository.remove` deletes a removed user's changesets itself.
+    ///
+    /// Both are edits of the stored schema text, as in migrations 3 and 8: a wider CHECK and a
+    /// dropped foreign key are among the changes SQLite documents as safe that way, since every
+    /// stored row satisfies the new schema exactly as it satisfied the old.
+    static let importedStudents = Migration(version: 9, name: "import changesets record the student") {
+        (db) throws(StoreError) in
+        let edits: [(table: String, from: [String], to: [String])] = [
+            (
+                "changeset_edits",
+                ["entity = 'focus')", "'statistic', 'focus'))"],
+                ["entity = 'focus' OR entity = 'user')", "'statistic', 'focus', 'user'))"]
+            ),
+            (
+                "changesets",
+                ["user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,"],
+                ["user_id TEXT NOT NULL,"]
+            ),
+        ]
+        var rewritten: [(table: String, sql: String)] = []
+        for edit in edits {
+            guard
+                let original = try db.queryFirst(
+                    "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(edit.table)],
+                    { $0.text(0) })
+            else { continue }
+            var sql = original
+            for (from, to) in zip(edit.from, edit.to) { sql = sql.replacingOccurrences(of: from, with: to) }
+            if sql != original { rewritten.append((edit.table, sql)) }
+        }
+        guard !rewritten.isEmpty else { return }
+        let schemaVersion = try db.queryFirst("PRAGMA schema_version") { $0.int(0) } ?? 0
+        try db.execute("PRAGMA writable_schema = ON")
+        for (table, sql) in rewritten {
+            try db.execute(
+                "UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?", [.text(sql), .text(table)])
+        }
+        try db.execute("PRAGMA schema_version = \(schemaVersion + 1)")
+        try db.execute("PRAGMA writable_schema = OFF")
+        // Parsed again before the next statement: a text SQLite cannot read fails here, and the
+        // migration's transaction is rolled back.
+        for (table, _) in rewritten { _ = try db.query("SELECT 1 FROM \(table) LIMIT 0") { _ in 0 } }
     }
 
     /// Migration 4 (planning rules version 2): what a series does with a missed session

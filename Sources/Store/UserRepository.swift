@@ -78,12 +78,16 @@ package struct UserRepository {
         }
     }
 
-    /// Removes a user and, by cascade, everything of theirs: settings, tasks, overrides,
-    /// slides, statistics, focus sessions, changesets, runs' user rows, transcripts, outbox.
+    /// Removes a user and everything of theirs: their changesets (with their edits), and by
+    /// cascade settings, tasks, overrides, slides, statistics, focus sessions, runs' user rows,
+    /// transcripts, outbox. Changesets do not cascade from users (migration 9: the undone import
+    /// of a student it created outlives the student, for `redo`), so they are deleted here.
     /// - Throws: `.unknownUser`.
     package func remove(_ id: String) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            if try db.execute("DELETE FROM users WHERE id = ?", [.text(id)]) == 0 { throw StoreError.unknownUser(id) }
+            guard try exists(id) else { throw StoreError.unknownUser(id) }
+            try db.execute("DELETE FROM changesets WHERE user_id = ?", [.text(id)])
+            try db.execute("DELETE FROM users WHERE id = ?", [.text(id)])
         }
     }
 

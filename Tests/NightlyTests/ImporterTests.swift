@@ -63,6 +63,40 @@ struct ImporterTests {
         #expect(try Roster(database: f.database()).list().map(\.id) == ["s0"])
     }
 
+    @Test(
+        "undo of an import removes the student it created and takes an existing student's settings back; redo brings both again",
+        arguments: EngineUnderTest.engines)
+    func undoAndRedoTheStudent(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let database = try f.database()
+        let roster = Roster(database: database)
+        let ben = try User(id: "ben", zone: UserZone(identifier: "Europe/Berlin"))
+        try roster.add(ben, now: NightlyFixture.now)
+        let own = try #require(try roster.list().first)
+        var benEntry = try entry("ben", taskIDs: ["b-1"])
+        benEntry.user.settings.sessionMinutes = 30
+        let results = try Importer(database: database, now: NightlyFixture.now).commit(
+            try input([try entry("ana", taskIDs: ["a-1"]), benEntry]), source: "in.json")
+        #expect(results.map(\.created) == [true, false])
+        let imported = try roster.list()
+        #expect(imported.map(\.id) == ["ana", "ben"] && imported[1].settings.sessionMinutes == 30)
+
+        func flip(_ user: Int, _ direction: ChangesetReversal.Direction) throws {
+            let reversal = ChangesetReversal(database: database, direction: direction)
+            let id = try #require(results[user].changesetID)
+            guard case .done = try reversal.perform(try reversal.load(id), force: false, now: NightlyFixture.now)
+            else { throw TestFailure("\(direction) of \(id) refused") }
+        }
+        try flip(0, .undo)
+        try flip(1, .undo)
+        #expect(try roster.list() == [own])
+        #expect(try PlanReader(database: database).focusSessions(userID: "ben").isEmpty)
+        try flip(0, .redo)
+        try flip(1, .redo)
+        #expect(try roster.list() == imported)
+        #expect(try PlanReader(database: database).focusSessions(userID: "ana").count == 1)
+    }
+
     @Test("check counts what would be imported without a database")
     func checkOnly() throws {
         let results = Importer.check(try input([try entry("ana", taskIDs: ["a-1"])]))

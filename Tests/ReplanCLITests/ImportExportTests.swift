@@ -141,20 +141,24 @@ import Testing
     }
 
     /// Issue 28, item 15: a student without tasks was reported "already up to date", with no
-    /// word of how to take them back.
+    /// word of how to take them back. Issue 29: the student is in the import's changeset, so
+    /// its undo removes them.
     @Test func anImportThatCreatesAStudentSaysSoAndHowToRemoveThem() async throws {
         let s = try Sandbox()
         let doc = try s.writeJSON(
             "new.json", ["format": "replan/1", "users": [["id": "nia", "timeZone": "Europe/Berlin", "tasks": []]]])
         let first = try await s.ok(["import", doc])
         #expect(!first.contains("already up to date"), "\(first)")
-        #expect(first.contains("new student") && first.contains("replan user rm nia"), "\(first)")
+        let words = first.split(whereSeparator: { $0.isWhitespace || $0 == "(" || $0 == "," })
+        let cs = try #require(words.first { $0.hasPrefix("cs-") }, "\(first)")
+        #expect(first.contains("new student") && first.contains("replan undo \(cs)"), "\(first)")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM users WHERE id = 'nia'") == 1)
         let again = try await s.ok(["import", doc])
         #expect(again.contains("imported nia: already up to date"), "\(again)")
         let json = try await s.json(["import", doc, "--json"])
         #expect(json.array("users").first?.bool("created") == false)
-        try await s.ok(["user", "rm", "nia", "--yes"])
+        try await s.ok(["undo", String(cs), "--yes"])
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM users WHERE id = 'nia'") == 0)
         let back = try await s.json(["import", doc, "--json"])
         #expect(back.array("users").first?.bool("created") == true, "\(back)")
     }
@@ -190,7 +194,7 @@ import Testing
         let cs = try #require(second.array("users").first?.string("changesetId"))
         #expect(
             try SQL.rows(s.db, "SELECT entity, entity_key FROM changeset_edits WHERE changeset_id = '\(cs)'") == [
-                "'task'|'mei-eng-3'"
+                "'user'|'mei'", "'task'|'mei-eng-3'",
             ])
         #expect(try SQL.value(s.db, "SELECT title FROM tasks WHERE id = 'mei-eng-3'") == "English reading, unit 4")
         #expect(

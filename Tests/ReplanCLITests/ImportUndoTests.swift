@@ -2,10 +2,11 @@ import Foundation
 import ReplanTestSupport
 import Testing
 
-/// Undoing an import takes back everything it brought, focus sessions included, and redo
-/// brings all of it back (issue 29). Focus sessions recorded after the import are the
-/// student's and survive the undo; only one indistinguishable from an imported one (same
-/// category, start and minutes) makes the undo refuse with exit 2, naming it.
+/// Undoing an import takes back everything it brought, focus sessions, profile and settings
+/// included, and removes a student it created; redo brings all of it back (issue 29). Focus
+/// sessions recorded after the import are the student's and survive the undo (the student
+/// stays for them); only one indistinguishable from an imported one (same category, start and
+/// minutes) makes the undo refuse with exit 2, naming it.
 @Suite struct ImportUndoTests {
     static let users = FirestoreImportTests.users
 
@@ -27,29 +28,82 @@ import Testing
         return String(words[words.index(after: at)])
     }
 
+    /// Everything of the database a reader sees: `user list`, and `export` and `stats` of each
+    /// student it lists.
+    struct Everything: Equatable {
+        var users: NSDictionary
+        var students: [String: [NSDictionary]]
+
+        /// Without the student `user`, as a database that never had them.
+        func without(_ user: String) -> Everything {
+            var copy = self
+            copy.users = ImportUndoTests.without(user, users)
+            copy.students[user] = nil
+            return copy
+        }
+    }
+
+    static func everything(_ s: Sandbox) async throws -> Everything {
+        let users = try FirestoreImportTests.object(try await s.ok(["user", "list", "--json"]))
+        var students: [String: [NSDictionary]] = [:]
+        for id in (users["users"] as? [NSDictionary] ?? []).compactMap({ $0["id"] as? String }) {
+            let (export, stats) = try await snapshot(s, id)
+            students[id] = [export, stats]
+        }
+        return Everything(users: users, students: students)
+    }
+
+    /// `value` with the student `user` left out of its `users` array.
+    static func without(_ user: String, _ value: NSDictionary) -> NSDictionary {
+        let copy = value.mutableCopy() as! NSMutableDictionary
+        copy["users"] = (value["users"] as? [NSDictionary])?.filter { $0["id"] as? String != user }
+        return copy
+    }
+
+    /// What `stats` and `export` of `user` say where the student never was: a database with
+    /// no such student.
+    static func neverImported(_ user: String) async throws -> [String] {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "someone", "--time-zone", "Asia/Taipei"])
+        var said: [String] = []
+        for command in [["stats", "--user", user, "--json"], ["export", "--user", user]] {
+            let outcome = try await s.run(command)
+            said.append("\(outcome.code) \(outcome.stdout) \(outcome.stderr)")
+        }
+        return said
+    }
+
     @Test(arguments: users)
     func undoingAFirestoreImportLeavesNoTraceAndRedoBringsItBack(user: String) async throws {
         let s = try Sandbox()
         try await s.ok(try FirestoreImportTests.importArguments(s))
+        let all = try await Self.everything(s)
         var imported: [String: (export: NSDictionary, stats: NSDictionary)] = [:]
         for u in Self.users { imported[u] = try await Self.snapshot(s, u) }
 
         let undo = try await s.ok(["undo", "--user", user, "--last", "--yes"])
-        let undone = try await Self.snapshot(s, user)
-        // The student did not exist before: what remains is an empty record (its changesets,
-        // which redo needs, hang off it), with nothing of the import in it.
-        let entry = try Self.entry(undone.export)
-        #expect(entry["tasks"] as? [Any] != nil && (entry["tasks"] as? [Any])?.isEmpty == true, "\(entry)")
-        #expect((entry["focusSessions"] as? [Any])?.isEmpty == true, "\(entry)")
-        #expect((undone.stats["categories"] as? [Any])?.isEmpty == true, "\(undone.stats)")
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM focus_sessions WHERE user_id = '\(user)'") == 0)
-        #expect(try SQL.int(s.db, "SELECT count(*) FROM statistics WHERE user_id = '\(user)'") == 0)
-        for other in Self.users where other != user {
-            let now = try await Self.snapshot(s, other)
-            #expect(now.export == imported[other]?.export && now.stats == imported[other]?.stats, "\(other)")
+        #expect(undo.contains("and removed \(user), whom the import had added"), "\(undo)")
+        // The import created the student: its undo removes them, as if it never happened. Their
+        // changeset stays (`log` lists it) for the redo.
+        let undone = try await Self.everything(s)
+        #expect(undone == all.without(user), "\(undone.users)")
+        var said: [String] = []
+        for command in [["stats", "--user", user, "--json"], ["export", "--user", user]] {
+            let outcome = try await s.run(command)
+            said.append("\(outcome.code) \(outcome.stdout) \(outcome.stderr)")
         }
+        #expect(said == (try await Self.neverImported(user)), "\(said)")
+        for table in ["users", "settings", "tasks", "statistics", "focus_sessions", "statistics_base"] {
+            let column = table == "users" ? "id" : "user_id"
+            #expect(try SQL.int(s.db, "SELECT count(*) FROM \(table) WHERE \(column) = '\(user)'") == 0, "\(table)")
+        }
+        let redo = try Self.redoID(undo)
+        #expect(
+            try await s.ok(["log"]).split(separator: "\n").contains { $0.contains(redo) && $0.contains("undone") },
+            "log lists the undone import, to redo it")
 
-        try await s.ok(["redo", try Self.redoID(undo), "--yes"])
+        try await s.ok(["redo", redo, "--yes"])
+        #expect(try await Self.everything(s) == all)
         for u in Self.users {
             let now = try await Self.snapshot(s, u)
             #expect(now.export == imported[u]?.export, "\(u) after redo: \(now.export)")
@@ -74,6 +128,10 @@ import Testing
                 s.db,
                 "SELECT group_concat(category || ' ' || start || ' ' || minutes) FROM focus_sessions WHERE user_id = '\(user)'"
             ) == "數學 2025-01-07T19:00 25")
+        // The session is the student's own: the student stays for it, with nothing of the import
+        // but the profile.
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM users WHERE id = '\(user)'") == 1)
+        #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks WHERE user_id = '\(user)'") == 0)
         let stats = try await s.json(["stats", "--user", user, "--json"])
         #expect(stats.array("categories").map { $0.int("focusMinutes") } == [25], "\(stats)")
 
@@ -85,6 +143,7 @@ import Testing
             (redone["focusSessions"] as? [NSDictionary])?.count == (before["focusSessions"] as? [NSDictionary])!.count
                 + 1,
             "\(redone)")
+        #expect(redone["settings"] as? NSDictionary == before["settings"] as? NSDictionary)
     }
 
     @Test func undoRefusesWhenAFocusSessionLikeAnImportedOneWasRecordedSince() async throws {
@@ -119,10 +178,41 @@ import Testing
         try await s.ok(try FirestoreImportTests.importArguments(s))
         try await s.ok(["undo", "--user", user, "--last", "--yes"])
         let undone = try await Self.snapshot(s, user)
-        let (a, b) = (try Self.entry(own.export), try Self.entry(undone.export))
-        #expect(a["tasks"] as? NSArray == b["tasks"] as? NSArray, "\(b)")
-        #expect(a["focusSessions"] as? NSArray == b["focusSessions"] as? NSArray, "\(b)")
+        // Everything the student had, profile and settings included, as before the import.
+        #expect(own.export == undone.export, "\(undone.export)")
         #expect(own.stats == undone.stats, "\(undone.stats)")
+    }
+
+    /// The import's profile and settings of a student who existed before are its changeset's:
+    /// undo takes them back and redo re-applies them, and a settings change made since is a
+    /// conflict like any other row: the undo refuses with exit 2 naming it, `--force` overwrites.
+    @Test func anImportsSettingsAreUndoneAndRedoneAndAChangeSinceIsAConflict() async throws {
+        let s = try Sandbox()
+        let user = Self.users[1]
+        try await s.ok(["user", "add", user, "--time-zone", "Europe/Berlin", "--language", "en"])
+        let own = try await Self.snapshot(s, user)
+        try await s.ok(try FirestoreImportTests.importArguments(s))
+        let imported = try await Self.snapshot(s, user)
+        #expect(Self.settingsAndProfile(imported.export) != Self.settingsAndProfile(own.export))
+
+        let undo = try await s.ok(["undo", "--user", user, "--last", "--yes"])
+        #expect(try await Self.snapshot(s, user).export == own.export)
+        try await s.ok(["redo", try Self.redoID(undo), "--yes"])
+        #expect(try await Self.snapshot(s, user).export == imported.export)
+
+        try await s.ok(["settings", "set", "--user", user, "--session-minutes", "195"])
+        let changed = try await Self.snapshot(s, user)
+        let refused = try await s.run(["undo", "--user", user, "--last", "--yes"])
+        #expect(refused.code == 2, "\(refused)")
+        #expect(refused.stderr.contains("user \(user): the profile or settings changed since"), "\(refused.stderr)")
+        #expect(try await Self.snapshot(s, user).export == changed.export, "the refused undo wrote nothing")
+        try await s.ok(["undo", "--user", user, "--last", "--yes", "--force"])
+        #expect(try await Self.snapshot(s, user).export == own.export)
+    }
+
+    static func settingsAndProfile(_ export: NSDictionary) -> [String: NSObject?] {
+        guard let entry = (export["users"] as? [NSDictionary])?.first else { return [:] }
+        return ["settings", "timeZone", "language", "displayName"].reduce(into: [:]) { $0[$1] = entry[$1] as? NSObject }
     }
 
     @Test func aReplanDocumentsFocusSessionsAreUndoneAndRedoneToo() async throws {
@@ -131,9 +221,13 @@ import Testing
         try await s.ok(["import", doc])
         let imported = try await Self.snapshot(s, "mei")
         #expect(try SQL.int(s.db, "SELECT count(*) FROM focus_sessions WHERE user_id = 'mei'") > 0)
+        let all = try await Self.everything(s)
         let undo = try await s.ok(["undo", "--user", "mei", "--last", "--yes"])
         #expect(try SQL.int(s.db, "SELECT count(*) FROM focus_sessions WHERE user_id = 'mei'") == 0)
+        let undone = try await Self.everything(s)
+        #expect(undone == all.without("mei"), "\(undone.users)")
         try await s.ok(["redo", try Self.redoID(undo), "--yes"])
+        #expect(try await Self.everything(s) == all)
         let redone = try await Self.snapshot(s, "mei")
         #expect(redone.export == imported.export && redone.stats == imported.stats, "\(redone)")
     }

@@ -573,7 +573,7 @@ import Testing
         let task = series("eng", "2025-01-06T10:00", "2025-01-06T11:00")
         let override = OccurrenceOverride(taskID: "eng", originalDate: date("2025-01-07"), state: .skipped)
         try f.db.write { (db) throws(StoreError) in
-            let applier = ChangesetApplier(db: db, userID: "mei")
+            let applier = ChangesetApplier(db: db, userID: "mei", now: Fixture.now)
             try applier.apply(.task, key: "eng", image: RowImage.task(task), stored: true)
             try applier.apply(.override, key: "eng@2025-01-07", image: RowImage.override(override), stored: true)
         }

@@ -128,7 +128,7 @@ import Testing
             "UPDATE tasks SET repeat_every = 'yearly' WHERE id = 't1'",
             "UPDATE occurrence_overrides SET state = 'lost' WHERE task_id = 't1'",
             "UPDATE changesets SET origin = 'robot' WHERE id = 'c1'",
-            "UPDATE changeset_edits SET entity = 'user' WHERE changeset_id = 'c1'",
+            "UPDATE changeset_edits SET entity = 'nobody' WHERE changeset_id = 'c1'",
             "UPDATE user_runs SET status = 'done' WHERE run_id = 1",
         ]
         for sql in refused {
@@ -155,9 +155,35 @@ import Testing
         #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))
         try db.execute(focus)
         let other = storeError { () throws(StoreError) in
-            try db.execute("UPDATE changeset_edits SET entity = 'user' WHERE changeset_id = 'c1'")
+            try db.execute("UPDATE changeset_edits SET entity = 'nobody' WHERE changeset_id = 'c1'")
         }
         #expect(other.map { "\($0)".contains("CHECK constraint failed") } == true)
         #expect(try db.query("PRAGMA integrity_check") { $0.text(0) } == ["ok"])
+    }
+
+    /// Migration 9: a `user` edit is accepted, and a changeset outlives its user (the undone
+    /// import of a student it created, kept for redo); the stored rows are untouched.
+    @Test func changesetsOutliveTheirUserAndRecordUserEditsOnceMigration9Ran() throws {
+        let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 9 })
+        try f.addUser()
+        try f.sqlite.execute(
+            "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')"
+        )
+        let user = "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key) VALUES ('c1', 1, 'user', 'mei')"
+        let before = storeError { () throws(StoreError) in try f.sqlite.execute(user) }
+        #expect(before.map { "\($0)".contains("CHECK constraint failed") } == true)
+        try f.sqlite.close()
+
+        let db = try Database.open(path: f.path, now: Fixture.later)
+        #expect(try Migrator.appliedVersions(db) == Array(1...Schema.migrations.count))
+        try db.execute(user)
+        try db.execute("DELETE FROM users WHERE id = 'mei'")
+        #expect(try db.queryFirst("SELECT count(*) FROM changeset_edits WHERE changeset_id = 'c1'") { $0.int(0) } == 1)
+        let other = storeError { () throws(StoreError) in
+            try db.execute("UPDATE changeset_edits SET entity = 'nobody' WHERE changeset_id = 'c1'")
+        }
+        #expect(other.map { "\($0)".contains("CHECK constraint failed") } == true)
+        #expect(try db.query("PRAGMA integrity_check") { $0.text(0) } == ["ok"])
+        #expect(try db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
     }
 }

@@ -21,11 +21,11 @@ struct PostgresSchemaTests {
         let database = try TemporaryPostgres()
         try withExtendedLifetime(database) {
             let db = try PostgresConnection.open(database.url, now: Self.now)
-            #expect(try Migrator.versions(db) == [1, 2])
+            #expect(try Migrator.versions(db) == PostgresSchema.migrations.map(\.version))
             #expect(try Self.tables(db).contains("notification_outbox"))
             #expect(try PostgresMigrator().migrate(db, now: Self.now) == [])
             _ = try PostgresConnection.open(database.url, now: Self.now)
-            #expect(try Migrator.versions(db) == [1, 2])
+            #expect(try Migrator.versions(db) == PostgresSchema.migrations.map(\.version))
         }
     }
 
@@ -84,9 +84,34 @@ struct PostgresSchemaTests {
                 return
             }
             #expect(server.hasPrefix("127.0.0.1:"))
-            #expect(found == 99 && known == 2)
+            #expect(found == 99 && known == PostgresSchema.migrations.count)
             #expect(try Self.tables(db) == before)
-            #expect(try Migrator.versions(db) == [1, 2, 99])
+            #expect(try Migrator.versions(db) == PostgresSchema.migrations.map(\.version) + [99])
+        }
+    }
+
+    /// Step 3 (SQLite's 9) on a database at step 1 with rows: a `user` edit is accepted, a
+    /// changeset outlives its user, and another entity is still refused.
+    @Test func step2LetsChangesetsOutliveTheirUserAndRecordUserEdits() throws {
+        let database = try TemporaryPostgres()
+        try withExtendedLifetime(database) {
+            let first = Array(PostgresSchema.migrations.prefix(1))
+            let old = try PostgresConnection.open(database.url, migrations: first, now: Self.now)
+            try old.execute(
+                "INSERT INTO users (id, time_zone, created_at, updated_at) VALUES ('mei', 'Asia/Taipei', 'x', 'x')", [])
+            try old.execute(
+                "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')",
+                [])
+            let db = try PostgresConnection.open(database.url, now: Self.now)
+            #expect(try Migrator.versions(db) == PostgresSchema.migrations.map(\.version))
+            try db.execute(
+                "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key) VALUES ('c1', 1, 'user', 'mei')",
+                [])
+            try db.execute("DELETE FROM users WHERE id = 'mei'", [])
+            #expect(try db.queryFirst("SELECT count(*) FROM changesets WHERE id = 'c1'") { $0.int(0) } == 1)
+            #expect(throws: StoreError.self) {
+                try db.execute("UPDATE changeset_edits SET entity = 'nobody' WHERE changeset_id = 'c1'", [])
+            }
         }
     }
 
