@@ -424,6 +424,19 @@ struct PostponementPass {
         func holdsAnother(_ day: CivilDate, _ moving: Set<OccurrenceID>) -> Bool {
             ahead.contains { $0.start.date == day && !moving.contains($0.id) }
         }
+        // A member left where the night found it may keep company it already had: a session of
+        // the course that shared its day then and still does (two interleaved runs) breaks no
+        // G2 by staying, so it pushes nothing (G9).
+        let nightStart = self.nightStart
+        func unmoved(_ o: Occurrence) -> Bool {
+            nightStart.occurrence(o.id).map { $0.start == o.start && $0.end == o.end } ?? false
+        }
+        func holdsNewcomer(_ m: Occurrence, _ moving: Set<OccurrenceID>) -> Bool {
+            let own = unmoved(m)
+            return ahead.contains {
+                $0.start.date == m.start.date && !moving.contains($0.id) && !(own && unmoved($0))
+            }
+        }
 
         // The smallest k whose day has room for s1: its own time of day, else the nearest
         // free time of that day (rules version 3; members do not block).
@@ -442,6 +455,9 @@ struct PostponementPass {
         var placed: [Occurrence] = []
         var day = first?.start.date ?? start
         var i = 0
+        // Whether the member before stayed where the night found it: the next one then keeps
+        // the place it had beside it, on the same day or the day an overnight one ends (G9).
+        var previousStayed = false
         while i < members.count {
             let m = members[i]
             // §5.5: the next run joins once a member's new day reaches it.
@@ -453,15 +469,17 @@ struct PostponementPass {
             pending.remove(m.id)
             let reason: PlanEdit.Reason = i == 0 ? .makeUp : .chainShift
             var lastDay: CivilDate?
+            var stayed = false
             let moving = Set(members.map(\.id))
             if i == 0, let first {
                 move(m, to: first, reason: reason)
                 lastDay = m.allDay ? first.end.date : first.end.adding(minutes: -1).date
-            } else if i > 0, m.start.date >= day, !holdsAnother(m.start.date, moving),
+            } else if i > 0, m.start.date >= day || (previousStayed && unmoved(m)), !holdsNewcomer(m, moving),
                 staysPut(m, key: key, ignoring: pending.union([m.id]))
             {
                 // Pushed, never pulled: a member still after its predecessor stays (G9, G10).
                 lastDay = m.lastDate
+                stayed = unmoved(m)
             } else {
                 // Never to an earlier date than it holds.
                 let target = max(day, m.start.date)
@@ -487,6 +505,7 @@ struct PostponementPass {
                 return
             }
             placed.append(m)
+            previousStayed = stayed
             day = lastDay.adding(days: 1)
             i += 1
             // A member the search put past the next run: the run joins and follows it.

@@ -65,4 +65,40 @@ import Testing
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(r.flags == [PlanFlag(id: id("p"), kind: .couldNotFit, title: "Project")])
     }
+
+    /// Two interleaved runs of one course with identical titles (property seed 4849): "History
+    /// (1)" done Mon and missed Tue, "(2)" twice on Fri, "(3)" twice on Mon. The missed part links
+    /// to the first Friday part, which shares its day with the second run's Friday part.
+    private func interleavedRuns() -> UserPlan {
+        Fx.plan(
+            [
+                Fx.task("h1", "History (1)", "2025-01-06T08:00", "2025-01-06T10:00", completed: true),
+                Fx.task("h4", "History (1)", "2025-01-07T15:45", "2025-01-07T16:15"),
+                Fx.task("h2", "History (2)", "2025-01-10T08:00", "2025-01-10T10:00"),
+                Fx.task("h5", "History (2)", "2025-01-10T16:15", "2025-01-10T16:45"),
+                Fx.task("h3", "History (3)", "2025-01-13T09:00", "2025-01-13T11:00"),
+                Fx.task("h6", "History (3)", "2025-01-13T16:15", "2025-01-13T16:45"),
+            ], settings: Fx.settings(enabled: false))
+    }
+
+    @Test("§11 G9: a member that shared its day with another session of the course before the night stays")
+    func aMemberSharingItsDayBeforeTheNightStays() {
+        // Version 3's first code moved "(2)" off Friday: the day held another session of the
+        // course, although both had been there before the night (G2 allows that).
+        let r = night(interleavedRuns(), at: "2025-01-08T03:00")
+        #expect(r.place("h4") == range("2025-01-08T15:45", "2025-01-08T16:15"))
+        #expect(r.edits.map(\.id) == [id("h4")])
+        #expect(r.summary == PlanSummary(rescheduled: 1, chained: 1))
+    }
+
+    @Test("§11 G9: the next run that shares the day of an unmoved member is not pushed (seed 4849)")
+    func theNextRunOnTheDayOfAnUnmovedMemberStays() {
+        // The missed part lands the day before Friday, so the second run's Friday part joins
+        // the re-lay (§5.5) on the day its predecessor holds; that predecessor stayed.
+        var plan = interleavedRuns()
+        plan.put(Fx.task("club", "Club", "2025-01-08T08:00", "2025-01-08T22:00", category: "社團"))
+        let r = night(plan, at: "2025-01-08T03:00")
+        #expect(r.place("h4") == range("2025-01-09T15:45", "2025-01-09T16:15"))
+        #expect(r.edits.map(\.id) == [id("h4")])
+    }
 }
