@@ -421,6 +421,23 @@ struct PostponementPass {
         // G2: no member goes to a day that holds another session of the course (the chain's
         // own sessions, and the next runs it takes along, excepted).
         let ahead = openSessionsAhead(of: key)
+        // Sessions of the course outside the re-lay (in a later pass, those an earlier pass
+        // placed: settled, they link no more, so a run may now reach across where they were).
+        // A moved member must not pass one with another title that came after it when the
+        // night began, nor fall behind one that came before it (G2).
+        let relaid = Set(members.map(\.id) + later.map(\.id))
+        let outside = ahead.filter { !relaid.contains($0.id) }
+        func keepsOrder(_ m: Occurrence) -> Bool {
+            guard !outside.isEmpty, let now = plan.occurrence(m.id), now.start != m.start || now.end != m.end else {
+                return true
+            }
+            let rank = nightRank(m)
+            return !outside.contains { x in
+                guard x.title != m.title else { return false }
+                return nightRank(x) > rank
+                    ? (x.start, x.id) <= (now.start, m.id) : (x.start, x.id) >= (now.start, m.id)
+            }
+        }
         func holdsAnother(_ day: CivilDate, _ moving: Set<OccurrenceID>) -> Bool {
             ahead.contains { $0.start.date == day && !moving.contains($0.id) }
         }
@@ -497,6 +514,10 @@ struct PostponementPass {
                         m, from: target, reason: reason, pending: pending, allowed: { !held.contains($0) },
                         allowSplit: false)
                 }
+            }
+            if lastDay != nil, !keepsOrder(m) {
+                placed.append(m)
+                lastDay = nil
             }
             guard let lastDay else {
                 undo(placed, editsFrom: editCount)

@@ -101,4 +101,46 @@ import Testing
         #expect(r.place("h4") == range("2025-01-09T15:45", "2025-01-09T16:15"))
         #expect(r.edits.map(\.id) == [id("h4")])
     }
+
+    @Test("§11 G9: a member after an overnight part that stayed keeps the day that part ends on")
+    func aMemberOnTheDayAnOvernightPartEndsStays() {
+        // "[2/3]" runs past midnight into Thursday, where "[3/3]" is; both stay, so "[3/3]" was
+        // pushed by nothing (property seed 750).
+        let plan = Fx.plan(
+            [
+                Fx.task("e1", "Essay [1/3]", "2025-01-06T21:30", "2025-01-06T23:30"),
+                Fx.task("e2", "Essay [2/3]", "2025-01-08T22:30", "2025-01-09T00:30"),
+                Fx.task("e3", "Essay [3/3]", "2025-01-09T22:00", "2025-01-09T23:00"),
+            ], settings: Fx.settings(enabled: false))
+        let r = night(plan, at: "2025-01-07T03:00")
+        #expect(r.place("e1") == range("2025-01-07T21:30", "2025-01-07T23:30"))
+        #expect(r.edits.map(\.id) == [id("e1")])
+    }
+
+    @Test("§11 later passes: a run that reaches across a settled session does not lay its part after it (G2)")
+    func aLaterPassKeepsTheOrderAroundASettledSession() {
+        // Two runs of one course with different markers (multi-night property seed 106820).
+        // The first pass finds no room for "- part 1" before "(2)" and moves "(1)" to Tuesday;
+        // the second pass no longer sees the settled "(1)" between "- part 1" and "- part 2",
+        // so "- part 1" links up with "(2)" and "- part 4". Laying that run put "- part 1"
+        // after "(1)", which came after it.
+        let windows = Fx.windows([
+            .tue: ["11:00-12:30"], .wed: ["09:00-21:00"], .thu: ["09:00-21:00"], .fri: ["09:00-21:00"],
+            .sat: ["09:00-21:00"], .sun: ["09:00-21:00"], .mon: ["09:00-21:00"],
+        ])
+        let plan = Fx.plan(
+            [
+                Fx.task("a1", "Math - part 1", "2025-01-02T17:45", "2025-01-02T19:45"),
+                Fx.task("b1", "Math (1)", "2025-01-05T11:00", "2025-01-05T12:30"),
+                Fx.task("a2", "Math - part 2", "2025-01-05T18:45", "2025-01-05T20:45", completed: true),
+                Fx.task("a3", "Math - part 3", "2025-01-07T17:45", "2025-01-07T19:45", completed: true),
+                Fx.task("b2", "Math (2)", "2025-01-08T10:45", "2025-01-08T12:15"),
+                Fx.task("a4", "Math - part 4", "2025-01-09T17:45", "2025-01-09T19:45"),
+            ], settings: Fx.settings(windows: windows))
+        let r = night(plan, at: "2025-01-07T03:00")
+        #expect(r.place("b1") == range("2025-01-07T11:00", "2025-01-07T12:30"))
+        #expect(r.edits.map(\.id) == [id("b1")])
+        #expect(r.flags == [PlanFlag(id: id("a1"), kind: .couldNotFit, title: "Math - part 1")])
+    }
+
 }
