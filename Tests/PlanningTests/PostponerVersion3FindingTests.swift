@@ -143,4 +143,78 @@ import Testing
         #expect(r.flags == [PlanFlag(id: id("a1"), kind: .couldNotFit, title: "Math - part 1")])
     }
 
+    @Test("§11 series details: a session re-laid onto a DST day lasts its length in elapsed minutes")
+    func aSessionOnASpringForwardDayKeepsItsElapsedLength() {
+        // New York skips 02:00–03:00 on 2025-03-09. The class of 03-08 (01:30–03:00, already
+        // past at 03:00) goes to its own time on 03-09: 90 minutes end at 04:00, not at 03:00.
+        let plan = Fx.plan(
+            [
+                Fx.task("a", "Night class", "2025-03-07T01:30", "2025-03-07T03:00", category: "Math"),
+                Fx.task("b", "Night class", "2025-03-08T01:30", "2025-03-08T03:00", category: "Math"),
+            ], settings: Fx.settings(enabled: false), zone: Fx.newYork)
+        let r = night(plan, at: "2025-03-08T03:00")
+        #expect(r.place("b") == range("2025-03-09T01:30", "2025-03-09T04:00"))
+    }
+
+    @Test("§11 series details: a session moved off a DST day keeps its elapsed length, not its wall-clock span")
+    func aSessionMovedOffASpringForwardDayKeepsItsElapsedLength() {
+        // 01:30–04:00 on 2025-03-09 is 90 minutes; on 03-10 it takes 90 minutes, not 150.
+        let plan = Fx.plan(
+            [Fx.task("e", "Essay", "2025-03-09T01:30", "2025-03-09T04:00")], settings: Fx.settings(enabled: false),
+            zone: Fx.newYork)
+        let r = night(plan, at: "2025-03-10T03:00")
+        #expect(r.place("e") == range("2025-03-10T08:00", "2025-03-10T09:30"))
+    }
+
+    private func course(until: String) -> StudyTask {
+        Fx.task(
+            "c", "Course", "2025-01-01T10:00", "2025-01-01T11:00", category: "Math",
+            repeat: RepeatRule(every: .daily, until: date(until)))
+    }
+
+    @Test("§11 series details: after downtime a shift course with a tiny horizon is appended past taken dates, not left open")
+    func aShiftAppendIsNotBoundedByTheHorizon() {
+        // No night ran 3–6 January; horizonDays 1 let version 2 try two dates after the end,
+        // both taken, so all four stayed open in the past.
+        let taken = ["2025-01-11", "2025-01-12"].enumerated().map { i, d in
+            Fx.task("x\(i)", "Dentist", d + "T09:30", d + "T10:30", category: "Life")
+        }
+        let plan = Fx.plan(
+            [course(until: "2025-01-10")] + taken, settings: Fx.settings(enabled: false, horizonDays: 1),
+            overrides: (1...2).map { Fx.completed("c", "2025-01-0\($0)") })
+        let r = night(plan, at: "2025-01-07T03:00")
+        #expect(r.edits.map(\.id.description) == ["c@2025-01-03", "c@2025-01-04", "c@2025-01-05", "c@2025-01-06"])
+        #expect(
+            r.edits.map { $0.after!.start.description } == [
+                "2025-01-13T10:00", "2025-01-14T10:00", "2025-01-15T10:00", "2025-01-16T10:00",
+            ])
+        #expect(r.flags.isEmpty)
+    }
+
+    @Test("§11 series details: past the plan's last named date a shift append skips the days a weekly series takes")
+    func aShiftAppendBeyondThePlanReadsTheRepeatingSeries() {
+        // Piano every Tuesday at 10:00, no end: 14 January (a Tuesday) is taken.
+        let piano = Fx.task(
+            "p", "Piano", "2025-01-07T09:30", "2025-01-07T10:30", category: "Music", repeat: RepeatRule(every: .weekly))
+        let plan = Fx.plan(
+            [course(until: "2025-01-10"), piano], settings: Fx.settings(enabled: false),
+            overrides: (1...2).map { Fx.completed("c", "2025-01-0\($0)") })
+        let r = night(plan, at: "2025-01-07T03:00")
+        #expect(
+            r.edits.filter { $0.reason == .seriesShift }.map { $0.after!.start.date.description } == [
+                "2025-01-11", "2025-01-12", "2025-01-13", "2025-01-15",
+            ])
+    }
+
+    @Test("§11 series details: a daily habit at the course's time for ever leaves the course flagged, and the night ends")
+    func aShiftAppendThatCanNeverFitIsFlagged() {
+        let gym = Fx.task(
+            "g", "Gym", "2025-01-01T09:45", "2025-01-01T10:15", category: "Health", repeat: RepeatRule(every: .daily))
+        let plan = Fx.plan(
+            [course(until: "2025-01-10"), gym], settings: Fx.settings(enabled: false),
+            overrides: (1...5).map { Fx.completed("c", "2025-01-0\($0)") } + (1...6).map { Fx.completed("g", "2025-01-0\($0)") })
+        let r = night(plan, at: "2025-01-07T03:00")
+        #expect(r.edits.isEmpty)
+        #expect(r.flags == [PlanFlag(id: id("c@2025-01-06"), kind: .couldNotFit, title: "Course")])
+    }
 }
