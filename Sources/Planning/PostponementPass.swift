@@ -162,7 +162,9 @@ struct PostponementPass {
             // Series: every recurrence date the plan knows of before the cutoff that has no
             // mark (a history settled by earlier nights is a lookup per date), and the moved
             // ones that sit before it.
-            let from = max(task.start.date, plan.historyFrom ?? task.start.date)
+            let from =
+                plan.wholeHistory.contains(task.id)
+                ? task.start.date : max(task.start.date, plan.historyFrom ?? task.start.date)
             var last = cutoff.adding(days: -1)
             if let until = task.repeatRule?.until, until < last { last = until }
             if from <= last {
@@ -296,7 +298,9 @@ struct PostponementPass {
         var last = today
         for task in plan.tasks.values {
             if task.isSeries {
-                if let until = task.repeatRule?.until { last = max(last, until.adding(days: task.lastDate.dayNumber - task.start.date.dayNumber + 1)) }
+                if let until = task.repeatRule?.until {
+                    last = max(last, until.adding(days: task.lastDate.dayNumber - task.start.date.dayNumber + 1))
+                }
             } else {
                 last = max(last, task.lastDate)
             }

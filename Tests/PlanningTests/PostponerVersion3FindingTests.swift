@@ -172,7 +172,9 @@ import Testing
             repeat: RepeatRule(every: .daily, until: date(until)))
     }
 
-    @Test("§11 series details: after downtime a shift course with a tiny horizon is appended past taken dates, not left open")
+    @Test(
+        "§11 series details: after downtime a shift course with a tiny horizon is appended past taken dates, not left open"
+    )
     func aShiftAppendIsNotBoundedByTheHorizon() {
         // No night ran 3–6 January; horizonDays 1 let version 2 try two dates after the end,
         // both taken, so all four stayed open in the past.
@@ -206,13 +208,15 @@ import Testing
             ])
     }
 
-    @Test("§11 series details: a daily habit at the course's time for ever leaves the course flagged, and the night ends")
+    @Test(
+        "§11 series details: a daily habit at the course's time for ever leaves the course flagged, and the night ends")
     func aShiftAppendThatCanNeverFitIsFlagged() {
         let gym = Fx.task(
             "g", "Gym", "2025-01-01T09:45", "2025-01-01T10:15", category: "Health", repeat: RepeatRule(every: .daily))
         let plan = Fx.plan(
             [course(until: "2025-01-10"), gym], settings: Fx.settings(enabled: false),
-            overrides: (1...5).map { Fx.completed("c", "2025-01-0\($0)") } + (1...6).map { Fx.completed("g", "2025-01-0\($0)") })
+            overrides: (1...5).map { Fx.completed("c", "2025-01-0\($0)") }
+                + (1...6).map { Fx.completed("g", "2025-01-0\($0)") })
         let r = night(plan, at: "2025-01-07T03:00")
         #expect(r.edits.isEmpty)
         #expect(r.flags == [PlanFlag(id: id("c@2025-01-06"), kind: .couldNotFit, title: "Course")])
