@@ -677,10 +677,18 @@ struct PostponementPass {
         return TimeRange(start: r.start, end: r.end)
     }
 
-    /// How long a timed occurrence lasts in elapsed minutes: on a DST day its wall times differ
+    /// How long a timed occurrence lasts, in elapsed minutes: on a DST day its wall times differ
     /// by more or less than that (docs/planning.md §1.3), and a move keeps the elapsed length.
+    /// A session the series places lasts the series' length. A start the clock skips (a row
+    /// written so) does not say what was meant, and its wall-clock length stands.
     func length(of o: Occurrence) -> Int {
-        o.allDay ? o.lengthMinutes : zone.elapsedMinutes(from: o.start, to: o.end)
+        if o.allDay { return o.lengthMinutes }
+        if o.id.originalDate != nil, plan.overrides[o.id]?.isMove != true, let task = plan.tasks[o.taskID] {
+            return task.lengthMinutes
+        }
+        guard zone.existing(o.start) == o.start else { return o.lengthMinutes }
+        let elapsed = zone.elapsedMinutes(from: o.start, to: o.end)
+        return elapsed > 0 ? elapsed : o.lengthMinutes
     }
 
     /// A series' own slot on `day`: its time of day and length, whatever time a student had
