@@ -43,7 +43,12 @@ struct NightRead {
                 return NightRead(
                     plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory)
             }
-            let plan = try plans.loadPlan(user: user, window: window)
+            var plan = try plans.loadPlan(user: user, window: window)
+            // A kept category's stale sessions stay open, and its flag counts all of them
+            // (docs/planning.md §11.7): those few series get their whole history.
+            for id in plan.seriesWantingWholeHistory {
+                plan.addWholeHistory(ofSeries: id, overrides: try plans.overrides(taskID: id))
+            }
             var source = StatisticsRefresh.Source(stored: stored)
             let gapStart = through.adding(days: 1)
             if gapStart <= settled, StatisticsRefresh.Source.windowCoversSeries(ofGapFrom: gapStart, window: window) {

@@ -119,8 +119,8 @@ package struct OccurrenceExpander: Sendable {
                     time: TimeOfDay(minutes: 0))
             )
         }
-        let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
-        return (start, start.adding(minutes: task.lengthMinutes))
+        // The series' length in elapsed minutes, also on a DST day (docs/planning.md §1.3).
+        return zone.session(at: CivilDateTime(date: day, time: task.start.time), lasting: task.lengthMinutes)
     }
 
     /// The occurrence of a series on its original date, with overrides and slides applied.

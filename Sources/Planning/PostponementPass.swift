@@ -162,7 +162,9 @@ struct PostponementPass {
             // Series: every recurrence date the plan knows of before the cutoff that has no
             // mark (a history settled by earlier nights is a lookup per date), and the moved
             // ones that sit before it.
-            let from = max(task.start.date, plan.historyFrom ?? task.start.date)
+            let from =
+                plan.wholeHistory.contains(task.id)
+                ? task.start.date : max(task.start.date, plan.historyFrom ?? task.start.date)
             var last = cutoff.adding(days: -1)
             if let until = task.repeatRule?.until, until < last { last = until }
             if from <= last {
@@ -268,13 +270,15 @@ struct PostponementPass {
         }
         let key = ChainKey(o)
         var n = OccurrenceExpander.firstIndex(onOrAfter: max(last, today).adding(days: 1), of: task)
-        // Decision: 2 × horizonDays dates of the cadence at most. A course whose every date after
-        // its end is taken that long (typically by another series at the same time of day) is
-        // flagged could-not-fit instead, like a make-up that finds nothing; searching a year of
-        // such dates every night was a large share of a steady night (see docs/benchmark.md).
-        for _ in 0..<(2 * max(settings.horizonDays, 1)) {
+        // No bound on the dates tried (version 2 tried 2 × horizonDays and left a course whose
+        // dates were taken that long, or a tiny horizon after downtime, open in the past). Up to
+        // the last date the plan's own rows name, each date of the cadence is checked as it is;
+        // past it only open-ended series can take a slot, and they repeat (`regularDate`).
+        let finite = lastNamedDate
+        while true {
             let day = OccurrenceExpander.recurrenceDate(of: task, index: n)
             n += 1
+            if day > finite { break }
             if skipped.contains(day) { continue }
             let target = seriesSlot(of: task, for: o, on: day)
             guard usable(target, of: o, key: key, ignoring: [o.id], windows: .ignored) else { continue }
@@ -282,7 +286,65 @@ struct PostponementPass {
             move(o, to: target, reason: .seriesShift)
             return true
         }
-        return false
+        guard let day = regularDate(after: finite, for: o, of: task, from: n - 1) else { return false }
+        move(o, to: seriesSlot(of: task, for: o, on: day), reason: .seriesShift)
+        return true
+    }
+
+    /// The last date any row of the plan names: a one-off task's, a bounded series' end, an
+    /// override's or a slide's. After it nothing but the regular sessions of open-ended
+    /// series is busy, and a series' sessions there are only its regular ones.
+    private var lastNamedDate: CivilDate {
+        var last = today
+        for task in plan.tasks.values {
+            if task.isSeries {
+                if let until = task.repeatRule?.until {
+                    last = max(last, until.adding(days: task.lastDate.dayNumber - task.start.date.dayNumber + 1))
+                }
+            } else {
+                last = max(last, task.lastDate)
+            }
+        }
+        for mark in plan.overrides.values {
+            last = max(last, mark.originalDate, mark.end?.date ?? mark.originalDate)
+        }
+        for slide in plan.allSlides { last = max(last, slide.from.adding(days: max(slide.days, 0))) }
+        // An overnight session of the last named date reaches into the next one.
+        return last.adding(days: 1)
+    }
+
+    /// The first date of `task`'s cadence from index `n` on, all after `after` (beyond every
+    /// date the plan names), whose slot no open-ended series takes. Those repeat: daily and
+    /// weekly ones every week, monthly ones within the 400-year Gregorian cycle, so a date is
+    /// found within one period of tries, or none ever will be. Decision: a daily one that takes
+    /// the slot takes it on every date (a DST day on which it would not is not looked for).
+    private mutating func regularDate(after: CivilDate, for o: Occurrence, of task: StudyTask, from n: Int)
+        -> CivilDate?
+    {
+        if task.allDay { return OccurrenceExpander.recurrenceDate(of: task, index: n) }
+        let blockers = plan.tasks.values.filter {
+            $0.id != task.id && $0.isSeries && !$0.allDay && $0.repeatRule?.until == nil
+        }
+        let monthly = task.repeatRule?.every == .monthly || blockers.contains { $0.repeatRule?.every == .monthly }
+        let period = monthly ? 146_097 : 7
+        let first = OccurrenceExpander.recurrenceDate(of: task, index: n)
+        var i = n
+        while true {
+            let day = OccurrenceExpander.recurrenceDate(of: task, index: i)
+            i += 1
+            guard first.days(until: day) < period else { return nil }
+            let target = seriesSlot(of: task, for: o, on: day)
+            var taken = false
+            for b in blockers {
+                let hit = plan.unsortedOccurrences(ofSeries: b, from: day.adding(days: -1), through: target.end.date)
+                    .contains { $0.state != .skipped && $0.start < target.end && target.start < $0.end }
+                guard hit else { continue }
+                if b.repeatRule?.every == .daily { return nil }
+                taken = true
+                break
+            }
+            if !taken { return day }
+        }
     }
 
     // MARK: - Other missed sessions (docs/planning.md §6)
@@ -366,12 +428,12 @@ struct PostponementPass {
                 return r.end.date
             }
         } else if let r = finder.slot(
-            length: o.lengthMinutes, preferredTime: plannedTime(o), from: from,
+            length: length(of: o), preferredTime: plannedTime(o), from: from,
             busy: busy, ignoring: moving, allowed: allowed)
         {
             move(o, to: r, reason: reason)
             return r.end.adding(minutes: -1).date
-        } else if allowSplit, settings.splitSessions, o.lengthMinutes > settings.sessionMinutes,
+        } else if allowSplit, settings.splitSessions, length(of: o) > settings.sessionMinutes,
             let last = split(o, from: from, reason: reason, allowed: allowed)
         {
             return last
@@ -421,8 +483,38 @@ struct PostponementPass {
         // G2: no member goes to a day that holds another session of the course (the chain's
         // own sessions, and the next runs it takes along, excepted).
         let ahead = openSessionsAhead(of: key)
+        // Sessions of the course outside the re-lay (in a later pass, those an earlier pass
+        // placed: settled, they link no more, so a run may now reach across where they were).
+        // A moved member must not pass one with another title that came after it when the
+        // night began, nor fall behind one that came before it (G2).
+        let relaid = Set(members.map(\.id) + later.map(\.id))
+        let outside = ahead.filter { !relaid.contains($0.id) }
+        func keepsOrder(_ m: Occurrence) -> Bool {
+            guard !outside.isEmpty, let now = plan.occurrence(m.id), now.start != m.start || now.end != m.end else {
+                return true
+            }
+            let rank = nightRank(m)
+            return !outside.contains { x in
+                guard x.title != m.title else { return false }
+                return nightRank(x) > rank
+                    ? (x.start, x.id) <= (now.start, m.id) : (x.start, x.id) >= (now.start, m.id)
+            }
+        }
         func holdsAnother(_ day: CivilDate, _ moving: Set<OccurrenceID>) -> Bool {
             ahead.contains { $0.start.date == day && !moving.contains($0.id) }
+        }
+        // A member left where the night found it may keep company it already had: a session of
+        // the course that shared its day then and still does (two interleaved runs) breaks no
+        // G2 by staying, so it pushes nothing (G9).
+        let nightStart = self.nightStart
+        func unmoved(_ o: Occurrence) -> Bool {
+            nightStart.occurrence(o.id).map { $0.start == o.start && $0.end == o.end } ?? false
+        }
+        func holdsNewcomer(_ m: Occurrence, _ moving: Set<OccurrenceID>) -> Bool {
+            let own = unmoved(m)
+            return ahead.contains {
+                $0.start.date == m.start.date && !moving.contains($0.id) && !(own && unmoved($0))
+            }
         }
 
         // The smallest k whose day has room for s1: its own time of day, else the nearest
@@ -442,6 +534,9 @@ struct PostponementPass {
         var placed: [Occurrence] = []
         var day = first?.start.date ?? start
         var i = 0
+        // Whether the member before stayed where the night found it: the next one then keeps
+        // the place it had beside it, on the same day or the day an overnight one ends (G9).
+        var previousStayed = false
         while i < members.count {
             let m = members[i]
             // §5.5: the next run joins once a member's new day reaches it.
@@ -453,15 +548,17 @@ struct PostponementPass {
             pending.remove(m.id)
             let reason: PlanEdit.Reason = i == 0 ? .makeUp : .chainShift
             var lastDay: CivilDate?
+            var stayed = false
             let moving = Set(members.map(\.id))
             if i == 0, let first {
                 move(m, to: first, reason: reason)
                 lastDay = m.allDay ? first.end.date : first.end.adding(minutes: -1).date
-            } else if i > 0, m.start.date >= day, !holdsAnother(m.start.date, moving),
+            } else if i > 0, m.start.date >= day || (previousStayed && unmoved(m)), !holdsNewcomer(m, moving),
                 staysPut(m, key: key, ignoring: pending.union([m.id]))
             {
                 // Pushed, never pulled: a member still after its predecessor stays (G9, G10).
                 lastDay = m.lastDate
+                stayed = unmoved(m)
             } else {
                 // Never to an earlier date than it holds.
                 let target = max(day, m.start.date)
@@ -480,6 +577,10 @@ struct PostponementPass {
                         allowSplit: false)
                 }
             }
+            if lastDay != nil, !keepsOrder(m) {
+                placed.append(m)
+                lastDay = nil
+            }
             guard let lastDay else {
                 undo(placed, editsFrom: editCount)
                 for member in members where classifier.classify(member) == .overdue { flag(member, .couldNotFit) }
@@ -487,6 +588,7 @@ struct PostponementPass {
                 return
             }
             placed.append(m)
+            previousStayed = stayed
             day = lastDay.adding(days: 1)
             i += 1
             // A member the search put past the next run: the run joins and follows it.
@@ -536,7 +638,7 @@ struct PostponementPass {
         if usable(own, of: o, key: key, ignoring: moving, windows: windowRule(for: o)) { return own }
         guard !o.allDay else { return nil }
         ensureCovered(days: day...day.adding(days: 1))
-        let length = o.lengthMinutes
+        let length = length(of: o)
         let preferred = day.dayNumber * 1440 + plannedTime(o).minutes
         var best: (distance: Int, start: Int)?
         for gap in finder.gaps(on: day, notBefore: now.minuteNumber, busy: busy, ignoring: moving)
@@ -571,16 +673,30 @@ struct PostponementPass {
                 start: CivilDateTime(date: day, time: TimeOfDay(minutes: 0)),
                 end: CivilDateTime(date: day.adding(days: span), time: TimeOfDay(minutes: 0)))
         }
-        let start = zone.existing(CivilDateTime(date: day, time: plannedTime(o)))
-        return TimeRange(start: start, end: zone.existing(start.adding(minutes: o.lengthMinutes)))
+        let r = zone.session(at: CivilDateTime(date: day, time: plannedTime(o)), lasting: length(of: o))
+        return TimeRange(start: r.start, end: r.end)
+    }
+
+    /// How long a timed occurrence lasts, in elapsed minutes: on a DST day its wall times differ
+    /// by more or less than that (docs/planning.md §1.3), and a move keeps the elapsed length.
+    /// A session the series places lasts the series' length. A start the clock skips (a row
+    /// written so) does not say what was meant, and its wall-clock length stands.
+    func length(of o: Occurrence) -> Int {
+        if o.allDay { return o.lengthMinutes }
+        if o.id.originalDate != nil, plan.overrides[o.id]?.isMove != true, let task = plan.tasks[o.taskID] {
+            return task.lengthMinutes
+        }
+        guard zone.existing(o.start) == o.start else { return o.lengthMinutes }
+        let elapsed = zone.elapsedMinutes(from: o.start, to: o.end)
+        return elapsed > 0 ? elapsed : o.lengthMinutes
     }
 
     /// A series' own slot on `day`: its time of day and length, whatever time a student had
     /// moved the missed occurrence to (rules version 3, series details).
     func seriesSlot(of task: StudyTask, for o: Occurrence, on day: CivilDate) -> TimeRange {
         if task.allDay { return slot(for: o, on: day) }
-        let start = zone.existing(CivilDateTime(date: day, time: task.start.time))
-        return TimeRange(start: start, end: zone.existing(start.adding(minutes: task.lengthMinutes)))
+        let r = zone.session(at: CivilDateTime(date: day, time: task.start.time), lasting: task.lengthMinutes)
+        return TimeRange(start: r.start, end: r.end)
     }
 
     /// Whether `o` may take `target`: not in the past, real wall times, inside the windows as

@@ -18,7 +18,7 @@ extension PostponementPass {
     ) -> CivilDate? {
         let size = settings.sessionMinutes
         guard size > 0, !o.allDay else { return nil }
-        let total = o.lengthMinutes
+        let total = length(of: o)
         let count = (total + size - 1) / size
         let lastDay = from.adding(days: settings.horizonDays)
         var scratch = busy

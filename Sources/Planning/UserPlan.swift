@@ -14,6 +14,10 @@ package struct UserPlan: Hashable, Sendable {
     /// nil when the whole history is here. The rules look for stale series sessions only
     /// where the plan knows what happened (docs/planning.md §2).
     package var historyFrom: CivilDate?
+    /// Series whose every override is here although `historyFrom` is set
+    /// (`addWholeHistory(ofSeries:overrides:)`): the stale sessions of a kept category stay
+    /// open, and their `needs-decision` flag counts all of them every night (docs/planning.md §11.7).
+    package private(set) var wholeHistory: Set<String> = []
 
     package init(
         user: User, tasks: [StudyTask], overrides: [OccurrenceOverride] = [], slides: [SeriesSlide] = [],
@@ -24,6 +28,26 @@ package struct UserPlan: Hashable, Sendable {
         self.tasks = UserPlan.firstByKey(tasks, \.id)
         self.overrides = UserPlan.firstByKey(overrides, \.occurrenceID)
         self.slides = Dictionary(grouping: slides, by: \.taskID).mapValues { $0.sorted { $0.from < $1.from } }
+    }
+
+    /// The series of a kept category whose history reaches back before `historyFrom`: their
+    /// stale sessions are never dropped, so a window read does not see them all, and the
+    /// reader adds their whole history (`addWholeHistory(ofSeries:overrides:)`).
+    package var seriesWantingWholeHistory: [String] {
+        guard let from = historyFrom else { return [] }
+        let classifier = OverdueClassifier(
+            now: CivilDateTime(date: from, time: TimeOfDay(minutes: 0)), settings: settings)
+        return tasks.values.filter {
+            $0.isSeries && $0.start.date < from && classifier.keeps(category: $0.category)
+                && !wholeHistory.contains($0.id)
+        }.map(\.id).sorted()
+    }
+
+    /// Adds every override of series `taskID` (those the plan lacks; the rest stay as loaded).
+    package mutating func addWholeHistory(ofSeries taskID: String, overrides all: [OccurrenceOverride]) {
+        guard tasks[taskID]?.isSeries == true else { return }
+        for o in all where o.taskID == taskID && overrides[o.occurrenceID] == nil { overrides[o.occurrenceID] = o }
+        wholeHistory.insert(taskID)
     }
 
     /// The rows by key, the first of rows with the same key kept; the table sized up front (a

@@ -90,6 +90,32 @@ package struct UserZone: Hashable, Sendable, CustomStringConvertible {
         return self.civil(instant(civil))
     }
 
+    /// A session that starts at the wall time `start` (moved forward out of a spring-forward
+    /// gap) and lasts `minutes` elapsed minutes, as wall times (docs/planning.md §1.3): on a
+    /// spring-forward day a session across the gap ends that much later on the clock, and no end
+    /// names a skipped time. On a fall-back day an end in the repeated hour's second pass cannot
+    /// be written as a wall time (it reads as the first); Decision: the session then ends at the
+    /// first wall time after that hour, the shortest end that lasts at least `minutes`.
+    package func session(at start: CivilDateTime, lasting minutes: Int) -> (start: CivilDateTime, end: CivilDateTime) {
+        // Fast path: no change of offset within a day either side of the start.
+        if minutes <= 1440, sameOffsetAround(Double(start.minuteNumber * 60)) {
+            return (start, start.adding(minutes: minutes))
+        }
+        let begin = instant(start)
+        let target = begin.addingTimeInterval(Double(minutes * 60))
+        var end = civil(target)
+        while instant(end) < target { end = end.adding(minutes: 1) }
+        return (civil(begin), end)
+    }
+
+    /// Minutes elapsed between two wall times (the civil difference on days without a change
+    /// of offset).
+    package func elapsedMinutes(from start: CivilDateTime, to end: CivilDateTime) -> Int {
+        let civilLength = end.minuteNumber - start.minuteNumber
+        if civilLength <= 1440, sameOffsetAround(Double(start.minuteNumber * 60)) { return civilLength }
+        return Int((instant(end).timeIntervalSince1970 - instant(start).timeIntervalSince1970) / 60)
+    }
+
     /// UTC offset at a civil time, e.g. "+08:00".
     package func offsetText(at civil: CivilDateTime) -> String {
         let seconds = secondsFromGMT(at: instant(civil).timeIntervalSince1970)

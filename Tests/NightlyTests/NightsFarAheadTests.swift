@@ -157,6 +157,44 @@ struct NightsFarAheadTests {
         ) { $0.text(0) }
         #expect(skipped == ["2024-12-10", "2024-12-17", "2024-12-24"])
     }
+
+    @Test(
+        "a needs-decision flag counts every stale session of a kept series on every night, not only those in the window"
+    )
+    func keptFlagKeepsItsCount() throws {
+        // A daily "Mock exam" (kept category) open since 2024-12-01: the first night reads the
+        // whole history and finds the 33 days through 2025-01-02 stale; each later night skips the
+        // day that turned overdue (a habit) and must still count the same 33, although it reads
+        // only a window of about two weeks. The count used to fade night by night.
+        let f = try NightlyFixture()
+        let db = try Database.open(path: f.path)
+        var settings = UserSettings()
+        settings.windowsEnabled = false
+        settings.keepCategories = ["Exam"]
+        let user = try User(id: "mei", zone: UserZone(identifier: "UTC"), settings: settings)
+        try UserRepository(db).add(user, now: NightsFarAheadTests.night("2025-01-09"))
+        _ = try UserRepository(db).saveSettings(settings, for: user.id)
+        let exam = StudyTask(
+            id: "mock", userID: "mei", title: "Mock exam", category: "Exam",
+            start: CivilDateTime("2024-12-01T09:00")!, end: CivilDateTime("2024-12-01T10:00")!,
+            repeatRule: RepeatRule(every: .daily))
+        let changes = PlanDiff.changes(
+            from: UserPlan(user: user, tasks: []), to: UserPlan(user: user, tasks: [exam]),
+            now: NightsFarAheadTests.night("2025-01-09")
+        ) { _, _ in "import" }
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "mei", origin: .import, planDate: nil, createdAt: NightsFarAheadTests.night("2025-01-09"),
+                changes: changes))
+        var counts: [Int] = []
+        for day in ["2025-01-10", "2025-01-11", "2025-01-12", "2025-01-13", "2025-01-14"] {
+            let (night, _) = try UserPipeline(reviewer: nil).prepare(
+                userID: "mei", db: try f.open(), now: NightsFarAheadTests.night(day))
+            counts.append(night.flags.first { $0.kind == .needsDecision }?.count ?? 0)
+            #expect(try run(f.path, on: day).failed == 0)
+        }
+        #expect(counts == [33, 33, 33, 33, 33])
+    }
 }
 
 enum SQL {

@@ -243,6 +243,24 @@ struct DSTExpansionTests {
             ])
     }
 
+    @Test("a series across New York's spring-forward gap lasts its length in elapsed minutes and never ends in it")
+    func springForwardLength() {
+        // 01:30–03:00 is 90 minutes; on 03-09 the clock skips 02:00–03:00, so it ends at 04:00
+        // (a plain 03:00 would be 30 minutes). 01:00–02:30 would end at a time that does not exist.
+        let late = series("2025-03-07T01:30", "2025-03-07T03:00", .daily)
+        #expect(
+            places(expand([late], in: "America/New_York", from: "2025-03-08", through: "2025-03-10")) == [
+                "vocab@2025-03-08 2025-03-08T01:30–2025-03-08T03:00",
+                "vocab@2025-03-09 2025-03-09T01:30–2025-03-09T04:00",
+                "vocab@2025-03-10 2025-03-10T01:30–2025-03-10T03:00",
+            ])
+        let early = series("2025-03-07T01:00", "2025-03-07T02:30", .daily)
+        #expect(
+            places(expand([early], in: "America/New_York", from: "2025-03-09", through: "2025-03-09")) == [
+                "vocab@2025-03-09 2025-03-09T01:00–2025-03-09T03:30"
+            ])
+    }
+
     @Test("a 02:30 series sits at 03:30 on Berlin's spring-forward night")
     func springForwardBerlin() {
         let task = series("2025-03-01T02:30", "2025-03-01T03:00", .daily)
