@@ -68,6 +68,8 @@ package struct ModelReview: Sendable {
     }
 
     package var failed: Bool { ending.isFailure }
+    /// Whether the instruction and the flags shown count as handled (`Ending.handled`).
+    package var handled: Bool { ending.handled }
 }
 
 /// Token usage summed over requests.

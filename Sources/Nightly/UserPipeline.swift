@@ -123,7 +123,9 @@ package struct UserPipeline: Sendable {
                 model.question = r.question
                 model.costUSD = prices.cost(
                     prompt: r.usage.prompt, cached: r.usage.cached, completion: r.usage.completion)
-                reviewed = !r.failed
+                // Only a conversation the model closed handled the instruction; a text
+                // answer, a turn-limit stop or a cut one is asked again (docs/model.md §13).
+                reviewed = r.handled
                 if r.failed {
                     if onModelError == .skip {
                         status = .skipped

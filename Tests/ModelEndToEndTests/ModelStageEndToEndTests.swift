@@ -366,21 +366,25 @@ import Testing
         try scene.expectKeyNowhere()
     }
 
-    @Test func anAnswerCutByTheTokenCapIsAModelFailureAndTheLocalEditsStand() throws {
+    @Test func aConversationCutByTheTokenCapKeepsTheEditsOfItsCompletedTurnsAndSaysItWasCut() throws {
         let instruction = "cap: plan my whole month"
+        let first = MockScript.toolCalls(
+            [Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])],
+            content: "English on Tuesday.")
         let cut = MockScript.answer(
             message: [
                 "role": "assistant", "content": NSNull(),
                 "tool_calls": [
                     MockScript.Call(
-                        "call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]
+                        "call_2", "saveTask", ["tasks": [Self.session("2025-01-08T11:00", "2025-01-08T12:00")]]
                     ).json
                 ],
             ],
             finish: "length", prompt: 100, completion: 8000)
         let scene = try ReplanHarness(
             rules: [
-                MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
+                MockScript.rule(instruction, [first, cut]),
+                MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
             ],
             document: Documents.document([
                 Documents.user(
@@ -394,13 +398,22 @@ import Testing
         let night = try #require(Self.night(of: "cap", in: try run.json()))
         #expect(night["status"] == "changed")
         #expect(night["model"]?["ending"] == "length")
-        #expect(night["model"]?["finishReasons"] == ["length"])
-        #expect(night["model"]?["error"]?.stringValue?.contains("token cap") == true)
-        #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
-        #expect(try scene.occurrences("cap").filter { $0["title"] == "English" }.isEmpty)
+        #expect(night["model"]?["finishReasons"] == ["tool_calls", "length"])
+        // Turn 1's session stands; the cut answer's never ran.
+        let english = try scene.occurrences("cap").filter { $0["title"] == "English" }
+        #expect(english.map { $0["start"] } == ["2025-01-07T11:00"])
+        // The changeset says the conversation was cut.
+        let changeset = try #require(Self.changeset(of: "cap", in: try run.json()))
+        let shown = try scene.replan(["show", changeset, "--json"]).json()
+        #expect(
+            shown["edits"]?.arrayValue?.filter { $0["reason"] == "model" }.map { $0["title"] } == ["English"])
+        let said = try #require(
+            shown["report"]?["model"]?["error"]?.stringValue ?? night["model"]?["error"]?.stringValue)
+        #expect(said.contains("the conversation was cut"), "\(shown.text)")
+        #expect(shown.text.contains("the conversation was cut"), "\(shown.text)")
         let logged = try #require(try scene.lastRunUsers()["cap"])
         #expect(logged["error"]?.stringValue?.contains("token cap") == true)
-        #expect(logged["finishReasons"] == ["length"])
+        #expect(logged["finishReasons"] == ["tool_calls", "length"])
     }
 
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {
