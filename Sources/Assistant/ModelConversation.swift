@@ -46,9 +46,12 @@ package struct ModelConversation: Sendable {
     ///   - localEdits, flags: what the local rules did tonight, for the prompt.
     ///   - cancellation: cancelled on SIGINT/SIGTERM; stops an in-flight request or retry pause.
     ///   - why: why the call policy asks the model tonight, told to the model.
+    ///   - takenBack: the model's edits the student undid: told to the model after `why`, and
+    ///     refused by the tools (docs/model.md §14).
     package func run(
         plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-        why: String = "a review of my plan", cancellation: CancellationToken? = nil
+        why: String = "a review of my plan", takenBack: TakenBack = TakenBack(edits: []),
+        cancellation: CancellationToken? = nil
     ) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0
@@ -74,13 +77,15 @@ package struct ModelConversation: Sendable {
 
         let prompt: PromptMessages
         do {
-            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: why)
+            let said = takenBack.isEmpty ? why : "\(why). \(takenBack.text())"
+            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said)
         } catch {
             return finish(.failed, executor: nil, error: error.description)
         }
         var messages: [ChatMessage] = [.system(prompt.system), .user(prompt.user)]
         var executor = ToolExecutor(
-            plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, makeTaskID: makeTaskID)
+            plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, takenBack: takenBack,
+            makeTaskID: makeTaskID)
         // Per student, never the student's id itself (it may be an e-mail address): the
         // provider keeps one student's growing conversation on one cache.
         let cacheKey = StableID.make(prefix: "replan", parts: [plan.user.id])

@@ -34,6 +34,8 @@ package struct ToolExecutor: Sendable {
     /// The last date a new or moved session may start on.
     package let lastPlacementDate: CivilDate
     package let maxDeletes: Int
+    /// The model's edits the student undid (docs/model.md §14): not made again.
+    package let takenBack: TakenBack
     /// Deletions and skips counted against `maxDeletes`.
     package private(set) var deletions = 0
     /// Occurrences the model changed, created or deleted, with the explanation given for
@@ -66,10 +68,11 @@ package struct ToolExecutor: Sendable {
     ///   - makeTaskID: proposes ids for new tasks; a proposal already in use is discarded.
     package init(
         plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
-        maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
+        maxDeletes: Int = ToolExecutor.defaultMaxDeletes, takenBack: TakenBack = TakenBack(edits: []),
         makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID
     ) {
         self.plan = plan
+        self.takenBack = takenBack
         self.now = now
         self.createdAt = createdAt
         let lastPlacementDate = lastPlacementDate ?? PlanWindow(today: now.date, settings: plan.settings).through
@@ -190,6 +193,7 @@ package struct ToolExecutor: Sendable {
         let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
         try checkPlacementDate(start)
+        if let refusal = takenBack.refusal(creating: title, on: start.date) { throw ToolFailure(refusal) }
         try validatePlacement(
             PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
 
@@ -315,6 +319,7 @@ package struct ToolExecutor: Sendable {
         if moves {
             try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
             try checkPlacementDate(start)
+            if let refusal = takenBack.refusal(moving: id, to: start.date) { throw ToolFailure(refusal) }
             try validatePlacement(
                 PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay), moving: id)
         }
@@ -406,6 +411,7 @@ package struct ToolExecutor: Sendable {
         case .open: break
         }
         let ownCreation = createdTaskIDs.contains(task.id)
+        if !ownCreation, let refusal = takenBack.refusal(removing: id) { throw ToolFailure(refusal) }
         if !ownCreation {
             guard deletions < maxDeletes else {
                 throw ToolFailure(

@@ -49,9 +49,31 @@ package struct UserPipeline: Sendable {
         // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
         let read = try NightRead.read(user: user, window: window, db: db)
         var (night, review) = prepare(
-            original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
+            original: read.plan, now: now, started: started, memory: read.memory, loaded: window,
+            takenBack: read.takenBack)
         night.windowStart = window.lowerBound
         return (night, review)
+    }
+
+    /// How many of a student's newest changesets are searched for undone model edits.
+    static let takenBackSearch = 20
+
+    /// The model's edits of the student's undone nightly changesets made under the instruction
+    /// they have now (docs/model.md §14): an undo is a rejection until the instruction changes.
+    /// Students without an instruction have nothing to carry out, so nothing is read for them.
+    static func takenBack(of user: User, db: any SQLExecutor) throws(StoreError) -> TakenBack {
+        let instruction = user.settings.instruction.trimmingWhitespace()
+        guard !instruction.isEmpty else { return TakenBack(edits: []) }
+        let digest = ModelCallPolicy.instructionDigest(instruction)
+        let store = ChangesetStore(db)
+        var edits: [PlanEdit] = []
+        for header in try store.changesets(userID: user.id, limit: takenBackSearch)
+        where header.state == .undone && header.origin == .nightly {
+            let record = try store.changeset(header.id)
+            guard record.report["instructionDigest"]?.stringValue == digest else { continue }
+            edits += (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+        }
+        return TakenBack(edits: edits)
     }
 
     /// The dates a user's night loads (`PlanningRange`, in the user's own zone at `now`).
@@ -66,9 +88,10 @@ package struct UserPipeline: Sendable {
     ///   - memory: what the model last reviewed for this student (nil: nothing yet).
     ///   - loaded: the dates `original` was loaded for, to tell whether the remembered plan
     ///     dates can be compared (nil: the caller loaded the whole plan).
+    ///   - takenBack: the model's edits the student undid (docs/model.md §14).
     package func prepare(
         original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
-        loaded: ClosedRange<CivilDate>? = nil
+        loaded: ClosedRange<CivilDate>? = nil, takenBack: TakenBack = TakenBack(edits: [])
     ) -> (night: UserNight, review: ModelReview?) {
         let local = Postponer(now: now).postpone(original)
         let localNow = local.now
@@ -111,7 +134,7 @@ package struct UserPipeline: Sendable {
                     error = "model unavailable: \(reason)"
                 }
             } else {
-                let r = reviewer.review(working, local: local, now: now, why: decision.why)
+                let r = reviewer.review(working, local: local, now: now, why: decision.why, takenBack: takenBack)
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(
@@ -149,6 +172,12 @@ package struct UserPipeline: Sendable {
             "now": .string(localNow.description),
         ]
         if let e = error { report["error"] = .string(e) }
+        // The instruction the model worked under: an undo of this changeset rejects its edits
+        // for as long as the instruction stays the same (docs/model.md §14).
+        let instruction = original.settings.instruction.trimmingWhitespace()
+        if model.called, !instruction.isEmpty {
+            report["instructionDigest"] = .string(ModelCallPolicy.instructionDigest(instruction))
+        }
         var prepared: PlanCommitter.Prepared?
         if status == nil {
             prepared = PlanCommitter().prepare(

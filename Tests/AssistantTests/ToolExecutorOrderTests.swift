@@ -190,4 +190,53 @@ import Testing
             Self.call("saveTask", ["tasks": [ToolExecutorTests.session("2025-01-07T15:00", "2025-01-07T16:00")]]))
         #expect(next == [["ok": true, "id": "m-1"]])
     }
+
+    @Test func whatTheStudentTookBackIsNotMadeAgain() throws {
+        let takenBack = TakenBack(edits: [
+            PlanEdit(
+                op: .create, id: id("m-9"), title: "English", before: nil,
+                after: range("2025-01-07T11:00", "2025-01-07T12:00"), reason: .model),
+            PlanEdit(
+                op: .move, id: id("math"), title: "Math", before: range("2025-01-07T10:00", "2025-01-07T11:00"),
+                after: range("2025-01-08T10:00", "2025-01-08T11:00"), reason: .model),
+            PlanEdit(
+                op: .skip, id: id("vocab@2025-01-07"), title: "Vocabulary",
+                before: range("2025-01-07T20:00", "2025-01-07T20:30"), after: nil, reason: .model),
+            // A rule's edit in the same changeset is no rejection of the model.
+            PlanEdit(
+                op: .move, id: id("phy"), title: "Physics", before: nil,
+                after: range("2025-01-09T14:00", "2025-01-09T15:00"), reason: .rescheduled),
+        ])
+        #expect(takenBack.edits.count == 3)
+        var executor = ToolExecutor(
+            plan: Fx.standard, now: Fx.now, createdAt: Date(timeIntervalSince1970: 0), takenBack: takenBack,
+            makeTaskID: SequentialIDs().make)
+        let created = executor.execute(
+            Self.call("saveTask", ["tasks": [ToolExecutorTests.session("2025-01-07T15:00", "2025-01-07T16:00")]]))
+        #expect(
+            created == [
+                [
+                    "ok": false,
+                    "error": "the student took back 'English' on 2025-01-07 (they undid it); do not create it again",
+                ]
+            ])
+        let moved = executor.execute(
+            Self.call("updateTask", ["tasks": [Self.move("math", "2025-01-08T13:00", "2025-01-08T14:00")]]))
+        #expect(
+            moved.arrayValue?.first?["error"]
+                == "the student took back the move of 'math' to 2025-01-08 (they undid it); do not make it again")
+        let skipped = executor.execute(
+            Self.call("deleteTask", ["tasks": [["taskId": "vocab@2025-01-07", "reason": "too much"]]]))
+        #expect(
+            skipped.arrayValue?.first?["error"]
+                == "the student took back the removal of 'vocab@2025-01-07' (they undid it); keep it")
+        #expect(executor.plan == Fx.standard)
+        // Another day, another title: allowed.
+        let other = executor.execute(
+            Self.call("saveTask", ["tasks": [ToolExecutorTests.session("2025-01-09T11:00", "2025-01-09T12:00")]]))
+        #expect(other == [["ok": true, "id": "m-1"]])
+        #expect(
+            takenBack.text().hasPrefix(
+                "I undid your earlier changes and took back 'English' you created on Tue 01-07 11:00; "))
+    }
 }
