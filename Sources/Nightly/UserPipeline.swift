@@ -113,11 +113,17 @@ package struct UserPipeline: Sendable {
 
         // The plan as the student left it, on the dates the last night remembered: compared
         // before tonight's rules run, so their moves do not count as a change.
+        // Only a change of what the instruction covers, or of the model's own sessions, counts
+        // (`ModelPlanDigest`, docs/model.md §15).
         var planChanged: Bool?
-        if let memory, loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true {
-            planChanged =
-                ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough)
-                != memory.planDigest
+        let remembered = memory.map { ModelPlanDigest(parsing: $0.planDigest) }
+        if let memory, let remembered,
+            loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true
+        {
+            let tonight = ModelPlanDigest.make(
+                original, from: memory.planFrom, through: memory.planThrough, instruction: "",
+                modelSessions: [], covered: [])
+            planChanged = remembered.asks(tonight: original, digest: tonight)
         }
         let decision = policy.decide(
             userID: original.user.id, settings: original.settings, language: original.user.language,
@@ -125,6 +131,7 @@ package struct UserPipeline: Sendable {
             planChanged: planChanged)
         model.decision = decision
         var reviewed = false
+        var modelTouched: Set<OccurrenceID> = []
         if decision.ask, let reviewer {
             if let reason = modelDisabledReason() {
                 model = ModelSummary(called: false, error: reason)
@@ -156,6 +163,7 @@ package struct UserPipeline: Sendable {
                     }
                 } else {
                     working = r.plan
+                    modelTouched = Set(r.touched.keys)
                     for (id, detail) in r.touched {
                         reasons[id] = .model
                         details[id] = detail
@@ -197,7 +205,8 @@ package struct UserPipeline: Sendable {
         night.staleLeft = local.staleLeft
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
-            memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
+            memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,
+            modelTouched: prepared == nil ? [] : modelTouched)
         return (night, review)
     }
 
@@ -208,7 +217,7 @@ package struct UserPipeline: Sendable {
     /// successfully, so a failed review is retried.
     func memoryUpdate(
         original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
-        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]
+        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag], modelTouched: Set<OccurrenceID> = []
     ) -> UserNight.MemoryUpdate? {
         guard status == .changed || status == .unchanged else { return nil }
         let instruction = original.settings.instruction.trimmingWhitespace()
@@ -221,7 +230,17 @@ package struct UserPipeline: Sendable {
                 planThrough: through, planDigest: "")
         next.planFrom = planDate
         next.planThrough = through
-        next.planDigest = ModelCallPolicy.planDigest(after, from: planDate, through: through)
+        // What the instruction covers carries over until the instruction changes; the model's
+        // sessions stay the model's.
+        let remembered = memory.map { ModelPlanDigest(parsing: $0.planDigest) }
+        let sameInstruction =
+            memory?.instructionDigest == (instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction))
+        next.planDigest =
+            ModelPlanDigest.make(
+                after, from: planDate, through: through, instruction: instruction,
+                modelSessions: (remembered?.modelSessions ?? []).union(modelTouched),
+                covered: sameInstruction ? remembered?.covered ?? [] : []
+            ).text
         if reviewed {
             next.instructionDigest = instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction)
             next.settingsDigest = ModelCallPolicy.settingsDigest(

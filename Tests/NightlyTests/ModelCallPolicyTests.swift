@@ -73,9 +73,19 @@ struct ModelCallPolicyTests {
         #expect(try nextNight() == "asked: settings-changed")
         #expect(try nextNight() == "not asked: unchanged")
 
-        // The student moves a session of next week in the app.
+        // The student moves a session of next week in the app: a course the instruction does
+        // not cover and the model never touched is no reason (docs/model.md §15).
         try db.execute(
             "UPDATE tasks SET start = '2025-01-16T15:00', \"end\" = '2025-01-16T16:00', version = version + 1 WHERE id = 's0-eng-4'"
+        )
+        #expect(try nextNight() == "not asked: unchanged")
+        // An instruction that names the course covers it: then a move is a reason.
+        settings.instruction = "two English grammar sessions on Wednesday"
+        _ = try UserRepository(db).saveSettings(settings, for: "s0")
+        #expect(try nextNight() == "asked: changed-instruction")
+        #expect(try nextNight() == "not asked: unchanged")
+        try db.execute(
+            "UPDATE tasks SET start = '2025-01-16T13:00', \"end\" = '2025-01-16T14:00', version = version + 1 WHERE id = 's0-eng-4'"
         )
         #expect(try nextNight() == "asked: plan-changed")
         #expect(try nextNight() == "not asked: unchanged")
@@ -269,5 +279,25 @@ struct ModelCallPolicyTests {
         let legacy = handled(ModelCallPolicy.allSettingsDigest(settings, language: "en", zone: "UTC"))
         #expect(reason(settings, memory: legacy) == "unchanged")
         #expect(reason(tone, memory: legacy) == "settings-changed")
+    }
+
+    @Test("a student removing a session the model created asks the model", arguments: EngineUnderTest.engines)
+    func removingTheModelsSessionAsks(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(1, instruction: "a grammar session on Wednesday")
+        var pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
+        pipeline.policy = ModelCallPolicy(reviewEveryDays: 0)
+        var options = RunOptions(now: NightlyFixture.now)
+        options.force = true
+        _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
+        let db = try f.connect()
+        #expect(try db.queryFirst("SELECT count(*) FROM tasks WHERE id = 'm-s0'", []) { $0.int(0) } == 1)
+        let quiet = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+        #expect(quiet["s0"] == "not asked: unchanged")
+        try db.execute("DELETE FROM tasks WHERE id = 'm-s0'")
+        let asked = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(2 * Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+        #expect(asked["s0"] == "asked: plan-changed")
     }
 }
