@@ -16,8 +16,9 @@ package struct ConversationOutcome: Sendable {
         case failed
         /// SIGINT/SIGTERM cancelled the conversation; no edit of the model stands.
         case cancelled
-        /// The answer hit the token cap (`finish_reason: length`): whatever it began is
-        /// incomplete, so it counts as a failure and no edit of the model stands.
+        /// An answer hit the token cap (`finish_reason: length`): the conversation was cut.
+        /// That answer is incomplete and none of its calls run; the edits validated in the
+        /// turns before it stand (docs/model.md §13).
         case truncated = "length"
         /// The model refused (a `refusal` message): the instruction was not carried out.
         case refused = "refusal"
@@ -28,10 +29,16 @@ package struct ConversationOutcome: Sendable {
         /// failed for the student (the local rules' edits are still committed by default).
         package var isFailure: Bool {
             switch self {
-            case .failed, .cancelled, .truncated, .refused, .filtered: return true
-            case .endConversation, .textAnswer, .turnLimit: return false
+            case .failed, .cancelled, .refused, .filtered: return true
+            case .endConversation, .textAnswer, .turnLimit, .truncated: return false
             }
         }
+
+        /// Whether the model finished what it was asked for: only a conversation it closed
+        /// with `end_conversation`. A text answer, a turn-limit stop or a cut conversation
+        /// keeps its validated edits but leaves the instruction and the flags to be asked
+        /// about again (docs/model.md §13).
+        package var handled: Bool { self == .endConversation }
     }
 
     /// The working copy with the model's validated edits; the input plan when `failed`.

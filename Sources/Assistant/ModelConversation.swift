@@ -10,10 +10,11 @@ import Planning
 /// Every tool call id of a response is answered by exactly one `tool` message before the next
 /// request. The loop ends when the model calls `end_conversation` (the other calls of that
 /// response still run), answers without tool calls, or has been asked `maxRequests` times
-/// (`turn-limit`: the validated edits so far stand). A request that fails for good ends it as
-/// `failed` (or `cancelled`), and so does an answer cut by the token cap (`length`), a refusal
-/// or the content filter; then none of the model's edits stand: the caller decides,
-/// by `--on-model-error`, what happens to the night.
+/// (`turn-limit`: the validated edits so far stand). An answer cut by the token cap ends it as
+/// `length`: that answer is not used, the edits of the turns before it stand. A request that
+/// fails for good ends it as `failed` (or `cancelled`), and so does a refusal or the content
+/// filter; then none of the model's edits stand: the caller decides, by `--on-model-error`,
+/// what happens to the night.
 ///
 /// Blocking: holds the calling thread through every request (see `ChatCompletionsClient`).
 package struct ModelConversation: Sendable {
@@ -45,9 +46,12 @@ package struct ModelConversation: Sendable {
     ///   - localEdits, flags: what the local rules did tonight, for the prompt.
     ///   - cancellation: cancelled on SIGINT/SIGTERM; stops an in-flight request or retry pause.
     ///   - why: why the call policy asks the model tonight, told to the model.
+    ///   - takenBack: the model's edits the student undid: told to the model after `why`, and
+    ///     refused by the tools (docs/model.md §14).
     package func run(
         plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-        why: String = "a review of my plan", cancellation: CancellationToken? = nil
+        why: String = "a review of my plan", takenBack: TakenBack = TakenBack(edits: []),
+        cancellation: CancellationToken? = nil
     ) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0
@@ -73,13 +77,15 @@ package struct ModelConversation: Sendable {
 
         let prompt: PromptMessages
         do {
-            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: why)
+            let said = takenBack.isEmpty ? why : "\(why). \(takenBack.text())"
+            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said)
         } catch {
             return finish(.failed, executor: nil, error: error.description)
         }
         var messages: [ChatMessage] = [.system(prompt.system), .user(prompt.user)]
         var executor = ToolExecutor(
-            plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, makeTaskID: makeTaskID)
+            plan: plan, now: localNow, createdAt: now, maxDeletes: maxDeletes, takenBack: takenBack,
+            makeTaskID: makeTaskID)
         // Per student, never the student's id itself (it may be an e-mail address): the
         // provider keeps one student's growing conversation on one cache.
         let cacheKey = StableID.make(prefix: "replan", parts: [plan.user.id])
@@ -109,11 +115,17 @@ package struct ModelConversation: Sendable {
 
             // A cut-off, refused or filtered answer is not the model's considered reply: its
             // tool calls may be a fragment of what it meant, and a refusal is no summary.
+            // The turns before it were complete: their validated edits stand, and the
+            // changeset's model report says the conversation was cut.
             if response.finishReason == "length" {
+                let kept =
+                    executor.touched.isEmpty
+                    ? "no edit of an earlier turn to keep"
+                    : "the validated edits of the \(turns - 1) turn\(turns == 2 ? "" : "s") before it are kept"
                 return finish(
-                    .truncated, executor: nil,
+                    .truncated, executor: executor,
                     error:
-                        "the model's answer hit the token cap (finish_reason length, max_completion_tokens \(client.configuration.maxCompletionTokens)); none of its edits are kept"
+                        "the conversation was cut: the model's answer on turn \(turns) hit the token cap (finish_reason length, max_completion_tokens \(client.configuration.maxCompletionTokens)) and was not used; \(kept)"
                 )
             }
             if let refusal = response.refusal?.trimmingWhitespace(), !refusal.isEmpty {

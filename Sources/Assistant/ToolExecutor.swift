@@ -34,6 +34,8 @@ package struct ToolExecutor: Sendable {
     /// The last date a new or moved session may start on.
     package let lastPlacementDate: CivilDate
     package let maxDeletes: Int
+    /// The model's edits the student undid (docs/model.md §14): not made again.
+    package let takenBack: TakenBack
     /// Deletions and skips counted against `maxDeletes`.
     package private(set) var deletions = 0
     /// Occurrences the model changed, created or deleted, with the explanation given for
@@ -48,6 +50,11 @@ package struct ToolExecutor: Sendable {
     /// What the student must decide, when the model said `needs-student`.
     package private(set) var question: String?
 
+    /// The order of every course as the model was shown it (G2, docs/model.md §13).
+    private let order: CourseOrder
+    /// The nearest slots offered to refused items of the call being run: kept for those items,
+    /// so a later item of the same call cannot take one (docs/model.md §13).
+    private var offered: [(range: TimeRange, forItem: String)] = []
     private var createdTaskIDs: Set<String> = []
     /// Series split by an update in this conversation: old id → the series continuing it.
     private var continuedAs: [String: String] = [:]
@@ -61,13 +68,16 @@ package struct ToolExecutor: Sendable {
     ///   - makeTaskID: proposes ids for new tasks; a proposal already in use is discarded.
     package init(
         plan: UserPlan, now: CivilDateTime, createdAt: Date, lastPlacementDate: CivilDate? = nil,
-        maxDeletes: Int = ToolExecutor.defaultMaxDeletes,
+        maxDeletes: Int = ToolExecutor.defaultMaxDeletes, takenBack: TakenBack = TakenBack(edits: []),
         makeTaskID: @escaping @Sendable () -> String = ToolExecutor.randomTaskID
     ) {
         self.plan = plan
+        self.takenBack = takenBack
         self.now = now
         self.createdAt = createdAt
-        self.lastPlacementDate = lastPlacementDate ?? PlanWindow(today: now.date, settings: plan.settings).through
+        let lastPlacementDate = lastPlacementDate ?? PlanWindow(today: now.date, settings: plan.settings).through
+        self.lastPlacementDate = lastPlacementDate
+        self.order = CourseOrder(reference: plan, today: now.date, through: lastPlacementDate)
         self.maxDeletes = maxDeletes
         self.makeTaskID = makeTaskID
     }
@@ -88,6 +98,8 @@ package struct ToolExecutor: Sendable {
     ///
     /// - Parameter explanation: what the model said alongside the call, kept with each edit.
     package mutating func execute(_ call: ToolCall, explanation: String = "") -> JSONValue {
+        offered = []
+        defer { offered = [] }
         do {
             let arguments = try ToolArguments.parse(call.arguments)
             switch call.name {
@@ -145,7 +157,11 @@ package struct ToolExecutor: Sendable {
                 results.append(ToolResult.ok(id: try body(&self, item)))
             } catch {
                 let failure = ToolFailure(error)
-                results.append(ToolResult.failure(failure.message, id: Self.namedID(item), nearest: failure.nearest))
+                let named = Self.namedID(item)
+                if let nearest = failure.nearest {
+                    offered.append((nearest, named ?? item["title"]?.stringValue ?? "an earlier item"))
+                }
+                results.append(ToolResult.failure(failure.message, id: named, nearest: failure.nearest))
             }
         }
         return .array(results)
@@ -177,6 +193,7 @@ package struct ToolExecutor: Sendable {
         let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
         try checkPlacementDate(start)
+        if let refusal = takenBack.refusal(creating: title, on: start.date) { throw ToolFailure(refusal) }
         try validatePlacement(
             PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
 
@@ -302,6 +319,7 @@ package struct ToolExecutor: Sendable {
         if moves {
             try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
             try checkPlacementDate(start)
+            if let refusal = takenBack.refusal(moving: id, to: start.date) { throw ToolFailure(refusal) }
             try validatePlacement(
                 PlacementCandidate(.occurrence(id), start: start, end: end, allDay: allDay), moving: id)
         }
@@ -393,6 +411,7 @@ package struct ToolExecutor: Sendable {
         case .open: break
         }
         let ownCreation = createdTaskIDs.contains(task.id)
+        if !ownCreation, let refusal = takenBack.refusal(removing: id) { throw ToolFailure(refusal) }
         if !ownCreation {
             guard deletions < maxDeletes else {
                 throw ToolFailure(
@@ -425,30 +444,66 @@ package struct ToolExecutor: Sendable {
     /// The rules' verdict on a placement; a refusal for want of room carries the nearest slot
     /// the rules would accept (same length, from the same day on, near the same time of day),
     /// so the model takes it in its next call instead of probing slot by slot.
+    ///
+    /// A move also keeps its course's order and pace (G2, `CourseOrder`): refused with the
+    /// nearest slot that keeps them (from the earliest day the course allows when nothing from
+    /// the same day on does). And a slot offered to an earlier item of this call is that item's.
     private func validatePlacement(_ candidate: PlacementCandidate, moving id: OccurrenceID? = nil) throws {
+        let bounds = id.flatMap { plan.occurrence($0) }.map { order.bounds(of: $0, in: plan) }
         do {
             try PlacementValidator(plan: plan, now: now).validate(candidate)
         } catch {
             switch error {
             case .startsInPast, .outsideWindows, .nonexistentTime, .overlaps:
                 throw ToolFailure(
-                    error.description, nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id))
+                    error.description,
+                    nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id, bounds: bounds))
             default:
                 throw error
             }
         }
+        if let bounds, let error = bounds.error(for: candidate.start.date) {
+            throw ToolFailure(
+                error.description,
+                nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id, bounds: bounds))
+        }
+        if !candidate.allDay,
+            let taken = offered.first(where: { candidate.start < $0.range.end && $0.range.start < candidate.end })
+        {
+            throw ToolFailure(
+                "overlaps \(taken.range.start.time)–\(taken.range.end.time) on \(taken.range.start.date), the slot offered to '\(taken.forItem)' earlier in this call",
+                nearest: nearestSlot(to: candidate, ignoring: id, bounds: bounds))
+        }
     }
 
-    func nearestSlot(to candidate: PlacementCandidate, ignoring id: OccurrenceID?) -> TimeRange? {
+    /// The nearest slot for `candidate` the rules accept: free of busy sessions and of slots
+    /// offered earlier in this call, inside `bounds` when the session belongs to a course.
+    func nearestSlot(to candidate: PlacementCandidate, ignoring id: OccurrenceID?, bounds: CourseOrder.Bounds? = nil)
+        -> TimeRange?
+    {
         let length = candidate.end.minuteNumber - candidate.start.minuteNumber
-        let from = max(candidate.start.date, now.date)
-        guard length > 0, from <= lastPlacementDate else { return nil }
-        var finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
-        finder.horizonDays = from.days(until: lastPlacementDate)
-        let busy = BusyIndex(plan.occurrences(from: from.adding(days: -1), through: lastPlacementDate))
-        return finder.slot(
-            length: length, preferredTime: candidate.start.time, from: from, busy: busy,
-            ignoring: id.map { [$0] } ?? [])
+        let earliest = max(now.date, bounds?.from ?? now.date)
+        guard length > 0, earliest <= lastPlacementDate else { return nil }
+        var busy = BusyIndex(plan.occurrences(from: earliest.adding(days: -1), through: lastPlacementDate))
+        for (n, slot) in offered.enumerated() {
+            busy.insert(
+                Occurrence(
+                    id: OccurrenceID(taskID: "offered-\(n)"), title: slot.forItem, category: "",
+                    start: slot.range.start, end: slot.range.end))
+        }
+        func search(from: CivilDate) -> TimeRange? {
+            guard from <= lastPlacementDate else { return nil }
+            var finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
+            finder.horizonDays = from.days(until: lastPlacementDate)
+            return finder.slot(
+                length: length, preferredTime: candidate.start.time, from: from, busy: busy,
+                ignoring: id.map { [$0] } ?? [], allowed: { bounds?.allows($0) ?? true })
+        }
+        let sameDayOn = max(candidate.start.date, earliest)
+        if let slot = search(from: sameDayOn) { return slot }
+        // A move too late for its course finds nothing from its own day on; the course's
+        // earliest allowed day is then the nearest there is.
+        return bounds != nil && earliest < sameDayOn ? search(from: earliest) : nil
     }
 
     private func occurrenceID(_ text: String) throws -> OccurrenceID {

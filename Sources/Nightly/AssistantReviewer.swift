@@ -32,6 +32,12 @@ package struct AssistantReviewer: ModelReviewer {
     }
 
     package func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
+        review(working, local: local, now: now, why: why, takenBack: TakenBack(edits: []))
+    }
+
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack
+    ) -> ModelReview {
         if let breaker, breaker.isOpen {
             shutoff?.trip(breaker.reason)
             return ModelReview(plan: working, ending: .failed, error: breaker.reason)
@@ -49,7 +55,7 @@ package struct AssistantReviewer: ModelReviewer {
         }
         let outcome = conversation.run(
             plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-            why: why, cancellation: watch?.token ?? cancellation)
+            why: why, takenBack: takenBack, cancellation: watch?.token ?? cancellation)
         watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")

@@ -12,11 +12,12 @@ import Store
 ///   stale or the student acts; once reviewed it is no reason to ask again);
 /// - `new-instruction` / `changed-instruction`: the instruction differs from the one the model
 ///   last handled;
-/// - `settings-changed`: windows, session length, tone, language or planning knobs changed
-///   since the model last handled the instruction;
+/// - `settings-changed`: windows, session length or zone changed since the model last handled
+///   the instruction (tone, language and planning knobs are no reason);
 /// - `plan-changed`: the student changed their plan inside the horizon since replan last saw
 ///   it (a digest of the plan on the dates the last night covered; completing a session is not
-///   a change, the nightly rules' own moves are not either, as the digest is taken after them);
+///   a change, the nightly rules' own moves are not either, as the digest is taken after them;
+///   when the remembered dates were not loaded, e.g. after downtime, it is no reason);
 /// - `periodic-review`: a standing instruction is reviewed every `reviewEveryDays` days, on a
 ///   night chosen by a stable hash of the student id so the reviews spread evenly over the
 ///   period (or on the first night after a missed one).
@@ -71,10 +72,13 @@ package struct ModelCallPolicy: Sendable {
             return Decision(ask: true, reason: "new-instruction")
         }
         if handled != Self.instructionDigest(instruction) { return Decision(ask: true, reason: "changed-instruction") }
-        if memory.settingsDigest != Self.settingsDigest(settings, language: language, zone: zone) {
+        if settingsChanged(since: memory.settingsDigest, settings, language: language, zone: zone) {
             return Decision(ask: true, reason: "settings-changed")
         }
-        if planChanged ?? true { return Decision(ask: true, reason: "plan-changed") }
+        // Unknown is no reason (docs/model.md §13): after downtime the remembered dates may lie
+        // before what tonight loaded, and a student who changed nothing must not be told
+        // "I changed my plan".
+        if planChanged == true { return Decision(ask: true, reason: "plan-changed") }
         if isReviewDue(userID: userID, planDate: planDate, reviewedOn: memory.reviewedOn) {
             return Decision(ask: true, reason: "periodic-review")
         }
@@ -107,8 +111,30 @@ package struct ModelCallPolicy: Sendable {
         StableID.make(prefix: "i", parts: [instruction.trimmingWhitespace()])
     }
 
-    /// What the model reads of the settings besides the instruction.
+    /// Whether the settings that bound the model's placements changed since the digest it
+    /// handled. A digest of the first form (all settings, `s-…`) is compared in that form, so
+    /// a memory written before the narrower digest asks no more than it did.
+    func settingsChanged(since handled: String?, _ s: UserSettings, language: String, zone: String) -> Bool {
+        if let handled, handled.hasPrefix("s-") {
+            return handled != Self.allSettingsDigest(s, language: language, zone: zone)
+        }
+        return handled != Self.settingsDigest(s, language: language, zone: zone)
+    }
+
+    /// The settings that decide where the model may place sessions (docs/model.md §13):
+    /// windows, session length and zone. Tone, language and the planning knobs change nothing
+    /// the model did: the next time it is asked, it writes in the new tone anyway.
     package static func settingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
+        let windows = Weekday.allCases.map { d in s.windows.windows(on: d).map(\.description).joined(separator: ",") }
+        return StableID.make(
+            prefix: "w",
+            parts: windows + [
+                String(s.windowsEnabled), String(s.sessionMinutes), String(s.sessionMinutesEnabled), zone,
+            ])
+    }
+
+    /// The first form of the settings digest: everything the model reads besides the instruction.
+    package static func allSettingsDigest(_ s: UserSettings, language: String, zone: String) -> String {
         let windows = Weekday.allCases.map { d in s.windows.windows(on: d).map(\.description).joined(separator: ",") }
         return StableID.make(
             prefix: "s",

@@ -13,12 +13,22 @@ package protocol ModelReviewer: Sendable {
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview
     /// - Parameter why: why the call policy asks tonight, for the prompt.
     func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview
+    /// - Parameter takenBack: the model's edits the student undid (docs/model.md §14).
+    func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack)
+        -> ModelReview
 }
 
 extension ModelReviewer {
     /// Reviewers that do not tell the model why simply ignore it.
     package func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String) -> ModelReview {
         review(working, local: local, now: now)
+    }
+
+    /// Reviewers that know nothing of undos ignore them.
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack
+    ) -> ModelReview {
+        review(working, local: local, now: now, why: why)
     }
 }
 
@@ -68,6 +78,8 @@ package struct ModelReview: Sendable {
     }
 
     package var failed: Bool { ending.isFailure }
+    /// Whether the instruction and the flags shown count as handled (`Ending.handled`).
+    package var handled: Bool { ending.handled }
 }
 
 /// Token usage summed over requests.

@@ -1,3 +1,4 @@
+import Assistant
 import Planning
 import Store
 
@@ -25,10 +26,13 @@ struct NightRead {
     let statistics: StatisticsRefresh.Source
     /// What the model last reviewed (the call policy's memory): one primary-key lookup.
     var memory: ModelMemory?
+    /// The model's edits the student undid under the instruction they have now.
+    var takenBack = TakenBack(edits: [])
 
     static func read(user: User, window: ClosedRange<CivilDate>, db: any SQLExecutor) throws(StoreError) -> NightRead {
         try db.read { (db) throws(StoreError) -> NightRead in
             let memory = try ModelMemoryRepository(db).memory(userID: user.id)
+            let takenBack = try UserPipeline.takenBack(of: user, db: db)
             let stored = try StatisticsBaseRepository(db).base(userID: user.id)
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
@@ -41,7 +45,8 @@ struct NightRead {
             else {
                 let whole = try plans.wholePlanAsTheRulesSeeIt(of: user)
                 return NightRead(
-                    plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory)
+                    plan: whole, statistics: StatisticsRefresh.Source(stored: stored, whole: whole), memory: memory,
+                    takenBack: takenBack)
             }
             var plan = try plans.loadPlan(user: user, window: window)
             // A kept category's stale sessions stay open, and its flag counts all of them
@@ -54,7 +59,7 @@ struct NightRead {
             if gapStart <= settled, StatisticsRefresh.Source.windowCoversSeries(ofGapFrom: gapStart, window: window) {
                 source.gapOneOffs = try plans.oneOffTasks(userID: user.id, startingIn: gapStart...settled)
             }
-            return NightRead(plan: plan, statistics: source, memory: memory)
+            return NightRead(plan: plan, statistics: source, memory: memory, takenBack: takenBack)
         }
     }
 }

@@ -320,7 +320,7 @@ package final class NightlyRunner: Sendable {
             let read = try NightRead.read(user: user, window: window, db: reader)
             (night, review) = pipeline.prepare(
                 original: read.plan, now: options.now, started: started, memory: read.memory,
-                loaded: window)
+                loaded: window, takenBack: read.takenBack)
             night.windowStart = window.lowerBound
             statisticsSource = read.statistics
         } catch {

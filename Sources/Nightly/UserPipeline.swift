@@ -49,9 +49,31 @@ package struct UserPipeline: Sendable {
         // The plan the nightly run would read (`NightRead`), so a preview shows what the run does.
         let read = try NightRead.read(user: user, window: window, db: db)
         var (night, review) = prepare(
-            original: read.plan, now: now, started: started, memory: read.memory, loaded: window)
+            original: read.plan, now: now, started: started, memory: read.memory, loaded: window,
+            takenBack: read.takenBack)
         night.windowStart = window.lowerBound
         return (night, review)
+    }
+
+    /// How many of a student's newest changesets are searched for undone model edits.
+    static let takenBackSearch = 20
+
+    /// The model's edits of the student's undone nightly changesets made under the instruction
+    /// they have now (docs/model.md §14): an undo is a rejection until the instruction changes.
+    /// Students without an instruction have nothing to carry out, so nothing is read for them.
+    static func takenBack(of user: User, db: any SQLExecutor) throws(StoreError) -> TakenBack {
+        let instruction = user.settings.instruction.trimmingWhitespace()
+        guard !instruction.isEmpty else { return TakenBack(edits: []) }
+        let digest = ModelCallPolicy.instructionDigest(instruction)
+        let store = ChangesetStore(db)
+        var edits: [PlanEdit] = []
+        for header in try store.changesets(userID: user.id, limit: takenBackSearch)
+        where header.state == .undone && header.origin == .nightly {
+            let record = try store.changeset(header.id)
+            guard record.report["instructionDigest"]?.stringValue == digest else { continue }
+            edits += (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+        }
+        return TakenBack(edits: edits)
     }
 
     /// The dates a user's night loads (`PlanningRange`, in the user's own zone at `now`).
@@ -66,9 +88,10 @@ package struct UserPipeline: Sendable {
     ///   - memory: what the model last reviewed for this student (nil: nothing yet).
     ///   - loaded: the dates `original` was loaded for, to tell whether the remembered plan
     ///     dates can be compared (nil: the caller loaded the whole plan).
+    ///   - takenBack: the model's edits the student undid (docs/model.md §14).
     package func prepare(
         original: UserPlan, now: Date, started: Date = Date(), memory: ModelMemory? = nil,
-        loaded: ClosedRange<CivilDate>? = nil
+        loaded: ClosedRange<CivilDate>? = nil, takenBack: TakenBack = TakenBack(edits: [])
     ) -> (night: UserNight, review: ModelReview?) {
         let local = Postponer(now: now).postpone(original)
         let localNow = local.now
@@ -90,11 +113,17 @@ package struct UserPipeline: Sendable {
 
         // The plan as the student left it, on the dates the last night remembered: compared
         // before tonight's rules run, so their moves do not count as a change.
+        // Only a change of what the instruction covers, or of the model's own sessions, counts
+        // (`ModelPlanDigest`, docs/model.md §15).
         var planChanged: Bool?
-        if let memory, loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true {
-            planChanged =
-                ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough)
-                != memory.planDigest
+        let remembered = memory.map { ModelPlanDigest(parsing: $0.planDigest) }
+        if let memory, let remembered,
+            loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true
+        {
+            let tonight = ModelPlanDigest.make(
+                original, from: memory.planFrom, through: memory.planThrough, instruction: "",
+                modelSessions: [], covered: [])
+            planChanged = remembered.asks(tonight: original, digest: tonight)
         }
         let decision = policy.decide(
             userID: original.user.id, settings: original.settings, language: original.user.language,
@@ -102,6 +131,7 @@ package struct UserPipeline: Sendable {
             planChanged: planChanged)
         model.decision = decision
         var reviewed = false
+        var modelTouched: Set<OccurrenceID> = []
         if decision.ask, let reviewer {
             if let reason = modelDisabledReason() {
                 model = ModelSummary(called: false, error: reason)
@@ -111,7 +141,7 @@ package struct UserPipeline: Sendable {
                     error = "model unavailable: \(reason)"
                 }
             } else {
-                let r = reviewer.review(working, local: local, now: now, why: decision.why)
+                let r = reviewer.review(working, local: local, now: now, why: decision.why, takenBack: takenBack)
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(
@@ -123,7 +153,9 @@ package struct UserPipeline: Sendable {
                 model.question = r.question
                 model.costUSD = prices.cost(
                     prompt: r.usage.prompt, cached: r.usage.cached, completion: r.usage.completion)
-                reviewed = !r.failed
+                // Only a conversation the model closed handled the instruction; a text
+                // answer, a turn-limit stop or a cut one is asked again (docs/model.md §13).
+                reviewed = r.handled
                 if r.failed {
                     if onModelError == .skip {
                         status = .skipped
@@ -131,6 +163,7 @@ package struct UserPipeline: Sendable {
                     }
                 } else {
                     working = r.plan
+                    modelTouched = Set(r.touched.keys)
                     for (id, detail) in r.touched {
                         reasons[id] = .model
                         details[id] = detail
@@ -147,6 +180,12 @@ package struct UserPipeline: Sendable {
             "now": .string(localNow.description),
         ]
         if let e = error { report["error"] = .string(e) }
+        // The instruction the model worked under: an undo of this changeset rejects its edits
+        // for as long as the instruction stays the same (docs/model.md §14).
+        let instruction = original.settings.instruction.trimmingWhitespace()
+        if model.called, !instruction.isEmpty {
+            report["instructionDigest"] = .string(ModelCallPolicy.instructionDigest(instruction))
+        }
         var prepared: PlanCommitter.Prepared?
         if status == nil {
             prepared = PlanCommitter().prepare(
@@ -166,7 +205,8 @@ package struct UserPipeline: Sendable {
         night.staleLeft = local.staleLeft
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
-            memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags)
+            memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,
+            modelTouched: prepared == nil ? [] : modelTouched)
         return (night, review)
     }
 
@@ -177,7 +217,7 @@ package struct UserPipeline: Sendable {
     /// successfully, so a failed review is retried.
     func memoryUpdate(
         original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
-        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag]
+        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag], modelTouched: Set<OccurrenceID> = []
     ) -> UserNight.MemoryUpdate? {
         guard status == .changed || status == .unchanged else { return nil }
         let instruction = original.settings.instruction.trimmingWhitespace()
@@ -190,7 +230,17 @@ package struct UserPipeline: Sendable {
                 planThrough: through, planDigest: "")
         next.planFrom = planDate
         next.planThrough = through
-        next.planDigest = ModelCallPolicy.planDigest(after, from: planDate, through: through)
+        // What the instruction covers carries over until the instruction changes; the model's
+        // sessions stay the model's.
+        let remembered = memory.map { ModelPlanDigest(parsing: $0.planDigest) }
+        let sameInstruction =
+            memory?.instructionDigest == (instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction))
+        next.planDigest =
+            ModelPlanDigest.make(
+                after, from: planDate, through: through, instruction: instruction,
+                modelSessions: (remembered?.modelSessions ?? []).union(modelTouched),
+                covered: sameInstruction ? remembered?.covered ?? [] : []
+            ).text
         if reviewed {
             next.instructionDigest = instruction.isEmpty ? nil : ModelCallPolicy.instructionDigest(instruction)
             next.settingsDigest = ModelCallPolicy.settingsDigest(

@@ -12,6 +12,14 @@ package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible 
     case nonexistentTime(start: CivilDateTime, zone: String)
     case overlaps(title: String, start: CivilDateTime, end: CivilDateTime)
     case overlapsAllDay(title: String, date: CivilDate)
+    /// G2 (`CourseOrder`): the course's session `title` on `date` comes before this one.
+    case beforeEarlierSession(title: String, date: CivilDate)
+    /// G2: a session goes before its course's next session (`title` on `date`).
+    case notBeforeNextSession(title: String, date: CivilDate)
+    /// G2: `date` already holds `title` of the same course.
+    case courseDayTaken(title: String, date: CivilDate)
+    /// G3: the student skipped this series on `date`.
+    case skippedDay(date: CivilDate)
 
     package var description: String {
         switch self {
@@ -39,6 +47,15 @@ package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible 
             return "overlaps '\(title)' \(start)–\(end)"
         case .overlapsAllDay(let title, let date):
             return "overlaps the all-day '\(title)' on \(date)"
+        case .beforeEarlierSession(let title, let date):
+            return "a course keeps its order: this session comes after '\(title)' on \(date), so it goes after that day"
+        case .notBeforeNextSession(let title, let date):
+            return
+                "a course keeps its order and pace: this session goes before the next session of the course, '\(title)' on \(date)"
+        case .courseDayTaken(let title, let date):
+            return "\(date) already holds '\(title)' of the same course, and a course gets one session a day"
+        case .skippedDay(let date):
+            return "the student skipped this series on \(date), so that day gets none of its sessions"
         }
     }
 

@@ -471,21 +471,60 @@ import Testing
 
     // MARK: - Endings that are failures of the model stage
 
-    @Test func anAnswerCutByTheTokenCapFailsTheStudentsModelStage() throws {
-        var cut = MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])
+    /// An answer whose `finish_reason` is `length`: its tool calls are a fragment.
+    static func cut(_ calls: [Call]) -> [String: Any] {
+        var cut = MockScript.toolCalls(calls)
         var body = cut["body"] as! [String: Any]
         var choices = body["choices"] as! [[String: Any]]
         choices[0]["finish_reason"] = "length"
         body["choices"] = choices
         cut["body"] = body
-        let server = try Self.server([cut])
+        return cut
+    }
+
+    @Test func anAnswerCutByTheTokenCapOnTheFirstTurnLeavesNothingOfIt() throws {
+        let server = try Self.server([
+            Self.cut([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))])
+        ])
         let outcome = try run(server)
         #expect(outcome.ending == .truncated)
-        #expect(outcome.failed)
+        #expect(!outcome.ending.handled)
         #expect(outcome.finishReasons == ["length"])
         #expect(outcome.plan == F.standard)
         #expect(outcome.touched.isEmpty)
         #expect(outcome.error?.contains("token cap") == true)
+        #expect(outcome.error?.contains("no edit of an earlier turn to keep") == true)
+    }
+
+    @Test func aCutOffAnswerKeepsTheValidatedEditsOfTheTurnsBeforeIt() throws {
+        let server = try Self.server([
+            MockScript.toolCalls([Call("call_1", "saveTask", Self.save("2025-01-07T11:00", "2025-01-07T12:00"))]),
+            MockScript.toolCalls([Call("call_2", "saveTask", Self.save("2025-01-09T11:00", "2025-01-09T12:00"))]),
+            Self.cut([Call("call_3", "saveTask", Self.save("2025-01-10T11:00", "2025-01-10T12:00"))]),
+        ])
+        let outcome = try run(server)
+        #expect(outcome.ending == .truncated)
+        #expect(!outcome.failed)
+        #expect(!outcome.ending.handled)
+        #expect(outcome.turns == 3)
+        #expect(outcome.finishReasons == ["tool_calls", "tool_calls", "length"])
+        // Turns 1 and 2 stand; the cut answer's call never ran.
+        #expect(Set(outcome.touched.keys) == [id("m-1"), id("m-2")])
+        #expect(outcome.plan.tasks["m-1"]?.start == at("2025-01-07T11:00"))
+        #expect(outcome.plan.tasks["m-2"]?.start == at("2025-01-09T11:00"))
+        #expect(outcome.plan.tasks.count == F.standard.tasks.count + 2)
+        #expect(
+            outcome.error
+                == "the conversation was cut: the model's answer on turn 3 hit the token cap (finish_reason length, max_completion_tokens 8000) and was not used; the validated edits of the 2 turns before it are kept"
+        )
+        try expectWellFormedRequests(server, outcome: outcome)
+    }
+
+    @Test func aTextAnswerOrATurnLimitStopDoesNotHandleTheInstruction() {
+        #expect(ConversationOutcome.Ending.endConversation.handled)
+        for ending in ConversationOutcome.Ending.allCases where ending != .endConversation {
+            #expect(!ending.handled, "\(ending)")
+        }
     }
 
     @Test func aRefusalIsAFailureNotASummary() throws {

@@ -122,6 +122,46 @@ import Testing
         try scene.expectKeyNowhere()
     }
 
+    @Test func anUndoIsARejectionTheNextNightDoesNotRecreateWhatTheStudentTookBack() throws {
+        let instruction = "add English on Tuesday"
+        let english = MockScript.toolCalls(
+            [Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])],
+            content: "Adding English.")
+        let scene = try ReplanHarness(
+            rules: [
+                // The first night, then the night after the undo: the same sensible answer.
+                MockScript.rule(
+                    instruction, [english, MockScript.end("Added English."), english, MockScript.end("Done.")])
+            ],
+            document: Documents.document([
+                Documents.user(
+                    "mei", instruction: instruction,
+                    tasks: [Documents.task("mei-phy", "Physics", "2025-01-07T14:00", "2025-01-07T15:00")])
+            ]))
+        let first = try scene.run()
+        #expect(first.code == 0, "\(first.stderr)")
+        let changeset = try #require(Self.changeset(of: "mei", in: try first.json()))
+        #expect(try scene.occurrences("mei").filter { $0["title"] == "English" }.count == 1)
+        let undo = try scene.replan(["undo", changeset, "--yes"])
+        #expect(undo.code == 0, "\(undo.stderr)")
+        #expect(try scene.occurrences("mei").filter { $0["title"] == "English" }.isEmpty)
+
+        // The next run: the student changed their plan (the undo), so the model is asked, told
+        // what was taken back, and its attempt to create the same session again is refused.
+        let second = try scene.run(["--force"])
+        #expect(second.code == 0, "\(second.stderr)")
+        #expect(Self.night(of: "mei", in: try second.json())?["model"]?["called"] == true)
+        #expect(try scene.occurrences("mei").filter { $0["title"] == "English" }.isEmpty)
+        let asked = try scene.requests(containing: "took back")
+        #expect(asked.count == 2, "the second night's two requests say what the student took back")
+        let told = try #require(asked.first?.raw)
+        #expect(told.contains("I undid your earlier changes and took back 'English' you created on Tue 01-07 11:00"))
+        #expect(told.contains("Do not make them again"))
+        let refused = try #require(asked.last?.raw)
+        #expect(
+            refused.contains("the student took back 'English' on 2025-01-07 (they undid it); do not create it again"))
+    }
+
     // MARK: - Faults stay with the user who made them
 
     @Test func invalidToolCallsReachNeitherTheDatabaseNorTheOtherStudents() throws {
@@ -366,21 +406,25 @@ import Testing
         try scene.expectKeyNowhere()
     }
 
-    @Test func anAnswerCutByTheTokenCapIsAModelFailureAndTheLocalEditsStand() throws {
+    @Test func aConversationCutByTheTokenCapKeepsTheEditsOfItsCompletedTurnsAndSaysItWasCut() throws {
         let instruction = "cap: plan my whole month"
+        let first = MockScript.toolCalls(
+            [Call("call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]])],
+            content: "English on Tuesday.")
         let cut = MockScript.answer(
             message: [
                 "role": "assistant", "content": NSNull(),
                 "tool_calls": [
                     MockScript.Call(
-                        "call_1", "saveTask", ["tasks": [Self.session("2025-01-07T11:00", "2025-01-07T12:00")]]
+                        "call_2", "saveTask", ["tasks": [Self.session("2025-01-08T11:00", "2025-01-08T12:00")]]
                     ).json
                 ],
             ],
             finish: "length", prompt: 100, completion: 8000)
         let scene = try ReplanHarness(
             rules: [
-                MockScript.rule(instruction, [cut]), MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
+                MockScript.rule(instruction, [first, cut]),
+                MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
             ],
             document: Documents.document([
                 Documents.user(
@@ -394,13 +438,22 @@ import Testing
         let night = try #require(Self.night(of: "cap", in: try run.json()))
         #expect(night["status"] == "changed")
         #expect(night["model"]?["ending"] == "length")
-        #expect(night["model"]?["finishReasons"] == ["length"])
-        #expect(night["model"]?["error"]?.stringValue?.contains("token cap") == true)
-        #expect(night["edits"]?.arrayValue?.allSatisfy { $0["reason"] != "model" } == true)
-        #expect(try scene.occurrences("cap").filter { $0["title"] == "English" }.isEmpty)
+        #expect(night["model"]?["finishReasons"] == ["tool_calls", "length"])
+        // Turn 1's session stands; the cut answer's never ran.
+        let english = try scene.occurrences("cap").filter { $0["title"] == "English" }
+        #expect(english.map { $0["start"] } == ["2025-01-07T11:00"])
+        // The changeset says the conversation was cut.
+        let changeset = try #require(Self.changeset(of: "cap", in: try run.json()))
+        let shown = try scene.replan(["show", changeset, "--json"]).json()
+        #expect(
+            shown["edits"]?.arrayValue?.filter { $0["reason"] == "model" }.map { $0["title"] } == ["English"])
+        let said = try #require(
+            shown["report"]?["model"]?["error"]?.stringValue ?? night["model"]?["error"]?.stringValue)
+        #expect(said.contains("the conversation was cut"), "\(shown.text)")
+        #expect(shown.text.contains("the conversation was cut"), "\(shown.text)")
         let logged = try #require(try scene.lastRunUsers()["cap"])
         #expect(logged["error"]?.stringValue?.contains("token cap") == true)
-        #expect(logged["finishReasons"] == ["length"])
+        #expect(logged["finishReasons"] == ["tool_calls", "length"])
     }
 
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {

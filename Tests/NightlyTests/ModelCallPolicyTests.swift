@@ -73,9 +73,19 @@ struct ModelCallPolicyTests {
         #expect(try nextNight() == "asked: settings-changed")
         #expect(try nextNight() == "not asked: unchanged")
 
-        // The student moves a session of next week in the app.
+        // The student moves a session of next week in the app: a course the instruction does
+        // not cover and the model never touched is no reason (docs/model.md §15).
         try db.execute(
             "UPDATE tasks SET start = '2025-01-16T15:00', \"end\" = '2025-01-16T16:00', version = version + 1 WHERE id = 's0-eng-4'"
+        )
+        #expect(try nextNight() == "not asked: unchanged")
+        // An instruction that names the course covers it: then a move is a reason.
+        settings.instruction = "two English grammar sessions on Wednesday"
+        _ = try UserRepository(db).saveSettings(settings, for: "s0")
+        #expect(try nextNight() == "asked: changed-instruction")
+        #expect(try nextNight() == "not asked: unchanged")
+        try db.execute(
+            "UPDATE tasks SET start = '2025-01-16T13:00', \"end\" = '2025-01-16T14:00', version = version + 1 WHERE id = 's0-eng-4'"
         )
         #expect(try nextNight() == "asked: plan-changed")
         #expect(try nextNight() == "not asked: unchanged")
@@ -173,5 +183,121 @@ struct ModelCallPolicyTests {
         let quiet = try night(f, now: NightlyFixture.now.addingTimeInterval(2 * Self.day))
         #expect(quiet["s0"] == "not asked: no-instruction")
         #expect(try db.queryFirst("SELECT count(*) FROM model_memory", []) { $0.int(0) } == 0)
+    }
+
+    @Test(
+        "a text answer, a turn-limit stop or a cut conversation does not handle the instruction: the next night asks again",
+        arguments: EngineUnderTest.engines)
+    func unfinishedConversationsAreAskedAgain(_ engine: DatabaseEngine) throws {
+        for behaviour in [FakeReviewer.Behaviour.textAnswer, .turnLimit, .cut] {
+            let f = try NightlyFixture(engine: engine)
+            try f.addStudents(1, instruction: Self.instruction)
+            var pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: behaviour, calls: Counter()))
+            pipeline.policy = ModelCallPolicy(reviewEveryDays: 0)
+            var options = RunOptions(now: NightlyFixture.now)
+            options.force = true
+            _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
+            let next = try night(
+                f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+            #expect(next["s0"] == "asked: new-instruction", "\(behaviour)")
+            // Closed with end_conversation: handled, not asked the night after.
+            let third = try night(
+                f, now: NightlyFixture.now.addingTimeInterval(2 * Self.day), policy: ModelCallPolicy(reviewEveryDays: 0)
+            )
+            #expect(third["s0"] == "not asked: unchanged", "\(behaviour)")
+        }
+    }
+
+    @Test("after downtime, a plan replan cannot compare is no reason: no false \"I changed my plan\"")
+    func unknownPlanChangeIsNoReason() {
+        var settings = UserSettings()
+        settings.instruction = Self.instruction
+        let day = CivilDate("2025-01-06")!
+        let memory = ModelMemory(
+            instructionDigest: ModelCallPolicy.instructionDigest(Self.instruction),
+            settingsDigest: ModelCallPolicy.settingsDigest(settings, language: "en", zone: "UTC"), reviewedOn: day,
+            planFrom: day, planThrough: day, planDigest: "p")
+        let decide = { (changed: Bool?) in
+            ModelCallPolicy(reviewEveryDays: 0).decide(
+                userID: "s0", settings: settings, language: "en", zone: "UTC", flags: [], memory: memory,
+                planDate: CivilDate("2025-01-20")!, planChanged: changed)
+        }
+        #expect(decide(nil) == ModelCallPolicy.Decision(ask: false, reason: "unchanged"))
+        #expect(decide(false) == ModelCallPolicy.Decision(ask: false, reason: "unchanged"))
+        #expect(decide(true) == ModelCallPolicy.Decision(ask: true, reason: "plan-changed"))
+    }
+
+    @Test(
+        "a week and more of downtime: the first night back does not ask for a plan change",
+        arguments: EngineUnderTest.engines)
+    func downtimeIsNoPlanChange(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(1, instruction: Self.instruction)
+        let noReviews = ModelCallPolicy(reviewEveryDays: 0)
+        #expect(try night(f, now: NightlyFixture.now, policy: noReviews)["s0"] == "asked: new-instruction")
+        // Ten nights without a run: the remembered dates now lie before what a night loads.
+        let back = try night(f, now: NightlyFixture.now.addingTimeInterval(10 * Self.day), policy: noReviews)
+        #expect(back["s0"] == "not asked: unchanged")
+    }
+
+    @Test("only windows, session length and zone are settings the model is asked about again")
+    func onlyPlacementSettingsAsk() {
+        var settings = UserSettings()
+        settings.instruction = Self.instruction
+        let day = CivilDate("2025-01-06")!
+        let handled = { (digest: String) in
+            ModelMemory(
+                instructionDigest: ModelCallPolicy.instructionDigest(Self.instruction), settingsDigest: digest,
+                reviewedOn: day, planFrom: day, planThrough: day, planDigest: "p")
+        }
+        let memory = handled(ModelCallPolicy.settingsDigest(settings, language: "en", zone: "UTC"))
+        let policy = ModelCallPolicy(reviewEveryDays: 0)
+        func reason(_ s: UserSettings, language: String = "en", zone: String = "UTC", memory m: ModelMemory? = nil)
+            -> String
+        {
+            policy.decide(
+                userID: "s0", settings: s, language: language, zone: zone, flags: [], memory: m ?? memory,
+                planDate: day.adding(days: 1), planChanged: false
+            ).reason
+        }
+        var tone = settings
+        tone.tone = "cheerful"
+        var knobs = settings
+        knobs.horizonDays = 10
+        knobs.deleteAfterDays = 3
+        #expect(reason(tone) == "unchanged")
+        #expect(reason(knobs) == "unchanged")
+        #expect(reason(settings, language: "ja") == "unchanged")
+        var length = settings
+        length.sessionMinutes = 45
+        var windows = settings
+        windows.windowsEnabled.toggle()
+        #expect(reason(length) == "settings-changed")
+        #expect(reason(windows) == "settings-changed")
+        #expect(reason(settings, zone: "Asia/Taipei") == "settings-changed")
+        // A memory of the first digest form still compares as before.
+        let legacy = handled(ModelCallPolicy.allSettingsDigest(settings, language: "en", zone: "UTC"))
+        #expect(reason(settings, memory: legacy) == "unchanged")
+        #expect(reason(tone, memory: legacy) == "settings-changed")
+    }
+
+    @Test("a student removing a session the model created asks the model", arguments: EngineUnderTest.engines)
+    func removingTheModelsSessionAsks(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(1, instruction: "a grammar session on Wednesday")
+        var pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
+        pipeline.policy = ModelCallPolicy(reviewEveryDays: 0)
+        var options = RunOptions(now: NightlyFixture.now)
+        options.force = true
+        _ = try NightlyRunner(databasePath: f.path, pipeline: pipeline, options: options).run()
+        let db = try f.connect()
+        #expect(try db.queryFirst("SELECT count(*) FROM tasks WHERE id = 'm-s0'", []) { $0.int(0) } == 1)
+        let quiet = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+        #expect(quiet["s0"] == "not asked: unchanged")
+        try db.execute("DELETE FROM tasks WHERE id = 'm-s0'")
+        let asked = try night(
+            f, now: NightlyFixture.now.addingTimeInterval(2 * Self.day), policy: ModelCallPolicy(reviewEveryDays: 0))
+        #expect(asked["s0"] == "asked: plan-changed")
     }
 }

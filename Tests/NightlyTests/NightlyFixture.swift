@@ -20,7 +20,7 @@ extension TemporaryDatabase {
 
 /// A scripted model stage: moves nothing, or fails, or runs out of quota, as told.
 struct FakeReviewer: ModelReviewer {
-    enum Behaviour: Sendable { case endAtOnce, fail, quota, createSession }
+    enum Behaviour: Sendable { case endAtOnce, fail, quota, createSession, textAnswer, turnLimit, cut }
     let behaviour: Behaviour
     let calls: Counter
 
@@ -36,6 +36,13 @@ struct FakeReviewer: ModelReviewer {
         case .quota:
             return ModelReview(
                 plan: working, ending: .failed, requests: 1, error: "insufficient_quota", quotaExhausted: true)
+        case .textAnswer:
+            return ModelReview(plan: working, ending: .textAnswer, requests: 1, turns: 1, summary: "All good.")
+        case .turnLimit:
+            return ModelReview(plan: working, ending: .turnLimit, requests: 15, turns: 15, error: "turn-limit")
+        case .cut:
+            return ModelReview(
+                plan: working, ending: .truncated, requests: 3, turns: 3, error: "the conversation was cut")
         case .createSession:
             var plan = working
             let id = "m-\(working.user.id)"
