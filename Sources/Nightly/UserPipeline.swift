@@ -141,7 +141,7 @@ package struct UserPipeline: Sendable {
 
         let window = PlanWindowDates(planDate: planDate, settings: original.settings)
         var report: [String: JSONValue] = [
-            "flags": .array(local.flags.map(EditReport.flag)),
+            "flags": .array(local.flags.map { EditReport.flag($0, start: original.occurrence($0.id)?.start) }),
             "summary": EditReport.summary(local.summary),
             "model": model.json,
             "now": .string(localNow.description),
