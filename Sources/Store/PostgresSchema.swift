@@ -18,8 +18,20 @@
 ///   can hand out only rows no running transaction can still precede.
 package enum PostgresSchema {
     package static let migrations: [PostgresMigration] = [
-        PostgresMigration(version: 1, name: "initial schema", sql: initial)
+        PostgresMigration(version: 1, name: "initial schema", sql: initial),
+        PostgresMigration(
+            version: 2, name: "morning notes in the outbox; the student's morning time", sql: morningNotes),
     ]
+
+    /// Migration 2, SQLite's migration 9 (`Schema.morningNotes`): the outbox's `note` rows and
+    /// the student's `morning_time`.
+    static let morningNotes = """
+        ALTER TABLE notification_outbox ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'reminder'
+            CHECK (kind IN ('reminder', 'note'));
+        ALTER TABLE notification_outbox ADD COLUMN title TEXT COLLATE "C";
+        ALTER TABLE notification_outbox ADD COLUMN body TEXT COLLATE "C";
+        ALTER TABLE settings ADD COLUMN morning_time TEXT COLLATE "C" NOT NULL DEFAULT '07:30';
+        """
 
     /// The session setting that marks replan's own connections for the version trigger.
     static let writerSetting = "replan.writer"

@@ -81,17 +81,32 @@ import Testing
     /// next id continues after the highest, and the new reference lets a changeset go.
     @Test func migration7KeepsTheRowsAndContinuesTheirIds() throws {
         let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 7 })
-        let mei = try f.addUser()
-        try f.commit(
-            from: UserPlan(user: mei, tasks: []),
-            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
-            outbox: [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)])
-        let before = try OutboxRepository(f.db).entries(userID: "mei")
+        // Rows as the repositories of that schema wrote them (today's name later columns).
+        try f.addUserRow()
+        try f.db.execute(
+            "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', ?, 'manual', 'applied')",
+            [.text(Timestamp.text(Fixture.now))])
+        let written = [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)]
+        for e in written {
+            try f.db.execute(
+                """
+                INSERT INTO notification_outbox (user_id, occurrence_id, fire_at, action, created_at, changeset_id)
+                VALUES ('mei', ?, ?, 'schedule', ?, 'c1')
+                """,
+                [
+                    .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)),
+                    .text(Timestamp.text(Fixture.now)),
+                ])
+        }
+        let ids = try f.db.query("SELECT id FROM notification_outbox ORDER BY id") { $0.int(0) }
         try f.db.close()
         let db = try Database.open(path: f.path, now: Fixture.later)
         let outbox = OutboxRepository(db)
-        #expect(try outbox.entries(userID: "mei") == before)
-        #expect(try outbox.highestIssuedID() == before.last?.id)
+        let after = try outbox.entries(userID: "mei")
+        #expect(after.map(\.id) == ids)
+        #expect(after.map(\.entry) == written, "reminders stay reminders through migration 9")
+        #expect(after.map(\.changesetID) == [ChangesetID("c1"), ChangesetID("c1")])
+        #expect(try outbox.highestIssuedID() == ids.last)
         #expect(try db.queryFirst("PRAGMA foreign_key_check") { $0.text(0) } == nil)
         #expect(try db.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
         try db.execute("DELETE FROM changesets")
