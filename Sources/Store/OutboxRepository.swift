@@ -13,13 +13,15 @@ package struct OutboxRepository {
         for e in entries {
             try db.execute(
                 """
-                INSERT INTO notification_outbox (user_id, occurrence_id, fire_at, action, created_at, changeset_id)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO notification_outbox
+                    (user_id, occurrence_id, fire_at, action, created_at, changeset_id, kind, title, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(userID), .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)),
                     .text(e.action.rawValue),
-                    .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue),
+                    .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue), .text(e.kind.rawValue),
+                    SQLValue(e.note?.title), SQLValue(e.note?.body),
                 ])
         }
     }
@@ -80,18 +82,29 @@ package struct OutboxRepository {
         }
     }
 
-    static let columns = "id, user_id, occurrence_id, fire_at, action, created_at, changeset_id"
+    static let columns = "id, user_id, occurrence_id, fire_at, action, created_at, changeset_id, kind, title, body"
 
     static func decode(_ s: Statement) throws(StoreError) -> StoredOutboxEntry {
         let key = String(s.int(0))
-        guard let occurrence = OccurrenceID(s.text(2)), let fireAt = Timestamp.date(s.text(3)),
+        let kind = OutboxEntry.Kind(rawValue: s.text(7))
+        guard let kind, let fireAt = Timestamp.date(s.text(3)),
             let action = OutboxEntry.Action(rawValue: s.text(4)), let created = Timestamp.date(s.text(5))
         else {
-            throw StoreError.malformedRow(entity: "outbox", key: key, problem: "bad occurrence, time or action")
+            throw StoreError.malformedRow(entity: "outbox", key: key, problem: "bad kind, time or action")
+        }
+        let entry: OutboxEntry
+        switch kind {
+        case .note:
+            entry = OutboxEntry(
+                note: OutboxEntry.Note(title: s.optionalText(8) ?? "", body: s.optionalText(9) ?? ""), fireAt: fireAt)
+        case .reminder:
+            guard let occurrence = OccurrenceID(s.text(2)) else {
+                throw StoreError.malformedRow(entity: "outbox", key: key, problem: "bad occurrence")
+            }
+            entry = OutboxEntry(occurrenceID: occurrence, fireAt: fireAt, action: action)
         }
         return StoredOutboxEntry(
-            id: s.int(0), userID: s.text(1),
-            entry: OutboxEntry(occurrenceID: occurrence, fireAt: fireAt, action: action),
-            createdAt: created, changesetID: s.optionalText(6).map { ChangesetID($0) })
+            id: s.int(0), userID: s.text(1), entry: entry, createdAt: created,
+            changesetID: s.optionalText(6).map { ChangesetID($0) })
     }
 }

@@ -112,4 +112,24 @@ import Testing
         try db.execute("DELETE FROM changesets")
         #expect(try outbox.entries(userID: "mei").map(\.changesetID) == [nil, nil])
     }
+
+    /// Issue 25: a morning note is a row of its own kind, with its rendered title and body and
+    /// no occurrence, read back as written beside the reminders of the same changeset.
+    @Test func aNoteRowKeepsItsKindTitleAndBody() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let note = OutboxEntry(
+            note: OutboxEntry.Note(title: "1月7日週二的計畫：1 項調整", body: "補上的課\n- Math：改到 1月7日週二 10:00–11:00"),
+            fireAt: Date(timeIntervalSince1970: 1_736_206_200))
+        try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
+            outbox: [Self.reminder("m1", 1_736_229_000), note])
+        let rows = try OutboxRepository(f.db).entries(userID: "mei")
+        #expect(rows.map(\.entry) == [Self.reminder("m1", 1_736_229_000), note])
+        #expect(rows.map(\.entry.kind) == [.reminder, .note])
+        #expect(
+            try f.db.queryFirst("SELECT occurrence_id FROM notification_outbox WHERE kind = 'note'") { $0.text(0) }
+                == "")
+    }
 }
