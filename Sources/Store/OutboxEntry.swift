@@ -14,6 +14,10 @@ package struct OutboxEntry: Hashable, Sendable {
 
     /// The text of a `note` row, rendered in the student's language.
     package struct Note: Hashable, Sendable {
+        /// Stands for the changeset's id in a note rendered before its commit gave the id;
+        /// the insert writes the id in its place.
+        package static let changesetMark = "{changeset}"
+
         package var title: String
         package var body: String
 

@@ -10,7 +10,11 @@ package struct OutboxRepository {
 
     func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError)
     {
-        for e in entries {
+        for var e in entries {
+            if let id = changesetID, var note = e.note {
+                note.body = note.body.replacingOccurrences(of: OutboxEntry.Note.changesetMark, with: id.rawValue)
+                e.note = note
+            }
             try db.execute(
                 """
                 INSERT INTO notification_outbox
