@@ -56,6 +56,12 @@ package enum NightNote {
         return MorningNote.render(n, language: user.language)
     }
 
+    /// When a night's note is delivered: the student's morning time on the plan date, or the
+    /// commit itself when that has passed (a late run, a student far west of the server).
+    package static func deliveryTime(planDate: CivilDate, settings: UserSettings, zone: UserZone, now: Date) -> Date {
+        max(zone.instant(CivilDateTime(date: planDate, time: settings.morningTime)), now)
+    }
+
     /// A note as JSON (`show --json`, `note --json`): title, body, the language used and whether
     /// it stood in for the student's.
     package static func json(_ note: MorningNote?) -> JSONValue {

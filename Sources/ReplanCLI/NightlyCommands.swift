@@ -60,11 +60,19 @@ enum NightlyCommands {
         // default (a line per changed student drowned it: 4,970 for 5,000 students).
         let verbosity: RunProgress.Verbosity = a.quiet ? .quiet : a.verbose ? .verbose : .normal
         let progress = RunProgress(console: ctx.console, verbosity: verbosity)
+        let fellBack = Mutex<Set<String>>([])
         let runner = NightlyRunner(
             databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 requests.add(night.model.requests, ordering: .relaxed)
+                // Once per language and run: a student whose language has no texts got an
+                // English morning note (docs/planning.md §12).
+                if let language = night.noteFellBack, fellBack.withLock({ $0.insert(language).inserted }) {
+                    progress.log(
+                        "morning notes in '\(language)' have no texts; \(night.userID) and others in it get English",
+                        priority: .warning)
+                }
                 if json {
                     collected.append(night)
                 } else if night.status == .failed || night.error != nil || night.model.error != nil {

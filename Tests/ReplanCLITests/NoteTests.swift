@@ -71,6 +71,19 @@ import Testing
         #expect(outcome.stderr.contains("'fr' has no texts; the note is in English"), "\(outcome)")
     }
 
+    @Test func theRunSaysOnceWhenALanguageHasNoTexts() async throws {
+        let s = try Sandbox()
+        for id in ["ana", "luc"] {
+            try await s.ok(["user", "add", id, "--time-zone", "Asia/Taipei", "--language", "fr"])
+            try await s.ok(["settings", "set", "--user", id, "--notifications", "on"])
+            try await s.addTask("\(id)-m", "Maths", "2025-01-06T10:00", "2025-01-06T11:00", category: "Maths", user: id)
+        }
+        let run = try await s.run(["run", "--no-model"])
+        #expect(run.code == 0, "\(run)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("morning notes in 'fr' have no texts") }
+        #expect(warnings.count == 1, "\(run.stderr)")
+    }
+
     @Test func anotherStudentsChangesetIsRefused() async throws {
         let (s, cs) = try await Self.afterOneNight()
         try await s.ok(["user", "add", "bob", "--time-zone", "UTC"])
