@@ -57,7 +57,8 @@ enum NightText {
             "error": n.error.map { .string($0) } ?? .null,
         ]
         // The morning note the night gives the student (docs/planning.md §12), beside the codes.
-        o["note"] = n.plans.map { NightNote.json(NightNote.note(of: n, user: $0.original.user)) } ?? .null
+        // (`preview`; a committed night of `run` has let its plans go, and `note` prints it.)
+        if let plans = n.plans { o["note"] = NightNote.json(NightNote.note(of: n, user: plans.original.user)) }
         if let schema { o["schema"] = .string(schema) }
         if includeChangeset { o["changesetId"] = n.changesetID.map { .string($0.description) } ?? .null }
         return .object(o)
