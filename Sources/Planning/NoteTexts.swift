@@ -23,7 +23,8 @@ package struct NoteTexts: Sendable {
     /// takes `zh-TW`; any other tag without a file of its own takes its primary language's
     /// file if there is one, else English.
     package init(language tag: String) {
-        let found = NoteTexts.resolve(tag)
+        // The two complete languages as students' settings usually spell them, without parsing.
+        let found = tag == "en" || tag == "zh-TW" ? tag : NoteTexts.resolve(tag)
         language = found ?? "en"
         fellBack = found == nil
         english = NoteTexts.tables["en"] ?? [:]
@@ -34,7 +35,6 @@ package struct NoteTexts: Sendable {
     static func resolve(_ tag: String) -> String? {
         let parts = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
         guard let primary = parts.first else { return nil }
-        let byLower = Dictionary(tables.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         if let exact = byLower[parts.joined(separator: "-")] { return exact }
         if primary == "zh", parts.contains(where: { ["hant", "tw", "hk", "mo"].contains($0) }) {
             return byLower["zh-tw"]
@@ -94,6 +94,9 @@ package struct NoteTexts: Sendable {
 
     /// Items joined with the language's list separator.
     package func list(_ items: [String]) -> String { items.joined(separator: text("list")) }
+
+    /// The files' tags by their lower-case spelling (tags compare without case).
+    static let byLower = Dictionary(tables.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
 
     /// Every language file, parsed once.
     static let tables: [String: [String: String]] = {
