@@ -15,8 +15,8 @@ package struct NoteTexts: Sendable {
     package let language: String
     /// True when the student's language has no texts and English stands in.
     package let fellBack: Bool
-    private let table: [String: String]
-    private let english: [String: String]
+    private let texts: Language
+    private let english: Language
 
     /// The texts for a language tag as a student's settings hold it (`zh-TW`, `zh_Hant_TW`,
     /// `EN-us`). Chinese written in Traditional characters (Taiwan, Hong Kong, Macau, `Hant`)
@@ -27,8 +27,8 @@ package struct NoteTexts: Sendable {
         let found = tag == "en" || tag == "zh-TW" ? tag : NoteTexts.resolve(tag)
         language = found ?? "en"
         fellBack = found == nil
-        english = NoteTexts.tables["en"] ?? [:]
-        table = NoteTexts.tables[language] ?? english
+        english = NoteTexts.languages["en"] ?? Language(table: [:])
+        texts = NoteTexts.languages[language] ?? english
     }
 
     /// The tag of the file that serves `tag`, nil when none does.
@@ -45,18 +45,8 @@ package struct NoteTexts: Sendable {
     /// The text of `key`, its `{name}`s replaced by `values`. A key no file knows renders as
     /// the key itself, so a missing text shows instead of crashing a night.
     package func text(_ key: String, _ values: [String: String] = [:]) -> String {
-        let template = table[key] ?? english[key] ?? key
-        guard template.contains("{") else { return template }
-        var out = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let name = String(rest[rest.index(after: open)..<close])
-            out += values[name] ?? "{\(name)}"
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
+        guard let template = texts.templates[key] ?? english.templates[key] else { return key }
+        return template.fill(values)
     }
 
     /// `….one` for 1, `….other` otherwise, with `{n}` filled in.
@@ -66,11 +56,12 @@ package struct NoteTexts: Sendable {
         return text(key + (n == 1 ? ".one" : ".other"), values)
     }
 
-    /// "Mon 6 Jan" / "1月6日（週一）".
+    /// "Mon 6 Jan" / "1月6日週一".
     package func date(_ d: CivilDate) -> String {
-        text(
-            "date",
-            ["weekday": text("weekday.\(d.weekday.rawValue)"), "day": String(d.day), "month": text("month.\(d.month)")])
+        let c = d.components
+        return texts.date.fill([
+            "weekday": texts.weekdays[d.weekday.index], "day": String(c.day), "month": texts.months[c.month - 1],
+        ])
     }
 
     /// "Mon 6 Jan 13:30".
@@ -107,6 +98,59 @@ package struct NoteTexts: Sendable {
         }
         return out
     }()
+
+    /// Every language's templates, split once at their `{name}`s, and its names of days and
+    /// months (a night's note fills a few dozen texts; cutting each up again cost a tenth of
+    /// the night's local rules).
+    static let languages: [String: Language] = tables.mapValues { Language(table: $0, english: tables["en"] ?? [:]) }
+
+    /// One language's texts, ready to fill.
+    struct Language: Sendable {
+        let templates: [String: Template]
+        let date: Template
+        let weekdays: [String]
+        let months: [String]
+
+        init(table: [String: String], english: [String: String] = [:]) {
+            templates = table.mapValues(Template.init)
+            func own(_ key: String) -> String { table[key] ?? english[key] ?? key }
+            date = Template(own("date"))
+            weekdays = Weekday.allCases.map { own("weekday.\($0.rawValue)") }
+            months = (1...12).map { own("month.\($0)") }
+        }
+    }
+
+    /// A text cut at its `{name}`s: literal pieces and the names between them.
+    struct Template: Sendable {
+        enum Piece: Sendable {
+            case literal(String)
+            case value(String)
+        }
+        let pieces: [Piece]
+
+        init(_ text: String) {
+            var pieces: [Piece] = []
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                if open > rest.startIndex { pieces.append(.literal(String(rest[..<open]))) }
+                pieces.append(.value(String(rest[rest.index(after: open)..<close])))
+                rest = rest[rest.index(after: close)...]
+            }
+            if !rest.isEmpty { pieces.append(.literal(String(rest))) }
+            self.pieces = pieces
+        }
+
+        func fill(_ values: [String: String]) -> String {
+            var out = ""
+            for piece in pieces {
+                switch piece {
+                case .literal(let text): out += text
+                case .value(let name): out += values[name] ?? "{\(name)}"
+                }
+            }
+            return out
+        }
+    }
 
     /// Every key a complete language must have: the renderer's own, and one per reason,
     /// operation, flag and summary field (so a new reason without words fails a test).

@@ -67,6 +67,6 @@ import Testing
         }
         #expect(NoteTexts(language: "en-GB").language == "en")
         #expect(!NoteTexts(language: "en-GB").fellBack)
-        #expect(NoteTexts(language: "zh-TW").date(date("2025-01-06")) == "1月6日（週一）")
+        #expect(NoteTexts(language: "zh-TW").date(date("2025-01-06")) == "1月6日週一")
     }
 }
