@@ -132,4 +132,14 @@ import Testing
             try f.db.queryFirst("SELECT occurrence_id FROM notification_outbox WHERE kind = 'note'") { $0.text(0) }
                 == "")
     }
+
+    /// The changeset's mark in a note rendered before the commit is replaced byte by byte,
+    /// wherever it stands and whatever the script around it.
+    @Test func theChangesetMarkIsReplacedWhereverItStands() {
+        let mark = OutboxEntry.Note.changesetMark
+        #expect(
+            OutboxRepository.replacing(mark, with: "cs-1", in: "撤回 \(mark)。\n\(mark)") == "撤回 cs-1。\ncs-1")
+        #expect(OutboxRepository.replacing(mark, with: "cs-1", in: "no mark {change}") == "no mark {change}")
+        #expect(OutboxRepository.replacing(mark, with: "cs-1", in: "") == "")
+    }
 }
