@@ -6,7 +6,11 @@
 Loop: read the rows after the saved cursor (`replan outbox --since CURSOR --json`), deliver
 each, then acknowledge the batch (`replan outbox ack NEXT`) and save NEXT. A crash between
 delivering and acknowledging delivers those rows again on the next start (at least once), so
-`deliver` must be idempotent: key it on (occurrenceId, action, fireAt).
+`deliver` must be idempotent: key a reminder on (occurrenceId, action, fireAt), a note on its id.
+
+Two kinds of rows: `reminder` (schedule or cancel a session's reminder) and `note` (the
+student's morning note, or the word that a night was taken back: show `title` and `body` at
+`fireAt`, which may already have passed; then deliver it now).
 
 Replace `deliver` with your push call. As shipped it prints one JSON line per row. --replan
 takes the command as words (e.g. "sudo -u replan replan" or "replan --db /path/replan.db").
@@ -21,8 +25,13 @@ import time
 
 
 def deliver(row):
-    """Schedule or withdraw one reminder. Here: print it; in a push service: call the API."""
-    print(json.dumps({k: row[k] for k in ("action", "user", "occurrenceId", "fireAt")}, sort_keys=True), flush=True)
+    """Schedule or withdraw one reminder, or send one note. Here: print it; in a push service:
+    call the API."""
+    if row.get("kind", "reminder") == "note":
+        fields = ("kind", "id", "action", "user", "fireAt", "title", "body")
+    else:
+        fields = ("action", "user", "occurrenceId", "fireAt")
+    print(json.dumps({k: row[k] for k in fields}, sort_keys=True, ensure_ascii=False), flush=True)
 
 
 def replan(command, *args):

@@ -18,17 +18,23 @@ import Planning
 /// - completed sessions marked where people look (`✓ ` before the title) and in
 ///   `X-REPLAN-COMPLETED`;
 /// - a `VALARM` from the student's reminder setting, when notifications are on, for timed
-///   sessions still open.
+///   sessions still open;
+/// - for a session the latest night moved and that is still where it put it, one line in the
+///   description, in the student's language, saying why and from where ("moved from Mon 12
+///   Jan: missed", docs/planning.md §12).
 package enum ICalendarExport {
     /// How often a subscribed calendar should fetch the feed again: plans change nightly and
     /// with the student's own edits.
     package static let refreshInterval = "PT6H"
 
-    /// - Parameter dropped: one-off sessions deleted by recent changesets; those in the range
-    ///   (and not back in the plan) are listed as cancelled events.
+    /// - Parameters:
+    ///   - dropped: one-off sessions deleted by recent changesets; those in the range (and not
+    ///     back in the plan) are listed as cancelled events.
+    ///   - moves: the latest night's edits; a moved session still at the edit's new place says
+    ///     where it came from and why.
     package static func render(
         _ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
-        dropped: [DroppedSession] = []
+        dropped: [DroppedSession] = [], moves: [PlanEdit] = []
     ) -> String {
         let shown = plan.user.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? plan.user.id
         let name = escape(shown + " — study plan")
@@ -38,6 +44,9 @@ package enum ICalendarExport {
             "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)", "X-PUBLISHED-TTL:\(refreshInterval)",
         ]
         let settings = plan.settings
+        let movedTo = Dictionary(
+            moves.filter { $0.op == .move && $0.after != nil }.map { ($0.id, $0) }, uniquingKeysWith: { _, b in b })
+        let texts = movedTo.isEmpty ? nil : NoteTexts(language: plan.user.language)
         for o in plan.occurrences(from: from, through: through) {
             let task = plan.tasks[o.taskID]
             let override = plan.overrides[o.id]
@@ -54,7 +63,13 @@ package enum ICalendarExport {
                 lines.append("DTEND:\(utc(plan.zone.instant(o.end)))")
             }
             lines.append("SUMMARY:\(o.state == .completed ? "✓ " : "")\(escape(o.title))")
-            if !o.note.isEmpty { lines.append("DESCRIPTION:\(escape(o.note))") }
+            var description = o.note
+            if let texts, let e = movedTo[o.id], e.after?.start == o.start,
+                let why = MorningNote.feedLine(e, texts: texts)
+            {
+                description = o.note.isEmpty ? why : why + "\n\n" + o.note
+            }
+            if !description.isEmpty { lines.append("DESCRIPTION:\(escape(description))") }
             lines.append("CATEGORIES:\(escape(o.category))")
             switch o.state {
             case .skipped: lines.append("STATUS:CANCELLED")

@@ -51,6 +51,7 @@ package struct ReplanDocument: Hashable, Sendable {
             "notificationsEnabled": .bool(s.notificationsEnabled), "reminderMinutes": .int(s.reminderMinutes),
             "deleteAfterDays": .int(s.deleteAfterDays), "horizonDays": .int(s.horizonDays),
             "keepCategories": .array(s.keepCategories.map { .string($0) }), "splitSessions": .bool(s.splitSessions),
+            "morningTime": .string(s.morningTime.description),
         ]
         let overridesByTask = Dictionary(grouping: e.overrides, by: \.taskID)
         let slidesByTask = Dictionary(grouping: e.slides, by: \.taskID)

@@ -93,7 +93,7 @@ package struct ReplanDocumentDecoder: Sendable {
         try r.rejectUnknownKeys([
             "windows", "windowsEnabled", "sessionMinutes", "sessionMinutesEnabled", "tone", "instruction",
             "autoUpdate", "notificationsEnabled", "reminderMinutes", "deleteAfterDays", "horizonDays",
-            "keepCategories", "splitSessions",
+            "keepCategories", "splitSessions", "morningTime",
         ])
         var s = UserSettings()
         if let w = try r.optionalObject("windows") {
@@ -131,6 +131,12 @@ package struct ReplanDocumentDecoder: Sendable {
             }
         }
         s.splitSessions = try r.optionalBool("splitSessions") ?? s.splitSessions
+        if let text = try r.optionalString("morningTime") {
+            guard let time = TimeOfDay(text) else {
+                throw DataError(path: r.child("morningTime"), message: "must be a time HH:MM, got '\(text)'")
+            }
+            s.morningTime = time
+        }
         do { try s.validate() } catch { throw error.under(r.path) }
         return s
     }

@@ -124,7 +124,16 @@ package struct ChangesetReversal {
             r.after = e.before
             return r
         }
-        let outbox = PlanCommitter.outbox(for: reverted, plan: UserPlan(user: user, tasks: []), now: now)
+        var outbox = PlanCommitter.outbox(for: reverted, plan: UserPlan(user: user, tasks: []), now: now)
+        // A night's student was told about it in the morning; they are told it was taken back
+        // (or brought back) too, at once.
+        if pending.header.origin == .nightly, user.settings.notificationsEnabled {
+            let text = MorningNote.reversal(
+                undo: direction == .undo,
+                planDate: pending.header.planDate ?? user.zone.civil(pending.header.createdAt).date,
+                changesetID: id.description, language: user.language)
+            outbox.append(OutboxEntry(note: OutboxEntry.Note(title: text.title, body: text.body), fireAt: now))
+        }
         let store = ChangesetStore(db)
         let outcome: ChangesetOutcome
         do {

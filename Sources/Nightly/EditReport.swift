@@ -56,9 +56,12 @@ package enum EditReport {
         ["start": .string(r.start.description), "end": .string(r.end.description)]
     }
 
-    package static func flag(_ f: PlanFlag) -> JSONValue {
+    /// - Parameter start: where the flagged occurrence was when the night began, so the note
+    ///   can say "missed Mon 6 Jan" of a one-off task (whose id carries no date).
+    package static func flag(_ f: PlanFlag, start: CivilDateTime? = nil) -> JSONValue {
         var o: [String: JSONValue] = ["id": .string(f.id.description), "flag": .string(f.kind.rawValue)]
         if f.count != 1 { o["count"] = .int(f.count) }
+        if let start { o["start"] = .string(start.description) }
         if !f.title.isEmpty { o["title"] = .string(f.title) }
         return .object(o)
     }

@@ -34,6 +34,9 @@ package struct Exporter {
         let dropped = try storeCall { () throws(StoreError) in
             try store.droppedSessions(userID: userID, since: FeedPublisher.droppedSince(from...to, zone: plan.zone))
         }
-        return ICalendarExport.render(plan, from: from, through: to, stamp: now, dropped: dropped)
+        let moves = try storeCall { () throws(StoreError) in
+            try FeedPublisher.latestNightEdits(userID: userID, changesets: store)
+        }
+        return ICalendarExport.render(plan, from: from, through: to, stamp: now, dropped: dropped, moves: moves)
     }
 }

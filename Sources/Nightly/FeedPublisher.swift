@@ -117,8 +117,20 @@ package struct FeedPublisher: Sendable {
         let dropped = try changesets.droppedSessions(
             userID: user.id, since: Self.droppedSince(window, zone: user.zone))
         let ics = ICalendarExport.render(
-            plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped)
+            plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped,
+            moves: try Self.latestNightEdits(userID: user.id, changesets: changesets))
         try Self.replace(directory: directory, name: user.id + ".ics", contents: Data(ics.utf8))
+    }
+
+    /// The edits of the student's latest applied nightly changeset (none when there is none):
+    /// the feed says of each session that night moved why and from where.
+    static func latestNightEdits(userID: String, changesets: ChangesetStore) throws(StoreError) -> [PlanEdit] {
+        guard
+            let last = try changesets.changesets(userID: userID, limit: 50).first(where: {
+                $0.origin == .nightly && $0.state == .applied
+            })
+        else { return [] }
+        return RunLog.edits(of: try changesets.changeset(last.id))
     }
 
     /// The students to write, handed out one at a time to the workers: streamed from the

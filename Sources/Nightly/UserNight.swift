@@ -35,6 +35,8 @@ package struct UserNight: Sendable {
     /// While any are left no statistics base is settled, so the next night reads the whole
     /// history again and goes on dropping them.
     package var staleLeft = 0
+    /// The student's language when their morning note had to be in English (no texts for it).
+    package var noteFellBack: String?
 
     package enum MemoryUpdate: Sendable, Hashable {
         case store(ModelMemory)

@@ -174,7 +174,7 @@ package struct UserPipeline: Sendable {
 
         let window = PlanWindowDates(planDate: planDate, settings: original.settings)
         var report: [String: JSONValue] = [
-            "flags": .array(local.flags.map(EditReport.flag)),
+            "flags": .array(local.flags.map { EditReport.flag($0, start: original.occurrence($0.id)?.start) }),
             "summary": EditReport.summary(local.summary),
             "model": model.json,
             "now": .string(localNow.description),
@@ -197,12 +197,32 @@ package struct UserPipeline: Sendable {
         // What the night lists is what it counts (G5): the local rules' edits as the changeset
         // finally reads them, the model's among them under its own reason.
         let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
+        // The morning note goes with the changeset into the outbox (docs/outbox.md).
+        var noteFellBack: String?
+        if var p = prepared, original.settings.notificationsEnabled {
+            var starts: [OccurrenceID: CivilDateTime] = [:]
+            for f in local.flags { starts[f.id] = original.occurrence(f.id)?.start }
+            let facts = MorningNote.Night(
+                edits: p.edits, flags: local.flags, summary: summary, planDate: planDate,
+                deleteAfterDays: original.settings.deleteAfterDays, changesetID: OutboxEntry.Note.changesetMark,
+                flagStarts: starts, modelSummary: model.summary, modelQuestion: model.question)
+            if let note = MorningNote.render(facts, language: original.user.language) {
+                p.changeset.outbox.append(
+                    OutboxEntry(
+                        note: OutboxEntry.Note(title: note.title, body: note.body),
+                        fireAt: NightNote.deliveryTime(
+                            planDate: planDate, settings: original.settings, zone: original.zone, now: now)))
+                if note.fellBack { noteFellBack = original.user.language }
+                prepared = p
+            }
+        }
         var night = UserNight(
             userID: original.user.id, planDate: planDate, localNow: localNow, status: status!, prepared: prepared,
             flags: local.flags, summary: summary, model: model, transcript: transcript, error: error,
             durationMilliseconds: Int(Date().timeIntervalSince(started) * 1000))
         night.plans = (original, prepared == nil ? original : working)
         night.staleLeft = local.staleLeft
+        night.noteFellBack = noteFellBack
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
             memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,

@@ -1,10 +1,12 @@
 /// One change to an occurrence, as a student reads it: what moved, was skipped, deleted,
 /// created or updated, from where to where, and why.
 package struct PlanEdit: Hashable, Sendable {
-    package enum Operation: String, Sendable, Hashable, Codable { case move, skip, delete, create, update }
+    package enum Operation: String, Sendable, Hashable, Codable, CaseIterable {
+        case move, skip, delete, create, update
+    }
 
     /// Why an edit was made: a local rule's reason, or the model's.
-    package enum Reason: String, Sendable, Hashable, Codable {
+    package enum Reason: String, Sendable, Hashable, Codable, CaseIterable {
         case makeUp = "make-up"
         case chainShift = "chain-shift"
         case rescheduled
@@ -57,7 +59,7 @@ package struct TimeRange: Hashable, Sendable {
 
 /// Something the rules could not decide alone, attached to an occurrence.
 package struct PlanFlag: Hashable, Sendable {
-    package enum Kind: String, Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case needsDecision = "needs-decision"
         case couldNotFit = "could-not-fit"
     }
@@ -93,4 +95,7 @@ package struct PlanSummary: Hashable, Sendable {
         self.rescheduled = rescheduled
         self.chained = chained
     }
+
+    /// The fields' names as reports and the texts of `NoteTexts` spell them.
+    package static let fields = ["dropped", "skipped", "rescheduled", "chained"]
 }

@@ -13,6 +13,10 @@ package struct UserSettings: Hashable, Sendable {
     package var horizonDays = 14
     package var keepCategories: [String] = []
     package var splitSessions = false
+    /// When the student's morning note is delivered, local time (docs/planning.md §12).
+    package var morningTime = UserSettings.defaultMorningTime
+
+    package static let defaultMorningTime = TimeOfDay(hour: 7, minute: 30)
 
     package static let allowedReminderMinutes = [0, 5, 10, 15, 30, 60]
 

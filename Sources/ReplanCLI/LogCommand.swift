@@ -82,9 +82,15 @@ struct LogCommand: ReplanCommand {
             ctx.console.out(json(totals, students: students, changesets: changesets, prices: prices).prettyText)
             return .success
         }
+        // Each changeset's numbers in its student's words (docs/planning.md §12).
+        var languages: [String: String] = [:]
+        let reader = PlanReader(database: db)
+        for id in Set(changesets.map(\.userID)) {
+            languages[id] = (try? useCase { () throws(UseCaseError) in try reader.user(id) })?.language ?? "en"
+        }
         let text = render(
             ctx.console, totals, students: students, changesets: changesets, prices: prices,
-            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail)
+            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail, languages: languages)
         Pager.show(
             text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager,
             interruption: ctx.interruption)
@@ -121,7 +127,7 @@ struct LogCommand: ReplanCommand {
 
     static func render(
         _ console: Console, _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader],
-        prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool
+        prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool, languages: [String: String] = [:]
     ) -> String {
         var lines: [String] = []
         if totals.isEmpty {
@@ -179,11 +185,23 @@ struct LogCommand: ReplanCommand {
             if changesets.isEmpty { lines.append("  (none)") }
             for c in changesets {
                 lines.append(
-                    "  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(c.summary == [:] ? "" : c.summary.text)"
+                    "  \(c.id)  \(c.userID)  \(c.origin.rawValue)  \(c.state.rawValue)  \(c.planDate.map { "plan \($0)" } ?? "")  \(summaryWords(c.summary, language: languages[c.userID] ?? "en"))"
                 )
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A changeset's summary counts in words ("3 sessions moved, 2 of them along with their
+    /// course"); the stored JSON when it holds none of the counts.
+    static func summaryWords(_ summary: JSONValue, language: String) -> String {
+        guard summary != [:] else { return "" }
+        let counts = PlanSummary(
+            dropped: summary["dropped"]?.intValue ?? 0, skipped: summary["skipped"]?.intValue ?? 0,
+            rescheduled: summary["rescheduled"]?.intValue ?? 0, chained: summary["chained"]?.intValue ?? 0)
+        let texts = NoteTexts(language: language)
+        let parts = MorningNote.totals(counts, texts: texts)
+        return parts.isEmpty ? summary.text : texts.list(parts)
     }
 
     static func row(_ t: RunTotals, prices: Prices?) -> [String] {

@@ -5,7 +5,9 @@ import Planning
 
 /// Human-readable renderings of nights and changesets: before → after, grouped by day.
 enum NightText {
-    static func edits(_ edits: [PlanEdit], console: Console) -> [String] {
+    /// The edits by day, each in words in the student's language (`texts`), its id dimmed for
+    /// the operator.
+    static func edits(_ edits: [PlanEdit], console: Console, texts: NoteTexts = NoteTexts(language: "en")) -> [String] {
         guard !edits.isEmpty else { return ["  (no changes)"] }
         var lines: [String] = []
         var currentDay: CivilDate?
@@ -13,29 +15,15 @@ enum NightText {
             let day = (e.after ?? e.before)?.start.date
             if let day, day != currentDay {
                 currentDay = day
-                lines.append("  " + console.paint("\(day) \(SystemPromptNames.weekday(day))", .bold))
+                lines.append("  " + console.paint(texts.date(day), .bold))
             }
-            lines.append("    " + line(e, console: console))
+            lines.append("    " + line(e, console: console, texts: texts))
         }
         return lines
     }
 
-    static func line(_ e: PlanEdit, console: Console) -> String {
-        func show(_ r: TimeRange?) -> String {
-            guard let r else { return "—" }
-            return r.start.date == r.end.date ? "\(r.start.date) \(r.start.time)–\(r.end.time)" : "\(r.start)–\(r.end)"
-        }
-        let verb: String
-        switch e.op {
-        case .move: verb = console.paint("move  ", .blue)
-        case .skip: verb = console.paint("skip  ", .yellow)
-        case .delete: verb = console.paint("delete", .red)
-        case .create: verb = console.paint("create", .green)
-        case .update: verb = console.paint("update", .blue)
-        }
-        var text = "\(verb) '\(Console.oneLine(e.title))'  \(show(e.before)) → \(show(e.after))  (\(e.reason.rawValue))"
-        if !e.detail.isEmpty { text += " — \(e.detail)" }
-        return text + "  " + console.paint(e.id.description, .dim)
+    static func line(_ e: PlanEdit, console: Console, texts: NoteTexts = NoteTexts(language: "en")) -> String {
+        Console.oneLine(MorningNote.line(e, texts: texts)) + "  " + console.paint(e.id.description, .dim)
     }
 
     static func summary(_ s: PlanSummary) -> String {
@@ -64,10 +52,13 @@ enum NightText {
             "user": .string(n.userID), "planDate": .string(n.planDate.description),
             "now": .string(n.localNow.description),
             "status": .string(n.status.rawValue), "edits": .array(n.edits.map(EditReport.edit)),
-            "flags": .array(n.flags.map(EditReport.flag)), "summary": EditReport.summary(n.summary),
+            "flags": .array(n.flags.map { EditReport.flag($0) }), "summary": EditReport.summary(n.summary),
             "model": n.model.json,
             "error": n.error.map { .string($0) } ?? .null,
         ]
+        // The morning note the night gives the student (docs/planning.md §12), beside the codes.
+        // (`preview`; a committed night of `run` has let its plans go, and `note` prints it.)
+        if let plans = n.plans { o["note"] = NightNote.json(NightNote.note(of: n, user: plans.original.user)) }
         if let schema { o["schema"] = .string(schema) }
         if includeChangeset { o["changesetId"] = n.changesetID.map { .string($0.description) } ?? .null }
         return .object(o)

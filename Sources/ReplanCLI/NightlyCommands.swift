@@ -68,11 +68,19 @@ enum NightlyCommands {
         // default (a line per changed student drowned it: 4,970 for 5,000 students).
         let verbosity: RunProgress.Verbosity = a.quiet ? .quiet : a.verbose ? .verbose : .normal
         let progress = RunProgress(console: ctx.console, verbosity: verbosity)
+        let fellBack = Mutex<Set<String>>([])
         let runner = NightlyRunner(
             databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
             shouldStop: { ctx.interruption.isRaised },
             onUser: { night in
                 requests.add(night.model.requests, ordering: .relaxed)
+                // Once per language and run: a student whose language has no texts got an
+                // English morning note (docs/planning.md §12).
+                if let language = night.noteFellBack, fellBack.withLock({ $0.insert(language).inserted }) {
+                    progress.log(
+                        "morning notes in '\(language)' have no texts; \(night.userID) and others in it get English",
+                        priority: .warning)
+                }
                 if json {
                     collected.append(night)
                 } else if night.status == .failed || night.error != nil || night.model.error != nil {
@@ -350,7 +358,25 @@ enum NightlyCommands {
             transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
         }
         let h = record.header
+        let student = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
+        let texts = NoteTexts(language: student.language)
+        let night = NightNote.night(of: record, user: student)
+        let note = MorningNote.render(night, language: student.language)
         if a.json {
+            // The stable codes as stored, and beside each its words in the student's language.
+            let edits = (record.report["edits"]?.arrayValue ?? []).map { v -> JSONValue in
+                guard var o = v.objectValue, let e = EditReport.edit(from: v) else { return v }
+                o["text"] = .string(MorningNote.line(e, texts: texts))
+                return .object(o)
+            }
+            let flags = (record.report["flags"]?.arrayValue ?? []).enumerated().map { i, v -> JSONValue in
+                guard var o = v.objectValue, i < night.flags.count else { return v }
+                let f = night.flags[i]
+                o["text"] = .string(
+                    MorningNote.line(
+                        f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts))
+                return .object(o)
+            }
             var o: [String: JSONValue] = [
                 "schema": "replan.show/1",
                 "changeset": [
@@ -359,8 +385,9 @@ enum NightlyCommands {
                     "createdAt": .string(Timestamp.text(h.createdAt)), "state": .string(h.state.rawValue),
                     "origin": .string(h.origin.rawValue),
                 ],
-                "edits": record.report["edits"] ?? [], "flags": record.report["flags"] ?? [],
+                "edits": .array(edits), "flags": .array(flags),
                 "summary": record.report["summary"] ?? h.summary, "model": record.report["model"] ?? .null,
+                "note": NightNote.json(note),
                 "rows": .array(
                     record.edits.map { e in
                         [
@@ -377,31 +404,29 @@ enum NightlyCommands {
         ctx.console.out(
             "changeset \(h.id)  \(h.userID)  \(h.origin.rawValue)  \(h.state.rawValue)  created \(Timestamp.text(h.createdAt))\(h.planDate.map { "  plan date \($0)" } ?? "")"
         )
-        let edits = RunLog.edits(of: record)
-        ctx.console.out(NightText.edits(edits, console: ctx.console).joined(separator: "\n"))
-        for f in record.report["flags"]?.arrayValue ?? [] {
-            let title = f["title"]?.stringValue.map { " '\($0)'" } ?? ""
-            ctx.console.out("  flag \(f["flag"]?.stringValue ?? "?"): \(f["id"]?.stringValue ?? "?")\(title)")
+        let edits = night.edits
+        ctx.console.out(NightText.edits(edits, console: ctx.console, texts: texts).joined(separator: "\n"))
+        for f in night.flags {
+            let words = MorningNote.line(
+                f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts)
+            ctx.console.out("  " + Console.oneLine(words) + "  " + ctx.console.paint(f.id.description, .dim))
         }
-        if let s = record.report["summary"], let d = s["dropped"]?.intValue, let r = s["rescheduled"]?.intValue,
-            let c = s["chained"]?.intValue
-        {
-            // `skipped` is absent from reports written before the version-2 rules.
-            ctx.console.out(
-                NightText.summary(
-                    PlanSummary(dropped: d, skipped: s["skipped"]?.intValue ?? 0, rescheduled: r, chained: c)))
-        }
+        let totals = MorningNote.totals(
+            night.summary, model: edits.filter { $0.reason == .model }.count,
+            manual: edits.filter { $0.reason == .manual }.count, texts: texts)
+        if !totals.isEmpty { ctx.console.out(texts.text("note.total", ["parts": texts.list(totals)])) }
         if let m = record.report["model"], m["called"]?.boolValue == true {
             ctx.console.out(
                 "model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")"
             )
             if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
+            if let asked = m["question"]?.stringValue { ctx.console.out("  for the student to decide: \(asked)") }
         }
         ctx.console.out(
             "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: \(InvocationName.hint(ctx)) undo \(h.id)" : "redo with: \(InvocationName.hint(ctx)) redo \(h.id)")"
         )
         if a.week {
-            let user = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
+            let user = student
             let day =
                 h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
                 ?? user.zone.civil(h.createdAt).date

@@ -41,15 +41,21 @@ enum OutboxCommand {
                     "schema": "replan.outbox/1", "since": .int(since), "next": .int(next),
                     "entries": .array(
                         rows.map { r in
-                            [
-                                "id": .int(r.id), "user": .string(r.userID),
-                                "occurrenceId": .string(r.entry.occurrenceID.description),
-                                "taskId": .string(r.entry.occurrenceID.taskID),
+                            let note = r.entry.note
+                            var o: [String: JSONValue] = [
+                                "id": .int(r.id), "user": .string(r.userID), "kind": .string(r.entry.kind.rawValue),
+                                "occurrenceId": note == nil ? .string(r.entry.occurrenceID.description) : .null,
+                                "taskId": note == nil ? .string(r.entry.occurrenceID.taskID) : .null,
                                 "action": .string(r.entry.action.rawValue),
                                 "fireAt": .string(Timestamp.text(r.entry.fireAt)),
                                 "createdAt": .string(Timestamp.text(r.createdAt)),
                                 "changesetId": r.changesetID.map { .string($0.description) } ?? .null,
                             ]
+                            if let note {
+                                o["title"] = .string(note.title)
+                                o["body"] = .string(note.body)
+                            }
+                            return .object(o)
                         }),
                 ]).prettyText)
             return .success
@@ -57,7 +63,7 @@ enum OutboxCommand {
         if rows.isEmpty { ctx.console.out("no rows after \(since)") }
         for r in rows {
             ctx.console.out(
-                "\(r.id)  \(r.entry.action.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))  \(Timestamp.text(r.entry.fireAt))  \(r.userID)  \(r.entry.occurrenceID)"
+                "\(r.id)  \((r.entry.note == nil ? r.entry.action.rawValue : "note").padding(toLength: 8, withPad: " ", startingAt: 0))  \(Timestamp.text(r.entry.fireAt))  \(r.userID)  \(r.entry.note.map { Console.oneLine($0.title) } ?? r.entry.occurrenceID.description)"
             )
         }
         if !rows.isEmpty { ctx.console.out("next cursor: \(next) (acknowledge with: replan outbox ack \(next))") }

@@ -58,6 +58,8 @@ enum SettingsCommands {
         @Option(name: "--horizon-days", range: 1...90, help: "days searched for a new slot") var horizonDays: Int?
         @Option(name: "--keep-category", value: "C", help: "never drop this category") var keepCategory: [String]
         @Option(name: "--split-sessions", help: "on|off") var splitSessions: Bool?
+        @Option(name: "--morning-time", value: "HH:MM", help: "when the morning note is delivered (07:30)")
+        var morningTime: String?
         @Flag(name: "--json", help: "print the new settings as JSON") var json: Bool
 
         func run(_ ctx: CommandContext) throws -> ExitCode { try SettingsCommands.set(ctx, self) }
@@ -104,6 +106,10 @@ enum SettingsCommands {
             s.keepCategories = a.keepCategory.filter { !$0.isEmpty }
         }
         if let v = a.splitSessions { s.splitSessions = v }
+        if let v = a.morningTime {
+            guard let time = TimeOfDay(v) else { throw CLIError.badInput("--morning-time '\(v)' is not HH:MM") }
+            s.morningTime = time
+        }
         do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
         let final = s
         try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
@@ -135,6 +141,7 @@ enum SettingsCommands {
             "reminderMinutes": .int(s.reminderMinutes), "deleteAfterDays": .int(s.deleteAfterDays),
             "horizonDays": .int(s.horizonDays),
             "keepCategories": .array(s.keepCategories.map { .string($0) }), "splitSessions": .bool(s.splitSessions),
+            "morningTime": .string(s.morningTime.description),
         ]
     }
 
@@ -154,6 +161,7 @@ enum SettingsCommands {
             "horizon days:        \(s.horizonDays)",
             "keep categories:     \(s.keepCategories.isEmpty ? "-" : s.keepCategories.joined(separator: ", "))",
             "split sessions:      \(s.splitSessions ? "on" : "off")",
+            "morning note at:     \(s.morningTime)",
         ]
         return lines.joined(separator: "\n")
     }

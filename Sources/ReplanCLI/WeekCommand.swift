@@ -61,6 +61,12 @@ struct WeekCommand: ReplanCommand {
             render(
                 plan: plan, monday: monday, edits: edits, changeset: changeset, console: ctx.console,
                 columns: terminalColumns(ctx)))
+        // What the marks stand for, in the student's words (docs/planning.md §12).
+        if !edits.isEmpty {
+            ctx.console.out(
+                NightText.edits(edits, console: ctx.console, texts: NoteTexts(language: user.language)).joined(
+                    separator: "\n"))
+        }
     }
 
     /// `$COLUMNS`, else the terminal's width, else 120 (a file or a pipe).

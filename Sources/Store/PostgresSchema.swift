@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 8 are step 1 here, SQLite's 9 is step 2).
+/// history's steps 1 to 8 are step 1 here; SQLite's 9 is step 3 and its 10 step 4, step 2 has no SQLite twin).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -24,6 +24,8 @@ package enum PostgresSchema {
         PostgresMigration(version: 2, name: "night claims", sql: nightClaims),
         // Issue 29: SQLite's migration 9.
         PostgresMigration(version: 3, name: "import changesets record the student", sql: importedStudents),
+        PostgresMigration(
+            version: 4, name: "morning notes in the outbox; the student's morning time", sql: morningNotes),
     ]
 
     /// Migration 2: a night shared by several workers (`NightClaims`): the workers with their
@@ -61,6 +63,16 @@ package enum PostgresSchema {
         ALTER TABLE changeset_edits ADD CONSTRAINT changeset_edits_entity_check
             CHECK (entity IN ('task', 'override', 'slide', 'statistic', 'focus', 'user')) NOT VALID;
         ALTER TABLE changesets DROP CONSTRAINT changesets_user_id_fkey;
+        """
+
+    /// Step 4, SQLite's migration 10 (`Schema.morningNotes`): the outbox's `note` rows and
+    /// the student's `morning_time`.
+    static let morningNotes = """
+        ALTER TABLE notification_outbox ADD COLUMN kind TEXT COLLATE "C" NOT NULL DEFAULT 'reminder'
+            CHECK (kind IN ('reminder', 'note'));
+        ALTER TABLE notification_outbox ADD COLUMN title TEXT COLLATE "C";
+        ALTER TABLE notification_outbox ADD COLUMN body TEXT COLLATE "C";
+        ALTER TABLE settings ADD COLUMN morning_time TEXT COLLATE "C" NOT NULL DEFAULT '07:30';
         """
 
     /// The session setting that marks replan's own connections for the version trigger.

@@ -29,7 +29,23 @@ package enum Schema {
         focusEdits,
         // Issue 29: undoing the import that created a student removes the student.
         importedStudents,
+        // Issue 25.
+        .sql(version: 10, name: "morning notes in the outbox; the student's morning time", morningNotes),
     ]
+
+    /// Migration 10: the outbox carries a second kind of row, the student's morning note
+    /// (docs/outbox.md): `kind` `note` with its rendered `title` and `body` (a reminder keeps
+    /// `kind` `reminder` and no text; a note concerns no one occurrence, so its
+    /// `occurrence_id` is empty). And the student's `morning_time`, when the note is delivered.
+    /// Plain `ADD COLUMN`s with defaults, the same on PostgreSQL (its step 4): no row is
+    /// read or rebuilt.
+    static let morningNotes = """
+        ALTER TABLE notification_outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'reminder'
+            CHECK (kind IN ('reminder', 'note'));
+        ALTER TABLE notification_outbox ADD COLUMN title TEXT;
+        ALTER TABLE notification_outbox ADD COLUMN body TEXT;
+        ALTER TABLE settings ADD COLUMN morning_time TEXT NOT NULL DEFAULT '07:30';
+        """
 
     /// Migration 7: the outbox's ids were SQLite rowids, which restart below a consumer's
     /// cursor once `outbox ack` empties the table; `AUTOINCREMENT` keeps the high-water mark

@@ -8,7 +8,7 @@ enum SettingsTable {
     static let names = [
         "windows", "windows_enabled", "session_minutes", "session_minutes_enabled", "tone", "instruction",
         "auto_update", "notifications_enabled", "reminder_minutes", "delete_after_days", "horizon_days",
-        "keep_categories", "split_sessions",
+        "keep_categories", "split_sessions", "morning_time",
     ]
     static let columns = names.joined(separator: ", ")
     static let aliasedColumns = names.map { "s." + $0 }.joined(separator: ", ")
@@ -19,7 +19,7 @@ enum SettingsTable {
             SQLValue(s.sessionMinutesEnabled), .text(s.tone), .text(s.instruction), SQLValue(s.autoUpdate),
             SQLValue(s.notificationsEnabled), .integer(s.reminderMinutes), .integer(s.deleteAfterDays),
             .integer(s.horizonDays), .text(JSONValue.array(s.keepCategories.map { .string($0) }).text),
-            SQLValue(s.splitSessions),
+            SQLValue(s.splitSessions), .text(s.morningTime.description),
         ]
     }
 
@@ -48,6 +48,8 @@ enum SettingsTable {
             return c
         }
         settings.splitSessions = s.bool(offset + 12)
+        guard let morning = TimeOfDay(s.text(offset + 13)) else { throw bad("morning_time is not HH:MM") }
+        settings.morningTime = morning
         return settings
     }
 

@@ -209,6 +209,34 @@ struct ICalendarExportTests {
         #expect(DroppedSession(image: series, droppedAt: stamp) == nil)
     }
 
+    @Test("a session the latest night moved says in its description why and from where, in the student's language")
+    func aMovedSessionSaysWhy() throws {
+        let moved = task("math", "Math", "2025-01-07T10:00", "2025-01-07T11:00", note: "chapter 3")
+        let phy = task("phy", "Physics", "2025-01-08T14:00", "2025-01-08T15:00")
+        let edits = [
+            PlanEdit(
+                op: .move, id: id("math"), title: "Math",
+                before: ReplanTestSupport.range("2025-01-06T10:00", "2025-01-06T11:00"),
+                after: ReplanTestSupport.range("2025-01-07T10:00", "2025-01-07T11:00"), reason: .makeUp),
+            // Moved again since (by the student): the line no longer holds.
+            PlanEdit(
+                op: .move, id: id("phy"), title: "Physics",
+                before: ReplanTestSupport.range("2025-01-07T14:00", "2025-01-07T15:00"),
+                after: ReplanTestSupport.range("2025-01-08T09:00", "2025-01-08T10:00"), reason: .chainShift),
+        ]
+        let ics = unfolded(
+            ICalendarExport.render(
+                plan([moved, phy]), from: date("2025-01-06"), through: date("2025-01-12"), stamp: stamp, moves: edits))
+        #expect(ics.contains("DESCRIPTION:moved from Mon 6 Jan: missed\\n\\nchapter 3"), "\(ics)")
+        #expect(ics.filter { $0.hasPrefix("DESCRIPTION:") }.count == 1, "\(ics)")
+        var zh = plan([moved])
+        zh.user = try User(id: "mei", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-TW")
+        let chinese = unfolded(
+            ICalendarExport.render(
+                zh, from: date("2025-01-06"), through: date("2025-01-12"), stamp: stamp, moves: edits))
+        #expect(chinese.contains("DESCRIPTION:從 1月6日週一 移來：未完成\\n\\nchapter 3"), "\(chinese)")
+    }
+
     @Test("the calendar is named after the student and asks to be refreshed")
     func calendarProperties() {
         var p = plan([])

@@ -512,6 +512,15 @@ struct ReplanDocumentDecoderTests {
         #expect(doc.entries[0].user.settings == expected)
     }
 
+    @Test("the morning time is read, and a time that is not HH:MM is refused under its path")
+    func morningTime() throws {
+        let doc = try decode(settings(#"{"morningTime": "06:45"}"#))
+        #expect(doc.entries[0].user.settings.morningTime == TimeOfDay(hour: 6, minute: 45))
+        #expect(try decode(settings("{}")).entries[0].user.settings.morningTime == UserSettings.defaultMorningTime)
+        let error = failure(settings(#"{"morningTime": "7h"}"#))
+        #expect(error?.path == "users[0].settings.morningTime", "\(String(describing: error))")
+    }
+
     @Test("a placeholder category to keep is refused under its settings path")
     func placeholderKeptCategory() {
         let error = failure(settings(#"{"keepCategories": ["English", "未分類"]}"#))

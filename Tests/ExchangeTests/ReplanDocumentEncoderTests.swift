@@ -40,6 +40,7 @@ private func richDocument() throws -> ReplanDocument {
     s.horizonDays = 30
     s.keepCategories = ["English", "數學"]
     s.splitSessions = true
+    s.morningTime = TimeOfDay(hour: 6, minute: 45)
     let mei = try User(
         id: "mei", zone: UserZone(identifier: "Asia/Taipei"), language: "zh-Hant-TW", displayName: "梅 \"Mei\"",
         settings: s)
@@ -240,8 +241,9 @@ struct ReplanDocumentEncoderTests {
         // Every setting is written, so the file says what the user has.
         #expect(
             user["settings"]?.objectValue?.keys.sorted() == [
-                "autoUpdate", "deleteAfterDays", "horizonDays", "instruction", "keepCategories", "notificationsEnabled",
-                "reminderMinutes", "sessionMinutes", "sessionMinutesEnabled", "splitSessions", "tone", "windows",
+                "autoUpdate", "deleteAfterDays", "horizonDays", "instruction", "keepCategories", "morningTime",
+                "notificationsEnabled", "reminderMinutes", "sessionMinutes", "sessionMinutesEnabled", "splitSessions",
+                "tone", "windows",
                 "windowsEnabled",
             ])
         #expect(try decode(doc.json.prettyText) == doc)

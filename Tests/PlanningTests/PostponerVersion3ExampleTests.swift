@@ -39,13 +39,7 @@ import Testing
 
     @Test("§11 example 11: the nearest free time of the day, not a second day of shift")
     func example11_nearestFreeTimeOfTheDay() {
-        let plan = Fx.plan(
-            [
-                Fx.task("l1", "Lab [1/3]", "2025-01-06T14:15", "2025-01-06T15:15"),
-                Fx.task("l2", "Lab [2/3]", "2025-01-07T14:15", "2025-01-07T15:15"),
-                Fx.task("l3", "Lab [3/3]", "2025-01-08T14:15", "2025-01-08T15:15"),
-                Fx.task("la", "Linear algebra", "2025-01-07T14:30", "2025-01-07T15:30"),
-            ], settings: Fx.settings(enabled: false))
+        let plan = WorkedExamples.example11()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [

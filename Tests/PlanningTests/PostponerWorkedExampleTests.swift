@@ -19,14 +19,7 @@ import Testing
 
     /// docs/planning.md §9.1.
     @Test func example1_noWindows_missedDailyMathShiftsByOneDay() {
-        let settings = Fx.settings(enabled: false)
-        let plan = Fx.plan(
-            [
-                Fx.task("A", "Math [1/4]", "2025-01-01T09:00", "2025-01-01T10:00"),
-                Fx.task("B", "Math [2/4]", "2025-01-02T09:00", "2025-01-02T10:00"),
-                Fx.task("C", "Math [3/4]", "2025-01-03T09:00", "2025-01-03T10:00"),
-                Fx.task("D", "Math [4/4]", "2025-01-04T09:00", "2025-01-04T10:00"),
-            ], settings: settings)
+        let plan = WorkedExamples.example1()
         let result = Fx.postpone(plan, at: "2025-01-02T03:00")
         #expect(
             result.edits == [
@@ -109,15 +102,7 @@ import Testing
 
     /// docs/planning.md §9.4.
     @Test func example4_mixedWeek_dropRescheduleAndChainAroundTheClub() {
-        let plan = Fx.plan([
-            Fx.task("phy-mon", "Physics", "2025-01-06T14:00", "2025-01-06T15:00", category: "Physics"),
-            Fx.task("phy-tue", "Physics", "2025-01-07T14:00", "2025-01-07T15:00", category: "Physics"),
-            Fx.task("phy-thu", "Physics", "2025-01-09T14:00", "2025-01-09T15:00", category: "Physics"),
-            Fx.task("phy-fri", "Physics", "2025-01-10T14:00", "2025-01-10T15:00", category: "Physics"),
-            Fx.task("club", "Club", "2025-01-08T14:00", "2025-01-08T16:00", category: "社團"),
-            Fx.task("report", "Write report", "2025-01-04T15:00", "2025-01-04T17:00", category: "作業"),
-            Fx.task("old", "Old reading", "2024-12-28T10:00", "2024-12-28T11:00", category: "Reading"),
-        ])
+        let plan = WorkedExamples.example4()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [
@@ -144,12 +129,9 @@ import Testing
 
     /// docs/planning.md §9.5.
     @Test func example5_courseSeries_theMissedSessionIsAppendedAfterTheEnd() {
-        let vocab = Fx.task(
-            "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
-            repeat: RepeatRule(every: .daily, until: date("2025-01-31")))
+        let vocab = WorkedExamples.vocab
         #expect(vocab.repeatRule?.effectiveMissed == .shift)
-        let history = (1...5).map { Fx.completed("vocab", "2025-01-0\($0)") }
-        let plan = Fx.plan([vocab], overrides: history)
+        let plan = WorkedExamples.example5()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [
@@ -196,10 +178,7 @@ import Testing
 
     /// docs/planning.md §9.7.
     @Test func example7_cascade_theNextRunAfterAFreeDayIsPushedAlong() {
-        let days = ["2025-01-06", "2025-01-07", "2025-01-08", "2025-01-10"]
-        let plan = Fx.plan(
-            days.map { Fx.task("R\($0.suffix(2))", "Reading", "\($0)T18:00", "\($0)T19:00", category: "English") },
-            settings: Fx.settings(enabled: false))
+        let plan = WorkedExamples.example7()
         let result = Fx.postpone(plan, at: "2025-01-08T03:00")
         #expect(
             result.edits == [
@@ -222,11 +201,8 @@ import Testing
 
     /// docs/planning.md §9.8.
     @Test func example8_habit_aMissedDayIsSkipped() {
-        let stretch = Fx.task(
-            "stretch", "Stretch", "2025-01-01T07:00", "2025-01-01T07:15", category: "Health",
-            repeat: RepeatRule(every: .daily))
-        #expect(stretch.repeatRule?.effectiveMissed == .skip)
-        let plan = Fx.plan([stretch], overrides: (1...5).map { Fx.completed("stretch", "2025-01-0\($0)") })
+        #expect(WorkedExamples.stretch.repeatRule?.effectiveMissed == .skip)
+        let plan = WorkedExamples.example8()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [
@@ -241,11 +217,8 @@ import Testing
 
     /// docs/planning.md §9.9.
     @Test func example9_weeklyLesson_madeUpBeforeTheNextOne() {
-        let piano = Fx.task(
-            "piano", "Piano lesson", "2025-01-07T18:00", "2025-01-07T19:00", category: "Music",
-            repeat: RepeatRule(every: .weekly, until: date("2025-03-25")))
-        #expect(piano.repeatRule?.effectiveMissed == .makeUp)
-        let plan = Fx.plan([piano], settings: Fx.settings(enabled: false))
+        #expect(WorkedExamples.piano.repeatRule?.effectiveMissed == .makeUp)
+        let plan = WorkedExamples.example9()
         let result = Fx.postpone(plan, at: "2025-01-08T03:00")
         #expect(
             result.edits == [

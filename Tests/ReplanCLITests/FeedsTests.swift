@@ -130,6 +130,19 @@ import Testing
         #expect(back["status"] is NSNull || back["status"] == nil, "\(back)")
     }
 
+    /// Issue 25: after a night, the feed's copy of a session it moved says why and from where.
+    @Test func aSessionTheNightMovedSaysWhyInTheFeed() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "ann", "--time-zone", "Asia/Taipei"])
+        try await s.addTask("m1", "Math", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math", user: "ann")
+        try await s.ok(["run", "--no-model"])
+        let out = s.path("feeds")
+        try await s.ok(["feeds", "--out", out])
+        let events = try #require(try Self.validate([out + "/ann.ics"]).first?["events"] as? [[String: Any]])
+        let math = try #require(events.first { $0["uid"] as? String == "m1@ann.replan" }, "\(events)")
+        #expect(math["description"] as? String == "moved from Mon 6 Jan: missed", "\(math)")
+    }
+
     @Test func removeStaleDeletesOnlyTheFeedsOfStudentsWhoAreGone() async throws {
         let s = try await Self.students()
         let out = s.path("feeds")

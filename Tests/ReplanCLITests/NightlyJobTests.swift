@@ -335,13 +335,17 @@ import Testing
             Set(
                 try SQL.rows(
                     s.db,
-                    "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE changeset_id = '\(cs)' AND action = '\(action)'"
+                    "SELECT occurrence_id || ' ' || fire_at FROM notification_outbox WHERE changeset_id = '\(cs)' AND action = '\(action)' AND kind = 'reminder'"
                 )
                 .map { $0.replacingOccurrences(of: "'", with: "") })
         }
         #expect(schedule.contains("mei-eng-1 2025-01-07T01:45:00Z"), "Tue 10:00 Taipei is 02:00Z; 15 minutes before")
         #expect(try outbox("schedule") == schedule)
         #expect(try outbox("cancel") == cancel)
+        // The night's morning note is the one other row of its changeset.
+        #expect(
+            try SQL.int(s.db, "SELECT count(*) FROM notification_outbox WHERE changeset_id = '\(cs)' AND kind = 'note'")
+                == 1)
         #expect(try SQL.int(s.db, "SELECT count(DISTINCT user_id) FROM notification_outbox") == 1)
 
         // bob has notifications off: his run writes no reminders.

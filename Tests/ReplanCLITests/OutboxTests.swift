@@ -88,6 +88,65 @@ import Testing
         #expect(again.code == 0 && again.stdout.isEmpty, "nothing is delivered twice: \(again)")
     }
 
+    /// Issue 25: a changed night writes the student's morning note, at their morning time, with
+    /// the changeset that takes it back; `replan note` prints the same; an undo writes a note
+    /// of its own at once, and the consumer delivers both.
+    @Test func aChangedNightWritesTheMorningNoteAndItsUndoAnother() async throws {
+        let s = try await Self.studentWithNotifications()
+        let run = try await s.json(["run", "--no-model", "--json"])
+        let cs = try #require((run["users"] as? [[String: Any]])?.first?["changesetId"] as? String)
+        let notes = try await Self.entries(s).rows.filter { $0["kind"] as? String == "note" }
+        #expect(notes.count == 1, "\(notes)")
+        let note = try #require(notes.first)
+        #expect(note["fireAt"] as? String == "2025-01-06T23:30:00Z", "07:30 in Taipei: \(note)")
+        #expect(note["occurrenceId"] is NSNull && note["taskId"] is NSNull && note["changesetId"] as? String == cs)
+        #expect(note["title"] as? String == "Your plan for Tue 7 Jan: 1 change")
+        let body = try #require(note["body"] as? String)
+        #expect(body.contains("- Math, missed Mon 6 Jan: now Tue 7 Jan 10:00–11:00"), "\(body)")
+        #expect(body.hasSuffix("Changeset \(cs) takes this night back."), "the id is the committed one: \(body)")
+        #expect(try await s.ok(["note", "--user", "mei"]) == "Your plan for Tue 7 Jan: 1 change\n\n\(body)\n")
+        let reminders = try await Self.entries(s).rows.filter { $0["kind"] as? String == "reminder" }
+        #expect(!reminders.isEmpty && reminders.allSatisfy { $0["title"] == nil })
+
+        try await s.ok(["undo", cs, "--yes"])
+        let undone = try #require(try await Self.entries(s).rows.last)
+        #expect(undone["kind"] as? String == "note" && undone["changesetId"] as? String == cs)
+        #expect(undone["title"] as? String == "Last night's changes were taken back")
+        #expect(undone["fireAt"] as? String == "2025-01-06T19:00:00Z", "at once: \(undone)")
+
+        let consumed = try Outcome.of(
+            "/usr/bin/env",
+            [
+                "python3", TestFiles.path("docs/outbox_consumer.py"), "--replan", "\(Binary.path) --db \(s.db)",
+                "--state", s.path("outbox.cursor"), "--once",
+            ],
+            environment: s.environment)
+        let delivered = consumed.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(
+            delivered.filter { $0["kind"] as? String == "note" }.map { $0["title"] as? String } == [
+                "Your plan for Tue 7 Jan: 1 change", "Last night's changes were taken back",
+            ], "\(consumed)")
+    }
+
+    /// The morning time is the student's; a night committed after it is told at once, and a
+    /// student without notifications gets no note row.
+    @Test func aNoteIsNeverDueBeforeItsNightAndOnlyWithNotifications() async throws {
+        let s = try await Self.studentWithNotifications()
+        try await s.ok(["settings", "set", "--user", "mei", "--morning-time", "02:00"])
+        try await s.ok(["user", "add", "bob", "--time-zone", "Asia/Taipei"])
+        try await s.addTask("bob-math", "Math", "2025-01-06T10:00", "2025-01-06T11:00", category: "Math", user: "bob")
+        try await s.ok(["run", "--no-model"])
+        let notes = try await Self.entries(s).rows.filter { $0["kind"] as? String == "note" }
+        #expect(notes.map { $0["user"] as? String } == ["mei"], "\(notes)")
+        #expect(notes.first?["fireAt"] as? String == "2025-01-06T19:00:00Z", "the commit, not 02:00: \(notes)")
+        let settings = try await s.json(["settings", "show", "--user", "mei", "--json"])
+        #expect((settings["settings"] as? [String: Any])?["morningTime"] as? String == "02:00")
+        let bad = try await s.run(["settings", "set", "--user", "mei", "--morning-time", "7h"])
+        #expect(bad.code == 65, "\(bad)")
+    }
+
     /// Issue 28, items 1 and 2, as the review found them: the shipped consumer after each of
     /// several nights, acknowledging everything (so the table is empty before every night),
     /// with a prune in between. Every row ever written is delivered exactly once. A trigger
@@ -108,7 +167,7 @@ import Testing
             s.db,
             """
             CREATE TABLE test_outbox_log (id INTEGER NOT NULL, row TEXT NOT NULL);
-            CREATE TRIGGER test_outbox_logged AFTER INSERT ON notification_outbox
+            CREATE TRIGGER test_outbox_logged AFTER INSERT ON notification_outbox WHEN new.kind = 'reminder'
                 BEGIN INSERT INTO test_outbox_log (id, row) VALUES
                     (new.id, new.user_id || ' ' || new.occurrence_id || ' ' || new.action || ' ' || new.fire_at); END;
             """)
@@ -124,7 +183,10 @@ import Testing
                 environment: s.environment)
             #expect(run.code == 0, "\(run)")
             delivered += run.stdout.split(separator: "\n").compactMap {
-                guard let row = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] else {
+                // The nights' morning notes are delivered too; this test follows the reminders.
+                guard let row = try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any],
+                    row["kind"] as? String != "note"
+                else {
                     return nil
                 }
                 return ["user", "occurrenceId", "action", "fireAt"].map { row[$0] as? String ?? "?" }

@@ -30,7 +30,10 @@ import Testing
         #expect(text.contains("→") && text.contains("✓20:00 Vocab") && text.contains("中文閱讀"), "\(text)")
         // Columns line up by display width: every day starts at the same column on every row.
         let width = (120 - 12) / 7
-        for line in lines[1..<(lines.count - 1)] where !line.hasPrefix("(") {
+        // The grid ends at the legend; the night's edits in words follow it.
+        let legend = try #require(lines.firstIndex { $0.hasPrefix("✓ completed") })
+        #expect(lines[(legend + 1)...].contains { $0.hasPrefix("    moved Math: Mon 6 Jan 10:00–11:00 →") }, "\(text)")
+        for line in lines[1..<legend] where !line.hasPrefix("(") {
             for (i, ch) in line.enumerated() where ch == "⇢" || ch == "→" || ch == "✓" {
                 let column = DisplayWidth.of(String(line.prefix(i)))
                 #expect(column % (width + 2) == 0, "a mark at display column \(column) in \(line)")

@@ -40,7 +40,7 @@ import Testing
         // applies the release's migrations 2 and 3 and the injected 4.
         try f.sqlite.executeScript(Schema.initial)
         try f.sqlite.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
-        try f.addUser()
+        try f.addUserRow()
         try f.sqlite.close()
 
         let upgraded = try Database.open(
@@ -90,7 +90,7 @@ import Testing
         let f = try Fixture(migrations: [])
         try f.sqlite.executeScript(Schema.initial)
         try f.sqlite.execute("INSERT INTO schema_migrations (version, applied_at) VALUES (1, '2024-09-01T00:00:00Z')")
-        try f.addUser()
+        try f.addUserRow()
         try f.sqlite.execute(
             """
             INSERT INTO tasks (id, user_id, title, category, color, start, "end", all_day, completed, repeat_every, created_at, updated_at, version)
@@ -141,7 +141,7 @@ import Testing
 
     @Test func focusEditsAreAcceptedOnlyOnceMigration8Ran() throws {
         let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 8 })
-        try f.addUser()
+        try f.addUserRow()
         try f.sqlite.execute(
             "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')"
         )

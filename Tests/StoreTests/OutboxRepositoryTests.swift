@@ -84,20 +84,65 @@ import Testing
     /// next id continues after the highest, and the new reference lets a changeset go.
     @Test func migration7KeepsTheRowsAndContinuesTheirIds() throws {
         let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 7 })
-        let mei = try f.addUser()
-        try f.commit(
-            from: UserPlan(user: mei, tasks: []),
-            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
-            outbox: [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)])
-        let before = try OutboxRepository(f.db).entries(userID: "mei")
+        // Rows as the repositories of that schema wrote them (today's name later columns).
+        try f.addUserRow()
+        try f.sqlite.execute(
+            "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', ?, 'manual', 'applied')",
+            [.text(Timestamp.text(Fixture.now))])
+        let written = [Self.reminder("m1", 1_736_229_000), Self.reminder("m2", 1_736_229_600)]
+        for e in written {
+            try f.sqlite.execute(
+                """
+                INSERT INTO notification_outbox (user_id, occurrence_id, fire_at, action, created_at, changeset_id)
+                VALUES ('mei', ?, ?, 'schedule', ?, 'c1')
+                """,
+                [
+                    .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)),
+                    .text(Timestamp.text(Fixture.now)),
+                ])
+        }
+        let ids = try f.sqlite.query("SELECT id FROM notification_outbox ORDER BY id") { $0.int(0) }
         try f.sqlite.close()
         let db = try Database.open(path: f.path, now: Fixture.later)
         let outbox = OutboxRepository(db)
-        #expect(try outbox.entries(userID: "mei") == before)
-        #expect(try outbox.highestIssuedID() == before.last?.id)
+        let after = try outbox.entries(userID: "mei")
+        #expect(after.map(\.id) == ids)
+        #expect(after.map(\.entry) == written, "reminders stay reminders through migration 10")
+        #expect(after.map(\.changesetID) == [ChangesetID("c1"), ChangesetID("c1")])
+        #expect(try outbox.highestIssuedID() == ids.last)
         #expect(try db.queryFirst("PRAGMA foreign_key_check") { $0.text(0) } == nil)
         #expect(try db.queryFirst("PRAGMA integrity_check") { $0.text(0) } == "ok")
         try db.execute("DELETE FROM changesets")
         #expect(try outbox.entries(userID: "mei").map(\.changesetID) == [nil, nil])
+    }
+
+    /// Issue 25: a morning note is a row of its own kind, with its rendered title and body and
+    /// no occurrence, read back as written beside the reminders of the same changeset.
+    @Test func aNoteRowKeepsItsKindTitleAndBody() throws {
+        let f = try Fixture()
+        let mei = try f.addUser()
+        let note = OutboxEntry(
+            note: OutboxEntry.Note(title: "1月7日週二的計畫：1 項調整", body: "補上的課\n- Math：改到 1月7日週二 10:00–11:00"),
+            fireAt: Date(timeIntervalSince1970: 1_736_206_200))
+        try f.commit(
+            from: UserPlan(user: mei, tasks: []),
+            to: UserPlan(user: mei, tasks: [oneOff("m1", "2025-01-07T14:00", "2025-01-07T15:00")]),
+            outbox: [Self.reminder("m1", 1_736_229_000), note])
+        let rows = try OutboxRepository(f.db).entries(userID: "mei")
+        #expect(rows.map(\.entry) == [Self.reminder("m1", 1_736_229_000), note])
+        #expect(rows.map(\.entry.kind) == [.reminder, .note])
+        #expect(
+            try f.db.queryFirst("SELECT occurrence_id FROM notification_outbox WHERE kind = 'note'") { $0.text(0) }
+                == "")
+    }
+
+    /// The changeset's mark in a note rendered before the commit is replaced byte by byte,
+    /// wherever it stands and whatever the script around it.
+    @Test func theChangesetMarkIsReplacedWhereverItStands() {
+        let mark = OutboxEntry.Note.changesetMark
+        #expect(
+            OutboxRepository.replacing(mark, with: "cs-1", in: "撤回 \(mark)。\n\(mark)") == "撤回 cs-1。\ncs-1")
+        #expect(OutboxRepository.replacing(mark, with: "cs-1", in: "no mark {change}") == "no mark {change}")
+        #expect(OutboxRepository.replacing(mark, with: "cs-1", in: "") == "")
     }
 }

@@ -36,6 +36,7 @@ def summary(path):
         events.append({
             "uid": str(event.get("UID")),
             "summary": str(event.get("SUMMARY")),
+            "description": str(event.get("DESCRIPTION")) if event.get("DESCRIPTION") is not None else None,
             "status": str(event.get("STATUS")) if event.get("STATUS") is not None else None,
             "sequence": int(event.get("SEQUENCE")) if event.get("SEQUENCE") is not None else None,
             "lastModified": event.decoded("LAST-MODIFIED").isoformat() if event.get("LAST-MODIFIED") is not None else None,

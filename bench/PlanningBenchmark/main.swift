@@ -85,6 +85,20 @@ for _ in 0..<runs {
     rowChanges = changes.count; reported = edits.count
 }
 
+// The student's morning note of that night (docs/planning.md §12), rendered in each complete
+// language: what a student with notifications on adds to the night.
+var noteTimes: [UInt64] = []
+var noteLength = 0
+for i in 0..<runs {
+    let t0 = cpuNanoseconds()
+    let night = MorningNote.Night(
+        edits: sample.edits, flags: sample.flags, summary: sample.summary, planDate: plan.zone.civil(now).date, deleteAfterDays: 7,
+        changesetID: "cs-20250108-030000-abcdef")
+    let note = MorningNote.render(night, language: i % 2 == 0 ? "en" : "zh-TW")
+    noteTimes.append(cpuNanoseconds() - t0)
+    noteLength = max(noteLength, note?.body.count ?? 0)
+}
+
 func summary(_ samples: [UInt64]) -> String {
     let sorted = samples.sorted()
     return String(format: "median %.3f ms, p90 %.3f ms over %d runs",
@@ -94,3 +108,4 @@ print("planning benchmark (\(typical ? "typical" : "heavy") night): \(plan.tasks
 print("one run: \(sample.edits.count) edits, dropped \(sample.summary.dropped), rescheduled \(sample.summary.rescheduled), chained \(sample.summary.chained), \(sample.flags.count) flags")
 print("changeset diff (PlanDiff + OccurrenceDiff): \(rowChanges) row changes, \(reported) edits; CPU time \(summary(diffTimes))")
 print("CPU time per plan: \(summary(times))")
+print("morning note (en and zh-TW alternately, up to \(noteLength) characters): CPU time \(summary(noteTimes))")
