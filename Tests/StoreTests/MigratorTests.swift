@@ -165,7 +165,7 @@ import Testing
     /// import of a student it created, kept for redo); the stored rows are untouched.
     @Test func changesetsOutliveTheirUserAndRecordUserEditsOnceMigration9Ran() throws {
         let f = try Fixture(migrations: Schema.migrations.filter { $0.version < 9 })
-        try f.addUser()
+        try f.addUserRow()
         try f.sqlite.execute(
             "INSERT INTO changesets (id, user_id, created_at, origin, state) VALUES ('c1', 'mei', 'x', 'import', 'applied')"
         )
