@@ -37,12 +37,15 @@ struct PostgresCommandTests {
                 ["week", "--user", "mei"], ["task", "list", "--user", "mei"], ["export", "--user", "mei"],
                 ["outbox"], ["prune"], ["status"], ["config", "show"], ["preview", "--user", "mei", "--no-model"],
                 ["undo", "--user", "mei", "--last", "--yes"], ["user", "list"],
+                ["import", try s.writeJSON("doc.json", Documents.document([Documents.englishWeek(user: "bob")]))],
+                ["feeds", "--out", s.path("public/feeds")], ["user", "rm", "bob", "--yes"],
             ]
             for step in steps {
                 let r = try await s.run(step)
                 #expect(r.code == 0, "\(step): \(r)")
                 #expect(!r.stdout.contains(password) && !r.stderr.contains(password), "\(step) showed the password")
             }
+            #expect(FileManager.default.fileExists(atPath: s.path("public/feeds/mei.ics")))
             let config = try await s.run(["config", "show"])
             #expect(config.stdout.contains("PostgreSQL 127.0.0.1:"), "\(config)")
         }
