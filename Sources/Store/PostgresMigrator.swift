@@ -77,6 +77,15 @@ extension PostgresConnection {
     ) throws(StoreError) -> PostgresConnection {
         let db = try connect(uri)
         try db.execute("SELECT set_config(?, 'on', false)", [.text(PostgresSchema.writerSetting)])
+        // A replan process frozen inside a transaction (a stall, `kill -STOP`) would hold its
+        // locks, the outbox's advisory lock among them, and every other worker would wait on
+        // it for as long as it stays frozen. The server ends such a transaction after this
+        // long idle; the frozen worker's commit then fails, so it writes nothing, as its fence
+        // would have refused anyway. replan's own transactions are never idle for long: the
+        // model is asked outside any transaction.
+        try db.execute(
+            "SELECT set_config('idle_in_transaction_session_timeout', ?, false)",
+            [.text("\(PostgresSchema.idleInTransactionSeconds)s")])
         try PostgresMigrator(migrations: migrations).migrate(db, now: now, create: create)
         return db
     }

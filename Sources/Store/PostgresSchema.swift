@@ -75,6 +75,10 @@ package enum PostgresSchema {
         ALTER TABLE settings ADD COLUMN morning_time TEXT COLLATE "C" NOT NULL DEFAULT '07:30';
         """
 
+    /// How long the server lets one of replan's connections sit idle inside a transaction
+    /// before ending it (`PostgresConnection.open`).
+    static let idleInTransactionSeconds = 30
+
     /// The session setting that marks replan's own connections for the version trigger.
     static let writerSetting = "replan.writer"
 

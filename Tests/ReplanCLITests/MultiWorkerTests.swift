@@ -20,19 +20,27 @@ struct MultiWorkerTests {
         let sqlite: TemporaryDatabase
         let reference: String
         let server: TemporaryPostgres
+        /// The database's URI without its password, for command lines.
+        let withoutPassword: String
         var url: String { server.url }
     }
 
     static func population(_ count: Int) async throws -> Population {
         let s = try Sandbox(now: now)
         let sqlite = try TemporaryDatabase()
+        // The password goes in PGPASSWORD, never on a command line.
+        var parts = try #require(
+            URLComponents(string: try TemporaryPostgres.url(TemporaryPostgres.serverURL ?? "", database: "x")))
+        s.environment["PGPASSWORD"] = parts.password
+        parts.password = nil
         try sqlite.addStudents(count)
         let reference = s.path("reference.db")
         try FileManager.default.copyItem(atPath: sqlite.path, toPath: reference)
         let server = try TemporaryPostgres()
-        let copied = try await s.run(["--db", sqlite.path, "copy-database", "--to", server.url], timeout: 300)
+        let target = try TemporaryPostgres.url(parts.string ?? "", database: server.name)
+        let copied = try await s.run(["--db", sqlite.path, "copy-database", "--to", target], timeout: 300)
         #expect(copied.code == 0, "\(copied)")
-        return Population(sandbox: s, sqlite: sqlite, reference: reference, server: server)
+        return Population(sandbox: s, sqlite: sqlite, reference: reference, server: server, withoutPassword: target)
     }
 
     static func count(_ url: String, _ sql: String) throws -> Int {
@@ -68,7 +76,7 @@ struct MultiWorkerTests {
         let p = try await Self.population(2_000)
         let reference = try await p.sandbox.run(["--db", p.reference, "run", "--no-model", "--quiet"], timeout: 300)
         #expect(reference.code == 0, "\(reference)")
-        let run = ["--db", p.url, "run", "--no-model", "--quiet", "--lease", "5", "--concurrency", "2"]
+        let run = ["--db", p.withoutPassword, "run", "--no-model", "--quiet", "--lease", "5", "--concurrency", "2"]
         let workers = try (0..<3).map { _ in try p.sandbox.start(run) }
         try await Self.waitFor(p.url, "SELECT count(*) FROM night_claims WHERE state = 'done'", atLeast: 500)
         workers[0].signal(SIGKILL)
@@ -93,7 +101,7 @@ struct MultiWorkerTests {
 
     @Test func aWorkerPausedPastItsLeaseCommitsNothingWhenItWakes() async throws {
         let p = try await Self.population(300)
-        let run = ["--db", p.url, "run", "--no-model", "--lease", "5", "--concurrency", "1"]
+        let run = ["--db", p.withoutPassword, "run", "--no-model", "--lease", "5", "--concurrency", "1"]
         let paused = try p.sandbox.start(run)
         try await Self.waitFor(p.url, "SELECT count(*) FROM night_claims WHERE state = 'done'", atLeast: 20)
         paused.signal(SIGSTOP)
@@ -102,17 +110,25 @@ struct MultiWorkerTests {
         #expect(finished.code == 0, "\(finished)")
         paused.signal(SIGCONT)
         let woke = await paused.wait(timeout: 120)
-        #expect(woke.code == 0, "\(woke)")
         #expect(
             try Self.count(p.url, "SELECT count(*) FROM changesets WHERE origin = 'nightly'") == 300,
             "each student once: \(woke.stderr)")
         #expect(finished.stderr.contains("taken over"), "the other worker says it took claims over: \(finished.stderr)")
-        #expect(woke.stderr.contains("late commit"), "the paused worker says why it wrote nothing: \(woke.stderr)")
+        // Frozen between transactions, the worker wakes with claims taken over: its late commits
+        // are refused and it ends normally. Frozen inside one, the server ended that session
+        // after idle_in_transaction_session_timeout (releasing its locks, so the other worker
+        // could go on): the woken worker's commit fails on the closed connection, and it exits
+        // 73 naming the server. Either way it wrote nothing, and says why.
+        if woke.code == 0 {
+            #expect(woke.stderr.contains("late commit"), "the paused worker says why it wrote nothing: \(woke.stderr)")
+        } else {
+            #expect(woke.code == 73 && woke.stderr.contains("127.0.0.1"), "\(woke)")
+        }
     }
 
     @Test func sigtermHandsTheClaimsBackAtOnce() async throws {
         let p = try await Self.population(300)
-        let run = ["--db", p.url, "run", "--no-model", "--lease", "3600", "--concurrency", "1"]
+        let run = ["--db", p.withoutPassword, "run", "--no-model", "--lease", "3600", "--concurrency", "1"]
         let first = try p.sandbox.start(run)
         try await Self.waitFor(p.url, "SELECT count(*) FROM night_claims WHERE state = 'done'", atLeast: 10)
         first.signal(SIGTERM)
