@@ -1,7 +1,8 @@
 import Foundation
 
-/// The run lock of a PostgreSQL database: a session-level advisory lock, held on a connection
-/// opened for nothing else, for as long as this object lives.
+/// The exclusive lock of a PostgreSQL database (its once-a-night chores; runs themselves share
+/// the night through `NightClaims`): a session-level advisory lock, held on a connection opened
+/// for nothing else, for as long as this object lives.
 ///
 /// Why a connection of its own: a session advisory lock belongs to the session, so it must not
 /// share a connection with transactions that may fail and reconnect. The server releases it
@@ -15,7 +16,7 @@ package final class PostgresRunLock: @unchecked Sendable {
     // this object) and by `deinit`.
     private let connection: PostgresConnection
 
-    /// The advisory lock key of the nightly run: an arbitrary constant of replan's own.
+    /// The advisory lock key of the chores: an arbitrary constant of replan's own.
     static let key = 7_211_021_003
 
     private init(connection: PostgresConnection) { self.connection = connection }

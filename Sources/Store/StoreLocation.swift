@@ -43,10 +43,11 @@ package enum StoreLocation: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Takes the run lock: at most one `replan run` per database at a time. A SQLite file is
-    /// locked with `flock` (`RunLock`); a PostgreSQL database with a session advisory lock held
-    /// on a connection of its own (`PostgresRunLock`), which the server drops when the process
-    /// dies in any way.
+    /// Takes the database's exclusive lock. On SQLite it is the run lock, at most one
+    /// `replan run` at a time: `flock` on the file (`RunLock`). On PostgreSQL, where runs share
+    /// the night through claims, it guards the once-a-night chores (the prune after a run): a
+    /// session advisory lock held on a connection of its own (`PostgresRunLock`), which the
+    /// server drops when the process dies in any way.
     /// - Returns: the held lock (release it by letting go of it), or nil when another run holds it.
     package func tryAcquireRunLock() throws(StoreError) -> (any AnyObject & Sendable)? {
         switch self {
