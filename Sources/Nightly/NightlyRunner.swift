@@ -81,15 +81,23 @@ package final class NightlyRunner: Sendable {
     /// Called with a user's id right before their night is committed: a seam for tests that
     /// land a student's edit between the night's reads and its commit.
     let beforeCommit: @Sendable (String) -> Void
+    /// Opens each worker thread's reading connection: a seam for tests of a worker that
+    /// cannot reach the database.
+    let openWorkerConnection: @Sendable (StoreLocation) throws(StoreError) -> any SQLExecutor
 
     private let report = Mutex(Report())
+    /// Every time the run records is read here (`--now` governs its start and finish alike).
+    private let clock: RunClock
 
     package init(
         databasePath: String, pipeline: UserPipeline, options: RunOptions,
         shouldStop: @escaping @Sendable () -> Bool = { false },
         onUser: @escaping @Sendable (UserNight) -> Void = { _ in },
         onProgress: @escaping @Sendable (Report) -> Void = { _ in },
-        beforeCommit: @escaping @Sendable (String) -> Void = { _ in }
+        beforeCommit: @escaping @Sendable (String) -> Void = { _ in },
+        openWorkerConnection: @escaping @Sendable (StoreLocation) throws(StoreError) -> any SQLExecutor = {
+            try $0.open()
+        }
     ) {
         self.databasePath = databasePath
         self.pipeline = pipeline
@@ -98,6 +106,8 @@ package final class NightlyRunner: Sendable {
         self.onUser = onUser
         self.onProgress = onProgress
         self.beforeCommit = beforeCommit
+        self.clock = RunClock(start: options.now)
+        self.openWorkerConnection = openWorkerConnection
     }
 
     package func run() throws(RunError) -> Report {
@@ -130,7 +140,7 @@ package final class NightlyRunner: Sendable {
         }
         report.withLock {
             $0.runID = runID
-            $0.startedAt = Date()
+            $0.startedAt = clock.start
             $0.worker = shared ? worker : nil
         }
         let heartbeat = shared ? Heartbeat(location: location, worker: worker, lease: options.lease) : nil
@@ -140,7 +150,9 @@ package final class NightlyRunner: Sendable {
         // change in the few milliseconds a user waits in the queue applies from the next night.
         let queue = WorkQueue<DueStudent>(capacity: max(2 * options.concurrency, 16))
         let producerError = ErrorBox()
+        let producerDone = DispatchSemaphore(value: 0)
         let producer = Thread { [self] in
+            defer { producerDone.signal() }
             do throws(StoreError) {
                 let reader = try location.open()
                 if shared {
@@ -158,13 +170,19 @@ package final class NightlyRunner: Sendable {
         }
         producer.start()
 
+        let workerError = ErrorBox()
         let group = DispatchGroup()
         for _ in 0..<max(1, options.concurrency) {
             group.enter()
             let worker = Thread { [self] in
                 defer { group.leave() }
                 NightlyRunner.yieldToTheWriter()
-                guard let reader = try? location.open() else {
+                let reader: any SQLExecutor
+                do throws(StoreError) { reader = try openWorkerConnection(location) } catch {
+                    // The night cannot go on as configured: it stops (what is done is
+                    // committed, claims go back to the others) and the run fails with the
+                    // reason, rather than finishing green with students left out.
+                    workerError.set(error)
                     queue.close()
                     return
                 }
@@ -178,7 +196,7 @@ package final class NightlyRunner: Sendable {
             worker.start()
         }
         group.wait()
-        while !producer.isFinished { usleep(1000) }
+        producerDone.wait()
         // Every finished student is committed, also when the run stops early.
         writer.flush()
         if shared {
@@ -186,12 +204,9 @@ package final class NightlyRunner: Sendable {
             heartbeat?.stop()
             _ = try? writer.perform { (db) throws(StoreError) in try NightClaims(db).release(worker: worker) }
         }
-        if let error = producerError.error { throw .store(error) }
+        if let error = producerError.error ?? workerError.error { throw .store(error) }
 
-        // The finish is on the run's own clock, like its start: `--now` plus the time the run
-        // took, so a reproduction with `--now` has a duration in `log` (and `status` an age).
-        let startedAt = report.withLock { $0.startedAt }
-        let finishedAt = options.now.addingTimeInterval(Date().timeIntervalSince(startedAt))
+        let finishedAt = clock.now()
         try wrap { () throws(StoreError) in
             // Why model calls stopped during the run (the quota, a deadline, a provider that
             // refused everything) goes with the run's record, for `log` to show.
@@ -206,7 +221,7 @@ package final class NightlyRunner: Sendable {
         }
         return report.withLock {
             $0.interrupted = shouldStop()
-            $0.finishedAt = Date()
+            $0.finishedAt = finishedAt
             return $0
         }
     }
@@ -311,7 +326,7 @@ package final class NightlyRunner: Sendable {
         runID: Int
     ) {
         let userID = user.id
-        let started = Date()
+        let started = clock.elapsed
         var night: UserNight
         var review: ModelReview?
         var statisticsSource: StatisticsRefresh.Source?
@@ -319,7 +334,7 @@ package final class NightlyRunner: Sendable {
             let window = UserPipeline.window(of: user, now: options.now)
             let read = try NightRead.read(user: user, window: window, db: reader)
             (night, review) = pipeline.prepare(
-                original: read.plan, now: options.now, started: started, memory: read.memory,
+                original: read.plan, now: options.now, memory: read.memory,
                 loaded: window, takenBack: read.takenBack)
             night.windowStart = window.lowerBound
             statisticsSource = read.statistics
@@ -350,7 +365,7 @@ package final class NightlyRunner: Sendable {
         // An interruption during the pipeline discards the user: nothing of theirs is written.
         if shouldStop() { return }
         beforeCommit(userID)
-        night.durationMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        night.durationMilliseconds = clock.milliseconds(since: started)
         night.plans = nil // done with; a staged night waits for its batch
         let staged = night
         // The writer thread commits the night; when that fails (a conflict with a student's
@@ -475,7 +490,7 @@ package final class NightlyRunner: Sendable {
             modelCalls: night.model.requests, turns: night.model.turns, promptTokens: night.model.tokens.prompt,
             completionTokens: night.model.tokens.completion, reasoningTokens: night.model.tokens.reasoning,
             cachedTokens: night.model.tokens.cached, durationMilliseconds: night.durationMilliseconds,
-            error: night.error ?? night.model.error, finishedAt: Date())
+            error: night.error ?? night.model.error, finishedAt: clock.now())
         run.modelDecision = night.model.decisionText
         run.finishReasons = night.model.finishReasons.isEmpty ? nil : night.model.finishReasons.joined(separator: ",")
         run.costUSD = night.model.costUSD
@@ -502,6 +517,8 @@ struct DueStudent: Sendable {
 final class Heartbeat: Sendable {
     private final class State: Sendable {
         let stopped = Mutex(false)
+        /// Signalled by `stop`: the beat thread waits on it, so a stop is seen at once.
+        let wake = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
     }
     private let state = State()
@@ -512,11 +529,7 @@ final class Heartbeat: Sendable {
         let thread = Thread {
             defer { state.done.signal() }
             var connection: (any SQLExecutor)?
-            var last = Date()
-            while !state.stopped.withLock({ $0 }) {
-                usleep(50_000)
-                guard Date().timeIntervalSince(last) >= interval else { continue }
-                last = Date()
+            while state.wake.wait(timeout: .now() + interval) == .timedOut {
                 // A missed beat is retried at the next; a connection lost is opened again.
                 if connection == nil { connection = try? location.open() }
                 guard let db = connection else { continue }
@@ -535,7 +548,10 @@ final class Heartbeat: Sendable {
             defer { stopped = true }
             return !stopped
         }
-        if first { state.done.wait() }
+        if first {
+            state.wake.signal()
+            state.done.wait()
+        }
     }
 }
 

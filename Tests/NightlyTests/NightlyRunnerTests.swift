@@ -3,6 +3,7 @@ import Nightly
 import Planning
 import ReplanTestSupport
 import Store
+import Synchronization
 import Testing
 
 @Suite("The nightly runner (issue: changesets and the nightly job; issue: nightly runs at scale)")
@@ -61,6 +62,70 @@ struct NightlyRunnerTests {
         _ = try run(f)
         let again = try run(f, force: true)
         #expect(again.due == 3 && again.unchanged == 3)
+    }
+
+    @Test(
+        "a run's start, finish and every student's finish are on the run's clock: --now plus the time taken",
+        arguments: EngineUnderTest.engines)
+    func timesFollowTheRunsClock(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(3)
+        let report = try run(f)
+        let now = NightlyFixture.now
+        // A run of three students takes seconds, not the months between `now` and today.
+        let bound = now.addingTimeInterval(600)
+        #expect(report.startedAt == now)
+        #expect(report.finishedAt >= now && report.finishedAt < bound)
+        let db = try f.connect()
+        let log = try RunStore(db).runs(limit: 1).map(\.run)
+        #expect(log.first?.startedAt == now)
+        let finished = try #require(log.first?.finishedAt)
+        #expect(finished >= now && finished < bound)
+        for userID in ["s0", "s1", "s2"] {
+            let runs = try RunStore(db).userRuns(userID: userID)
+            #expect(runs.count == 1)
+            for r in runs.map(\.userRun) {
+                #expect(r.finishedAt >= now && r.finishedAt < bound, "\(userID): \(r.finishedAt)")
+            }
+        }
+    }
+
+    @Test(
+        "a worker thread that cannot open the database fails the run with the reason; what was done stays done",
+        arguments: EngineUnderTest.engines)
+    func workerThatCannotOpenFailsTheRun(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(6)
+        var options = RunOptions(now: NightlyFixture.now)
+        options.concurrency = 3
+        let opened = Mutex(0)
+        let runner = NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: options,
+            openWorkerConnection: { (location) throws(StoreError) -> any SQLExecutor in
+                let n = opened.withLock { (n: inout Int) -> Int in
+                    n += 1
+                    return n
+                }
+                if n == 2 { throw StoreError.cannotOpen(path: "worker 2", reason: "too many connections") }
+                return try location.open()
+            })
+        #expect {
+            _ = try runner.run()
+        } throws: { error in
+            guard let e = error as? NightlyRunner.RunError, case .store(.cannotOpen(_, let reason)) = e else {
+                return false
+            }
+            return reason == "too many connections"
+        }
+        // Whatever the other workers finished is committed whole; the next run plans the rest.
+        let db = try f.connect()
+        let done = try db.queryFirst("SELECT count(*) FROM user_runs", []) { $0.int(0) } ?? -1
+        let changesets = try db.queryFirst("SELECT count(*) FROM changesets WHERE origin = 'nightly'", []) {
+            $0.int(0)
+        }
+        #expect(done == changesets)
+        let rest = try run(f)
+        #expect(rest.due == 6 - done && rest.failed == 0)
     }
 
     @Test("users whose local time is before 03:00 are not due yet", arguments: EngineUnderTest.engines)
