@@ -12,14 +12,12 @@ struct CompletionCommand: ReplanCommand {
     @Argument(name: "bash|zsh|fish", what: "shell (bash, zsh or fish)", completion: .words(["bash", "zsh", "fish"]))
     var shell: String
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: CompletionCommand) throws -> ExitCode {
-        let shell = a.shell
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let shell = self.shell
         switch shell {
-        case "bash": ctx.console.out(bash())
-        case "zsh": ctx.console.out(zsh())
-        case "fish": ctx.console.out(fish())
+        case "bash": ctx.console.out(Self.bash())
+        case "zsh": ctx.console.out(Self.zsh())
+        case "fish": ctx.console.out(Self.fish())
         default: throw CLIError.usage("unknown shell '\(shell)': bash, zsh or fish")
         }
         return .success

@@ -24,47 +24,46 @@ enum ConfigCommand {
 
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try ConfigCommand.show(ctx, self) }
-    }
-
-    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
-        let rows = try resolvedRows(ctx)
-        let state = ModelAvailability.check(context: ctx)
-        if a.json {
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let rows = try resolvedRows(ctx)
+            let state = ModelAvailability.check(context: ctx)
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.config/1",
+                        "configFile": ctx.configuration.path.map { .string($0) } ?? .null,
+                        "settings": .object(
+                            Dictionary(
+                                uniqueKeysWithValues: rows.map { row in
+                                    (
+                                        row.key,
+                                        JSONValue.object([
+                                            "value": row.value.map { .string($0) } ?? .null,
+                                            "source": .string(row.source),
+                                        ])
+                                    )
+                                })),
+                        "model": [
+                            "state": .string(ConfigCommand.name(state)), "text": .string(ModelAvailability.text(state)),
+                        ],
+                    ]).prettyText)
+                // The document says why; the exit code says that run would fail.
+                if case .broken = state { return .usage }
+                return .success
+            }
             ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.config/1",
-                    "configFile": ctx.configuration.path.map { .string($0) } ?? .null,
-                    "settings": .object(
-                        Dictionary(
-                            uniqueKeysWithValues: rows.map { row in
-                                (
-                                    row.key,
-                                    JSONValue.object([
-                                        "value": row.value.map { .string($0) } ?? .null, "source": .string(row.source),
-                                    ])
-                                )
-                            })),
-                    "model": [
-                        "state": .string(Self.name(state)), "text": .string(ModelAvailability.text(state)),
-                    ],
-                ]).prettyText)
-            // The document says why; the exit code says that run would fail.
-            if case .broken = state { return .usage }
+                "configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
+            let width = rows.map { $0.key.count }.max() ?? 0
+            for row in rows {
+                let key = DisplayWidth.padded(row.key, to: width)
+                ctx.console.out("\(key)  \(row.value ?? "-")  (\(row.source))")
+            }
+            if case .broken(let reason) = state {
+                ctx.console.log("replan: \(reason)", priority: .error)
+                return .usage
+            }
             return .success
         }
-        ctx.console.out(
-            "configuration file: \(ctx.configuration.path ?? "none (\(ctx.configuration.absence ?? "not found"))")")
-        let width = rows.map { $0.key.count }.max() ?? 0
-        for row in rows {
-            let key = DisplayWidth.padded(row.key, to: width)
-            ctx.console.out("\(key)  \(row.value ?? "-")  (\(row.source))")
-        }
-        if case .broken(let reason) = state {
-            ctx.console.log("replan: \(reason)", priority: .error)
-            return .usage
-        }
-        return .success
     }
 
     static func name(_ state: HealthCheck.Model) -> String {

@@ -16,15 +16,13 @@ struct DemoCommand: ReplanCommand {
             "The sample student 'mei' (Asia/Taipei) missed two parts of a five-day course, an essay and a vocabulary\nevening; tomorrow is full. The demo uses the local rules only (no model). An existing demo database is replaced."
     )
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx) }
-
-    static func run(_ ctx: CommandContext) throws -> ExitCode {
+    func run(_ ctx: CommandContext) throws -> ExitCode {
         let explicit = ctx.databaseSource == "--db" || ctx.environment["REPLAN_DB"] != nil
-        let path = explicit ? ctx.databasePath : defaultPath
+        let path = explicit ? ctx.databasePath : Self.defaultPath
         let fm = FileManager.default
         if fm.fileExists(atPath: path) {
             // Only a database this command made is replaced: its one user is the demo student.
-            guard isDemoDatabase(path) else {
+            guard Self.isDemoDatabase(path) else {
                 throw CLIError.usage("\(path) exists and is not a demo database; pass another --db path")
             }
             for suffix in ["", "-wal", "-shm", ".lock"] { try? fm.removeItem(atPath: path + suffix) }

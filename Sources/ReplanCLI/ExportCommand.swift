@@ -17,18 +17,16 @@ struct ExportCommand: ReplanCommand {
     @Option(name: "--from", help: "ics: first date") var from: CivilDate?
     @Option(name: "--to", help: "ics: last date") var to: CivilDate?
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: ExportCommand) throws -> ExitCode {
-        let userID = a.user
-        let format = a.format ?? "json"
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let userID = self.user
+        let format = self.format ?? "json"
         guard format == "json" || format == "ics" else {
             throw CLIError.badInput("--format must be json or ics, got '\(format)'")
         }
         let db = try ctx.openExistingDatabase()
         let exporter = Exporter(database: db)
         if format == "ics" {
-            let (from, to) = (a.from, a.to)
+            let (from, to) = (self.from, self.to)
             let calendar = try useCase { () throws(UseCaseError) in
                 try exporter.calendar(userID: userID, from: from, to: to, now: ctx.now)
             }
@@ -39,4 +37,5 @@ struct ExportCommand: ReplanCommand {
         ctx.console.out(document.prettyText)
         return .success
     }
+
 }

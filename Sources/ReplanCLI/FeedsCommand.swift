@@ -29,18 +29,16 @@ struct FeedsCommand: ReplanCommand {
     @Flag(name: "--remove-stale", help: "also delete DIR/*.ics of students that no longer exist") var removeStale: Bool
     @Flag(name: "--json", help: "print JSON") var json: Bool
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: FeedsCommand) throws -> ExitCode {
-        let out = a.out
-        let back = a.daysBack ?? 14
-        let ahead = a.daysAhead ?? 60
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let out = self.out
+        let back = self.daysBack ?? 14
+        let ahead = self.daysAhead ?? 60
         let started = Date()
-        try prepare(directory: out)
+        try Self.prepare(directory: out)
         let db = try ctx.openExistingDatabase()
-        let workers = a.concurrency ?? ProcessInfo.processInfo.activeProcessorCount
-        let only = a.user
-        if a.removeStale, !only.isEmpty {
+        let workers = self.concurrency ?? ProcessInfo.processInfo.activeProcessorCount
+        let only = self.user
+        if self.removeStale, !only.isEmpty {
             throw CLIError.usage("--remove-stale needs every student: it cannot be combined with --user")
         }
         let (console, interruption) = (ctx.console, ctx.interruption)
@@ -55,7 +53,7 @@ struct FeedsCommand: ReplanCommand {
         // Feeds of students who no longer exist, only when asked (the directory may hold other
         // .ics files) and only after a complete pass (an interrupted one saw too few students).
         var removed = 0
-        if a.removeStale, !ctx.interruption.isRaised {
+        if self.removeStale, !ctx.interruption.isRaised {
             let seen = published.handedOut
             for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
             where name.hasSuffix(".ics") && !name.hasPrefix(".") && !seen.contains(String(name.dropLast(4))) {
@@ -63,7 +61,7 @@ struct FeedsCommand: ReplanCommand {
             }
         }
         let seconds = Date().timeIntervalSince(started)
-        if a.json {
+        if self.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.feeds/1", "directory": .string(out), "written": .int(written),

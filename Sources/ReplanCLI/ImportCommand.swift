@@ -43,22 +43,22 @@ struct ImportCommand: ReplanCommand {
     var timeZoneMap: String?
     @Flag(name: "--check", help: "validate and print what would be imported; write nothing") var check: Bool
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: ImportCommand) throws -> ExitCode {
-        let path = a.file
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let path = self.file
         let input: ImportInput
-        switch a.from ?? "replan" {
+        switch self.from ?? "replan" {
         case "replan", ImportInput.replanFormat:
-            for (option, given) in [("--time-zone", a.timeZone != nil), ("--time-zone-map", a.timeZoneMap != nil)]
+            for (option, given) in [
+                ("--time-zone", self.timeZone != nil), ("--time-zone-map", self.timeZoneMap != nil),
+            ]
             where given {
                 throw CLIError.usage(
                     "\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
             input = try useCase { () throws(UseCaseError) in try ImportInput.replan(path, now: ctx.now) }
         case "firestore":
-            let zone = try a.timeZone.map(CLIValues.zone)
-            let zoneMap = a.timeZoneMap
+            let zone = try self.timeZone.map(CLIValues.zone)
+            let zoneMap = self.timeZoneMap
             let zones = try useCase { () throws(UseCaseError) in try zoneMap.map(ImportInput.zoneMap) ?? [:] }
             if zone == nil && zoneMap == nil {
                 throw CLIError.usage(
@@ -72,7 +72,7 @@ struct ImportCommand: ReplanCommand {
         }
         let report = input.firestoreReport
 
-        let check = a.check
+        let check = self.check
         // A dry run touches no database at all (and never creates one).
         let results: [Importer.UserResult]
         if check {
@@ -86,7 +86,7 @@ struct ImportCommand: ReplanCommand {
         let changesets = Dictionary(results.map { ($0.userID, $0.changesetID) }, uniquingKeysWith: { a, _ in a })
         let created = Set(results.filter(\.created).map(\.userID))
         let summaries = Importer.check(input)
-        if a.json {
+        if self.json {
             var out: [String: JSONValue] = [
                 "schema": "replan.import/1", "check": .bool(check),
                 "users": .array(
@@ -125,4 +125,5 @@ struct ImportCommand: ReplanCommand {
         }
         return .success
     }
+
 }

@@ -38,112 +38,116 @@ enum NightlyCommands {
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @OptionGroup(title: "model options") var model: ModelOptions
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.run(ctx, self) }
-    }
-
-    static func run(_ ctx: CommandContext, _ a: Run) throws -> ExitCode {
-        ctx.interruption.handleGracefully()
-        if a.verbose && a.quiet { throw CLIError.usage("--verbose and --quiet exclude each other") }
-        var options = RunOptions(now: ctx.now)
-        options.userIDs = a.user
-        options.force = a.force
-        if let lease = a.lease { options.lease = lease }
-        if let t = ctx.setting(.runAfter) {
-            guard let time = TimeOfDay(t.value) else { throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM") }
-            options.runAfter = time
-        }
-        let model = try ModelSetup.stage(context: ctx, options: a.model)
-        // Decision: a night that asks the model spends its time waiting on the network, so
-        // it gets as many pipelines as requests may be in flight; a local night keeps 8.
-        options.concurrency =
-            try ctx.intSetting(.concurrency, in: 1...256) ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
-        // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
-        // database: a mistyped path must not become an empty database and a green night.
-        _ = try ctx.openExistingDatabase()
-        let json = a.json
-        let collected = Collected()
-        let requests = Atomic<Int>(0)
-        let metricsPath = try SettingsValidation.metricsFile(ctx)
-        // The journal gets one line per run and one per failed or model-error student by
-        // default (a line per changed student drowned it: 4,970 for 5,000 students).
-        let verbosity: RunProgress.Verbosity = a.quiet ? .quiet : a.verbose ? .verbose : .normal
-        let progress = RunProgress(console: ctx.console, verbosity: verbosity)
-        let fellBack = Mutex<Set<String>>([])
-        let runner = NightlyRunner(
-            databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
-            shouldStop: { ctx.interruption.isRaised },
-            onUser: { night in
-                requests.add(night.model.requests, ordering: .relaxed)
-                // Once per language and run: a student whose language has no texts got an
-                // English morning note (docs/planning.md §12).
-                if let language = night.noteFellBack, fellBack.withLock({ $0.insert(language).inserted }) {
-                    progress.log(
-                        "morning notes in '\(language)' have no texts; \(night.userID) and others in it get English",
-                        priority: .warning)
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            ctx.interruption.handleGracefully()
+            if self.verbose && self.quiet { throw CLIError.usage("--verbose and --quiet exclude each other") }
+            var options = RunOptions(now: ctx.now)
+            options.userIDs = self.user
+            options.force = self.force
+            if let lease = self.lease { options.lease = lease }
+            if let t = ctx.setting(.runAfter) {
+                guard let time = TimeOfDay(t.value) else {
+                    throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM")
                 }
-                if json {
-                    collected.append(night)
-                } else if night.status == .failed || night.error != nil || night.model.error != nil {
-                    // A student's failure or model error is a warning on stderr (a journald
-                    // priority under systemd), not a line of data among the changes.
-                    progress.log(
-                        userLine(night, console: ctx.console), priority: night.status == .failed ? .error : .warning)
-                } else if verbosity == .verbose {
-                    progress.line(userLine(night, console: ctx.console))
-                }
-            },
-            onProgress: { progress.update($0) })
-        let report: NightlyRunner.Report
-        do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
-            throw CLIError(error.useCaseError)
+                options.runAfter = time
+            }
+            let model = try ModelSetup.stage(context: ctx, options: self.model)
+            // Decision: a night that asks the model spends its time waiting on the network, so
+            // it gets as many pipelines as requests may be in flight; a local night keeps 8.
+            options.concurrency =
+                try ctx.intSetting(.concurrency, in: 1...256)
+                ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
+            // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
+            // database: a mistyped path must not become an empty database and a green night.
+            _ = try ctx.openExistingDatabase()
+            let json = self.json
+            let collected = Collected()
+            let requests = Atomic<Int>(0)
+            let metricsPath = try SettingsValidation.metricsFile(ctx)
+            // The journal gets one line per run and one per failed or model-error student by
+            // default (a line per changed student drowned it: 4,970 for 5,000 students).
+            let verbosity: RunProgress.Verbosity = self.quiet ? .quiet : self.verbose ? .verbose : .normal
+            let progress = RunProgress(console: ctx.console, verbosity: verbosity)
+            let fellBack = Mutex<Set<String>>([])
+            let runner = NightlyRunner(
+                databasePath: ctx.databasePath, pipeline: model.pipeline, options: options,
+                shouldStop: { ctx.interruption.isRaised },
+                onUser: { night in
+                    requests.add(night.model.requests, ordering: .relaxed)
+                    // Once per language and run: a student whose language has no texts got an
+                    // English morning note (docs/planning.md §12).
+                    if let language = night.noteFellBack, fellBack.withLock({ $0.insert(language).inserted }) {
+                        progress.log(
+                            "morning notes in '\(language)' have no texts; \(night.userID) and others in it get English",
+                            priority: .warning)
+                    }
+                    if json {
+                        collected.append(night)
+                    } else if night.status == .failed || night.error != nil || night.model.error != nil {
+                        // A student's failure or model error is a warning on stderr (a journald
+                        // priority under systemd), not a line of data among the changes.
+                        progress.log(
+                            userLine(night, console: ctx.console), priority: night.status == .failed ? .error : .warning
+                        )
+                    } else if verbosity == .verbose {
+                        progress.line(userLine(night, console: ctx.console))
+                    }
+                },
+                onProgress: { progress.update($0) })
+            let report: NightlyRunner.Report
+            do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
+                throw CLIError(error.useCaseError)
+            }
+            progress.finish()
+            if json {
+                let nights = collected.all.sorted { $0.userID < $1.userID }
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.run/1", "runId": .int(report.runID), "now": .string(Timestamp.text(ctx.now)),
+                        "users": .array(
+                            nights.map { NightText.json($0, schema: nil, now: ctx.now, includeChangeset: true) }),
+                        "counts": [
+                            "due": .int(report.due), "changed": .int(report.changed),
+                            "unchanged": .int(report.unchanged),
+                            "skipped": .int(report.skipped), "failed": .int(report.failed),
+                            "modelErrors": .int(report.modelErrorCount),
+                        ],
+                        "modelErrors": .array(
+                            ModelErrorKind.ranked(report.modelErrors).map {
+                                ["kind": .string($0.kind), "count": .int($0.count)]
+                            }),
+                        "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
+                        "worker": report.worker.map { .string($0) } ?? .null, "rescued": .int(report.rescued),
+                        "refused": .int(report.refused),
+                        "costUSD": .number((report.costUSD * 10_000).rounded() / 10_000),
+                        "modelAsked": .int(report.modelAsked),
+                        "modelReasons": .object(report.modelReasons.mapValues { .int($0) }),
+                        "seconds": .number(
+                            (report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
+                        "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
+                        "model": model.offReason.map { .string($0) } ?? .null,
+                    ]).prettyText)
+            }
+            let summary = RunSummary(
+                report: report, modelOff: model.disabledReason, peakRSSKiB: ProcessMemory.peakResidentKiB())
+            progress.log(summary.text, priority: summary.priority)
+            if let stopped = model.shutoff.reason {
+                progress.log("model calls stopped during the run: \(stopped)", priority: .warning)
+            }
+            // Also after an interrupted run: its metrics say so.
+            if let metricsPath {
+                writeMetrics(ctx, report, requests: requests.load(ordering: .relaxed), to: metricsPath)
+            }
+            if report.interrupted {
+                progress.log(
+                    "interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
+                return ctx.interruption.exitCode
+            }
+            // History older than retention_days goes after every run, in short batches.
+            PruneCommand.afterRun(ctx)
+            if report.modelUnavailableForAll { return .modelUnavailable }
+            return report.failed > 0 ? .someUsersFailed : .success
         }
-        progress.finish()
-        if json {
-            let nights = collected.all.sorted { $0.userID < $1.userID }
-            ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.run/1", "runId": .int(report.runID), "now": .string(Timestamp.text(ctx.now)),
-                    "users": .array(
-                        nights.map { NightText.json($0, schema: nil, now: ctx.now, includeChangeset: true) }),
-                    "counts": [
-                        "due": .int(report.due), "changed": .int(report.changed), "unchanged": .int(report.unchanged),
-                        "skipped": .int(report.skipped), "failed": .int(report.failed),
-                        "modelErrors": .int(report.modelErrorCount),
-                    ],
-                    "modelErrors": .array(
-                        ModelErrorKind.ranked(report.modelErrors).map {
-                            ["kind": .string($0.kind), "count": .int($0.count)]
-                        }),
-                    "tokens": report.tokens.json, "interrupted": .bool(report.interrupted),
-                    "worker": report.worker.map { .string($0) } ?? .null, "rescued": .int(report.rescued),
-                    "refused": .int(report.refused),
-                    "costUSD": .number((report.costUSD * 10_000).rounded() / 10_000),
-                    "modelAsked": .int(report.modelAsked),
-                    "modelReasons": .object(report.modelReasons.mapValues { .int($0) }),
-                    "seconds": .number((report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
-                    "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
-                    "model": model.offReason.map { .string($0) } ?? .null,
-                ]).prettyText)
-        }
-        let summary = RunSummary(
-            report: report, modelOff: model.disabledReason, peakRSSKiB: ProcessMemory.peakResidentKiB())
-        progress.log(summary.text, priority: summary.priority)
-        if let stopped = model.shutoff.reason {
-            progress.log("model calls stopped during the run: \(stopped)", priority: .warning)
-        }
-        // Also after an interrupted run: its metrics say so.
-        if let metricsPath {
-            writeMetrics(ctx, report, requests: requests.load(ordering: .relaxed), to: metricsPath)
-        }
-        if report.interrupted {
-            progress.log(
-                "interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
-            return ctx.interruption.exitCode
-        }
-        // History older than retention_days goes after every run, in short batches.
-        PruneCommand.afterRun(ctx)
-        if report.modelUnavailableForAll { return .modelUnavailable }
-        return report.failed > 0 ? .someUsersFailed : .success
     }
 
     /// The run's metrics file; a failure to write it is a warning, never a failed night.
@@ -174,35 +178,33 @@ enum NightlyCommands {
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @OptionGroup(title: "model options") var model: ModelOptions
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.preview(ctx, self) }
-    }
-
-    static func preview(_ ctx: CommandContext, _ a: Preview) throws -> ExitCode {
-        let userID = a.user
-        let db = try ctx.openExistingDatabase()
-        let model = try ModelSetup.stage(context: ctx, options: a.model)
-        let night = try useCase { () throws(UseCaseError) in
-            try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
-        }
-        if a.json {
-            var o = NightText.json(night, schema: "replan.preview/1", now: ctx.now, includeChangeset: false)
-            if case .object(var fields) = o {
-                fields["transcriptMessages"] = .int(night.transcript.arrayValue?.count ?? 0)
-                o = .object(fields)
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let userID = self.user
+            let db = try ctx.openExistingDatabase()
+            let model = try ModelSetup.stage(context: ctx, options: self.model)
+            let night = try useCase { () throws(UseCaseError) in
+                try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
             }
-            ctx.console.out(o.prettyText)
+            if self.json {
+                var o = NightText.json(night, schema: "replan.preview/1", now: ctx.now, includeChangeset: false)
+                if case .object(var fields) = o {
+                    fields["transcriptMessages"] = .int(night.transcript.arrayValue?.count ?? 0)
+                    o = .object(fields)
+                }
+                ctx.console.out(o.prettyText)
+                return .success
+            }
+            ctx.console.out(
+                "preview for \(userID), plan date \(night.planDate) (now \(night.localNow)) — nothing is written")
+            ctx.console.out(NightText.edits(night.edits, console: ctx.console).joined(separator: "\n"))
+            for f in night.flags {
+                ctx.console.out("  flag \(f.kind.rawValue): \(f.id)\(f.title.isEmpty ? "" : " '\(f.title)'")")
+            }
+            ctx.console.out(NightText.summary(night.summary))
+            ctx.console.out(NightText.model(night.model))
+            if let e = night.error { ctx.console.out("note: \(Console.oneLine(e))") }
             return .success
         }
-        ctx.console.out(
-            "preview for \(userID), plan date \(night.planDate) (now \(night.localNow)) — nothing is written")
-        ctx.console.out(NightText.edits(night.edits, console: ctx.console).joined(separator: "\n"))
-        for f in night.flags {
-            ctx.console.out("  flag \(f.kind.rawValue): \(f.id)\(f.title.isEmpty ? "" : " '\(f.title)'")")
-        }
-        ctx.console.out(NightText.summary(night.summary))
-        ctx.console.out(NightText.model(night.model))
-        if let e = night.error { ctx.console.out("note: \(Console.oneLine(e))") }
-        return .success
     }
 
     struct Undo: ReplanCommand {
@@ -344,100 +346,101 @@ enum NightlyCommands {
         @Flag(name: "--json", help: "print JSON") var json: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try NightlyCommands.show(ctx, self) }
-    }
-
-    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
-        let id = ChangesetID(a.changeset)
-        let db = try ctx.openExistingDatabase()
-        let runLog = RunLog(database: db)
-        let record = try useCase { () throws(UseCaseError) in try runLog.changeset(id) }
-        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: record.header.userID)
-        var transcript: JSONValue?
-        if a.transcript {
-            transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
-        }
-        let h = record.header
-        let student = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
-        let texts = NoteTexts(language: student.language)
-        let night = NightNote.night(of: record, user: student)
-        let note = MorningNote.render(night, language: student.language)
-        if a.json {
-            // The stable codes as stored, and beside each its words in the student's language.
-            let edits = (record.report["edits"]?.arrayValue ?? []).map { v -> JSONValue in
-                guard var o = v.objectValue, let e = EditReport.edit(from: v) else { return v }
-                o["text"] = .string(MorningNote.line(e, texts: texts))
-                return .object(o)
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let id = ChangesetID(self.changeset)
+            let db = try ctx.openExistingDatabase()
+            let runLog = RunLog(database: db)
+            let record = try useCase { () throws(UseCaseError) in try runLog.changeset(id) }
+            try ManualEdit.requireUser(self.user, owns: "changeset \(id)", owner: record.header.userID)
+            var transcript: JSONValue?
+            if self.transcript {
+                transcript = try useCase { () throws(UseCaseError) in try runLog.transcript(of: id) }
             }
-            let flags = (record.report["flags"]?.arrayValue ?? []).enumerated().map { i, v -> JSONValue in
-                guard var o = v.objectValue, i < night.flags.count else { return v }
-                let f = night.flags[i]
-                o["text"] = .string(
-                    MorningNote.line(
-                        f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts))
-                return .object(o)
+            let h = record.header
+            let student = try useCase { () throws(UseCaseError) in try PlanReader(database: db).user(h.userID) }
+            let texts = NoteTexts(language: student.language)
+            let night = NightNote.night(of: record, user: student)
+            let note = MorningNote.render(night, language: student.language)
+            if self.json {
+                // The stable codes as stored, and beside each its words in the student's language.
+                let edits = (record.report["edits"]?.arrayValue ?? []).map { v -> JSONValue in
+                    guard var o = v.objectValue, let e = EditReport.edit(from: v) else { return v }
+                    o["text"] = .string(MorningNote.line(e, texts: texts))
+                    return .object(o)
+                }
+                let flags = (record.report["flags"]?.arrayValue ?? []).enumerated().map { i, v -> JSONValue in
+                    guard var o = v.objectValue, i < night.flags.count else { return v }
+                    let f = night.flags[i]
+                    o["text"] = .string(
+                        MorningNote.line(
+                            f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts))
+                    return .object(o)
+                }
+                var o: [String: JSONValue] = [
+                    "schema": "replan.show/1",
+                    "changeset": [
+                        "id": .string(h.id.description), "user": .string(h.userID),
+                        "planDate": h.planDate.map { .string($0.description) } ?? .null,
+                        "createdAt": .string(Timestamp.text(h.createdAt)), "state": .string(h.state.rawValue),
+                        "origin": .string(h.origin.rawValue),
+                    ],
+                    "edits": .array(edits), "flags": .array(flags),
+                    "summary": record.report["summary"] ?? h.summary, "model": record.report["model"] ?? .null,
+                    "note": NightNote.json(note),
+                    "rows": .array(
+                        record.edits.map { e in
+                            [
+                                "entity": .string(e.entity.rawValue), "key": .string(e.key),
+                                "before": e.before ?? .null,
+                                "after": e.after ?? .null,
+                                "reason": .string(e.reason),
+                            ]
+                        }),
+                ]
+                if self.transcript { o["transcript"] = transcript ?? [] }
+                ctx.console.out(JSONValue.object(o).prettyText)
+                return .success
             }
-            var o: [String: JSONValue] = [
-                "schema": "replan.show/1",
-                "changeset": [
-                    "id": .string(h.id.description), "user": .string(h.userID),
-                    "planDate": h.planDate.map { .string($0.description) } ?? .null,
-                    "createdAt": .string(Timestamp.text(h.createdAt)), "state": .string(h.state.rawValue),
-                    "origin": .string(h.origin.rawValue),
-                ],
-                "edits": .array(edits), "flags": .array(flags),
-                "summary": record.report["summary"] ?? h.summary, "model": record.report["model"] ?? .null,
-                "note": NightNote.json(note),
-                "rows": .array(
-                    record.edits.map { e in
-                        [
-                            "entity": .string(e.entity.rawValue), "key": .string(e.key), "before": e.before ?? .null,
-                            "after": e.after ?? .null,
-                            "reason": .string(e.reason),
-                        ]
-                    }),
-            ]
-            if a.transcript { o["transcript"] = transcript ?? [] }
-            ctx.console.out(JSONValue.object(o).prettyText)
+            ctx.console.out(
+                "changeset \(h.id)  \(h.userID)  \(h.origin.rawValue)  \(h.state.rawValue)  created \(Timestamp.text(h.createdAt))\(h.planDate.map { "  plan date \($0)" } ?? "")"
+            )
+            let edits = night.edits
+            ctx.console.out(NightText.edits(edits, console: ctx.console, texts: texts).joined(separator: "\n"))
+            for f in night.flags {
+                let words = MorningNote.line(
+                    f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts)
+                ctx.console.out("  " + Console.oneLine(words) + "  " + ctx.console.paint(f.id.description, .dim))
+            }
+            let totals = MorningNote.totals(
+                night.summary, model: edits.filter { $0.reason == .model }.count,
+                manual: edits.filter { $0.reason == .manual }.count, texts: texts)
+            if !totals.isEmpty { ctx.console.out(texts.text("note.total", ["parts": texts.list(totals)])) }
+            if let m = record.report["model"], m["called"]?.boolValue == true {
+                ctx.console.out(
+                    "model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")"
+                )
+                if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
+                if let asked = m["question"]?.stringValue { ctx.console.out("  for the student to decide: \(asked)") }
+            }
+            ctx.console.out(
+                "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: \(InvocationName.hint(ctx)) undo \(h.id)" : "redo with: \(InvocationName.hint(ctx)) redo \(h.id)")"
+            )
+            if self.week {
+                let user = student
+                let day =
+                    h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
+                    ?? user.zone.civil(h.createdAt).date
+                try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
+            }
+            if self.transcript {
+                ctx.console.out(ctx.console.paint("transcript", .bold))
+                ctx.console.out(
+                    transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")
+            }
             return .success
         }
-        ctx.console.out(
-            "changeset \(h.id)  \(h.userID)  \(h.origin.rawValue)  \(h.state.rawValue)  created \(Timestamp.text(h.createdAt))\(h.planDate.map { "  plan date \($0)" } ?? "")"
-        )
-        let edits = night.edits
-        ctx.console.out(NightText.edits(edits, console: ctx.console, texts: texts).joined(separator: "\n"))
-        for f in night.flags {
-            let words = MorningNote.line(
-                f, start: night.flagStarts[f.id], deleteAfterDays: night.deleteAfterDays, texts: texts)
-            ctx.console.out("  " + Console.oneLine(words) + "  " + ctx.console.paint(f.id.description, .dim))
-        }
-        let totals = MorningNote.totals(
-            night.summary, model: edits.filter { $0.reason == .model }.count,
-            manual: edits.filter { $0.reason == .manual }.count, texts: texts)
-        if !totals.isEmpty { ctx.console.out(texts.text("note.total", ["parts": texts.list(totals)])) }
-        if let m = record.report["model"], m["called"]?.boolValue == true {
-            ctx.console.out(
-                "model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")"
-            )
-            if let said = m["summary"]?.stringValue { ctx.console.out("  model says: \(said)") }
-            if let asked = m["question"]?.stringValue { ctx.console.out("  for the student to decide: \(asked)") }
-        }
-        ctx.console.out(
-            "\(record.edits.count) row(s); \(h.state == .applied ? "undo with: \(InvocationName.hint(ctx)) undo \(h.id)" : "redo with: \(InvocationName.hint(ctx)) redo \(h.id)")"
-        )
-        if a.week {
-            let user = student
-            let day =
-                h.planDate ?? edits.compactMap { ($0.after ?? $0.before)?.start.date }.min()
-                ?? user.zone.civil(h.createdAt).date
-            try WeekCommand.show(week: day, user: user, edits: edits, changeset: h, ctx: ctx, db: db)
-        }
-        if a.transcript {
-            ctx.console.out(ctx.console.paint("transcript", .bold))
-            ctx.console.out(transcript.map { TranscriptText.render($0) } ?? "  (no model exchange for this changeset)")
-        }
-        return .success
     }
+
 }
 
 /// Results gathered from worker threads for `run --json`.

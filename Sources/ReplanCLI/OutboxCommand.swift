@@ -25,49 +25,48 @@ enum OutboxCommand {
         @Option(name: "--limit", range: 1...10_000, help: "at most this many rows (default 100)") var limit: Int?
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try OutboxCommand.list(ctx, self) }
-    }
-
-    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
-        let since = a.since ?? 0
-        let limit = a.limit ?? 100
-        let db = try ctx.openExistingDatabase()
-        let rows = try useCase { () throws(UseCaseError) in try Outbox(database: db).entries(after: since, limit: limit)
-        }
-        let next = rows.last?.id ?? since
-        if a.json {
-            ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.outbox/1", "since": .int(since), "next": .int(next),
-                    "entries": .array(
-                        rows.map { r in
-                            let note = r.entry.note
-                            var o: [String: JSONValue] = [
-                                "id": .int(r.id), "user": .string(r.userID), "kind": .string(r.entry.kind.rawValue),
-                                "occurrenceId": note == nil ? .string(r.entry.occurrenceID.description) : .null,
-                                "taskId": note == nil ? .string(r.entry.occurrenceID.taskID) : .null,
-                                "action": .string(r.entry.action.rawValue),
-                                "fireAt": .string(Timestamp.text(r.entry.fireAt)),
-                                "createdAt": .string(Timestamp.text(r.createdAt)),
-                                "changesetId": r.changesetID.map { .string($0.description) } ?? .null,
-                            ]
-                            if let note {
-                                o["title"] = .string(note.title)
-                                o["body"] = .string(note.body)
-                            }
-                            return .object(o)
-                        }),
-                ]).prettyText)
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let since = self.since ?? 0
+            let limit = self.limit ?? 100
+            let db = try ctx.openExistingDatabase()
+            let rows = try useCase { () throws(UseCaseError) in
+                try Outbox(database: db).entries(after: since, limit: limit)
+            }
+            let next = rows.last?.id ?? since
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.outbox/1", "since": .int(since), "next": .int(next),
+                        "entries": .array(
+                            rows.map { r in
+                                let note = r.entry.note
+                                var o: [String: JSONValue] = [
+                                    "id": .int(r.id), "user": .string(r.userID), "kind": .string(r.entry.kind.rawValue),
+                                    "occurrenceId": note == nil ? .string(r.entry.occurrenceID.description) : .null,
+                                    "taskId": note == nil ? .string(r.entry.occurrenceID.taskID) : .null,
+                                    "action": .string(r.entry.action.rawValue),
+                                    "fireAt": .string(Timestamp.text(r.entry.fireAt)),
+                                    "createdAt": .string(Timestamp.text(r.createdAt)),
+                                    "changesetId": r.changesetID.map { .string($0.description) } ?? .null,
+                                ]
+                                if let note {
+                                    o["title"] = .string(note.title)
+                                    o["body"] = .string(note.body)
+                                }
+                                return .object(o)
+                            }),
+                    ]).prettyText)
+                return .success
+            }
+            if rows.isEmpty { ctx.console.out("no rows after \(since)") }
+            for r in rows {
+                ctx.console.out(
+                    "\(r.id)  \((r.entry.note == nil ? r.entry.action.rawValue : "note").padding(toLength: 8, withPad: " ", startingAt: 0))  \(Timestamp.text(r.entry.fireAt))  \(r.userID)  \(r.entry.note.map { Console.oneLine($0.title) } ?? r.entry.occurrenceID.description)"
+                )
+            }
+            if !rows.isEmpty { ctx.console.out("next cursor: \(next) (acknowledge with: replan outbox ack \(next))") }
             return .success
         }
-        if rows.isEmpty { ctx.console.out("no rows after \(since)") }
-        for r in rows {
-            ctx.console.out(
-                "\(r.id)  \((r.entry.note == nil ? r.entry.action.rawValue : "note").padding(toLength: 8, withPad: " ", startingAt: 0))  \(Timestamp.text(r.entry.fireAt))  \(r.userID)  \(r.entry.note.map { Console.oneLine($0.title) } ?? r.entry.occurrenceID.description)"
-            )
-        }
-        if !rows.isEmpty { ctx.console.out("next cursor: \(next) (acknowledge with: replan outbox ack \(next))") }
-        return .success
     }
 
     struct Ack: ReplanCommand {
@@ -80,23 +79,25 @@ enum OutboxCommand {
         var cursor: String
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try OutboxCommand.ack(ctx, self) }
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let text = self.cursor
+            guard let cursor = Int(text), cursor >= 0 else {
+                throw CLIError.badInput("CURSOR must be a row id (a whole number), got '\(text)'")
+            }
+            let db = try ctx.openExistingDatabase()
+            let removed = try useCase { () throws(UseCaseError) in try Outbox(database: db).acknowledge(through: cursor)
+            }
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.outbox-ack/1", "cursor": .int(cursor), "removed": .int(removed),
+                    ])
+                    .prettyText)
+            } else {
+                ctx.console.out("acknowledged through \(cursor): \(removed) row(s) removed")
+            }
+            return .success
+        }
     }
 
-    static func ack(_ ctx: CommandContext, _ a: Ack) throws -> ExitCode {
-        let text = a.cursor
-        guard let cursor = Int(text), cursor >= 0 else {
-            throw CLIError.badInput("CURSOR must be a row id (a whole number), got '\(text)'")
-        }
-        let db = try ctx.openExistingDatabase()
-        let removed = try useCase { () throws(UseCaseError) in try Outbox(database: db).acknowledge(through: cursor) }
-        if a.json {
-            ctx.console.out(
-                JSONValue.object(["schema": "replan.outbox-ack/1", "cursor": .int(cursor), "removed": .int(removed)])
-                    .prettyText)
-        } else {
-            ctx.console.out("acknowledged through \(cursor): \(removed) row(s) removed")
-        }
-        return .success
-    }
 }

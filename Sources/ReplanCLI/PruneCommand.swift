@@ -32,17 +32,15 @@ struct PruneCommand: ReplanCommand {
     @Flag(name: "--dry-run", help: "only count") var dryRun: Bool
     @Flag(name: "--json", help: "print JSON") var json: Bool
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: PruneCommand) throws -> ExitCode {
-        guard let days = try a.olderThan ?? retentionDays(ctx) else {
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        guard let days = try self.olderThan ?? Self.retentionDays(ctx) else {
             ctx.console.out("retention_days is 0: history is kept forever; pass --older-than DAYS to prune anyway")
             return .success
         }
-        let cutoff = cutoff(days: days, now: ctx.now)
+        let cutoff = Self.cutoff(days: days, now: ctx.now)
         let db = try ctx.openExistingDatabase()
         let pruner = Retention(database: db)
-        let dry = a.dryRun
+        let dry = self.dryRun
         let started = Date()
         let pruned = try useCase { () throws(UseCaseError) in
             try dry
@@ -53,7 +51,7 @@ struct PruneCommand: ReplanCommand {
             throw CLIError(
                 .locked, "another replan worker is pruning this database now; nothing was deleted, try again later")
         }
-        if a.json {
+        if self.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.prune/1", "olderThan": .string(Timestamp.text(cutoff)), "dryRun": .bool(dry),
@@ -63,7 +61,7 @@ struct PruneCommand: ReplanCommand {
                     "complete": .bool(!report.stopped),
                 ]).prettyText)
         } else {
-            ctx.console.out(text(report, cutoff: cutoff, dryRun: dry, seconds: Date().timeIntervalSince(started)))
+            ctx.console.out(Self.text(report, cutoff: cutoff, dryRun: dry, seconds: Date().timeIntervalSince(started)))
         }
         return report.stopped ? ctx.interruption.exitCode : .success
     }

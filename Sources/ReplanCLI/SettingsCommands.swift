@@ -16,22 +16,21 @@ enum SettingsCommands {
         @Option(name: "--user", value: "ID", help: "student id") var user: String
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try SettingsCommands.show(ctx, self) }
-    }
-
-    static func show(_ ctx: CommandContext, _ a: Show) throws -> ExitCode {
-        let userID = a.user
-        let db = try ctx.openExistingDatabase()
-        let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
-        if a.json {
-            ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.settings/1", "user": .string(userID), "settings": json(user.settings),
-                ]).prettyText)
-        } else {
-            ctx.console.out(text(user.settings))
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let userID = self.user
+            let db = try ctx.openExistingDatabase()
+            let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.settings/1", "user": .string(userID),
+                        "settings": SettingsCommands.json(user.settings),
+                    ]).prettyText)
+            } else {
+                ctx.console.out(text(user.settings))
+            }
+            return .success
         }
-        return .success
     }
 
     struct Set: ReplanCommand {
@@ -62,65 +61,68 @@ enum SettingsCommands {
         var morningTime: String?
         @Flag(name: "--json", help: "print the new settings as JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try SettingsCommands.set(ctx, self) }
-    }
-
-    static func set(_ ctx: CommandContext, _ a: Set) throws -> ExitCode {
-        let userID = a.user
-        let db = try ctx.openExistingDatabase()
-        let roster = Roster(database: db)
-        var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
-        if !a.window.isEmpty {
-            var byDay = s.windows.byWeekday
-            for spec in a.window {
-                let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2 else { throw CLIError.badInput("--window '\(spec)' is not DAY=HH:MM-HH:MM[,…]") }
-                var days: [Weekday] = []
-                for name in parts[0].split(separator: ",") {
-                    guard let d = Weekday(rawValue: name.lowercased()) else {
-                        throw CLIError.badInput("--window '\(spec)': '\(name)' is not a weekday (mon … sun)")
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let userID = self.user
+            let db = try ctx.openExistingDatabase()
+            let roster = Roster(database: db)
+            var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
+            if !self.window.isEmpty {
+                var byDay = s.windows.byWeekday
+                for spec in self.window {
+                    let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    guard parts.count == 2 else {
+                        throw CLIError.badInput("--window '\(spec)' is not DAY=HH:MM-HH:MM[,…]")
                     }
-                    days.append(d)
-                }
-                var windows: [StudyWindow] = []
-                for r in parts[1].split(separator: ",") {
-                    do throws(DataError) { windows.append(try StudyWindow(String(r))) } catch {
-                        throw CLIError.badInput("--window '\(spec)': \(error.message)")
+                    var days: [Weekday] = []
+                    for name in parts[0].split(separator: ",") {
+                        guard let d = Weekday(rawValue: name.lowercased()) else {
+                            throw CLIError.badInput("--window '\(spec)': '\(name)' is not a weekday (mon … sun)")
+                        }
+                        days.append(d)
                     }
+                    var windows: [StudyWindow] = []
+                    for r in parts[1].split(separator: ",") {
+                        do throws(DataError) { windows.append(try StudyWindow(String(r))) } catch {
+                            throw CLIError.badInput("--window '\(spec)': \(error.message)")
+                        }
+                    }
+                    for d in days { byDay[d] = windows }
                 }
-                for d in days { byDay[d] = windows }
+                do { s.windows = try WeeklyWindows(byDay) } catch { throw CLIError.badInput("--window: \(error)") }
             }
-            do { s.windows = try WeeklyWindows(byDay) } catch { throw CLIError.badInput("--window: \(error)") }
-        }
-        if let v = a.windows { s.windowsEnabled = v }
-        if let v = a.sessionMinutes { s.sessionMinutes = v }
-        if let v = a.sessionMinutesEnabled { s.sessionMinutesEnabled = v }
-        if let v = a.tone { s.tone = v }
-        if let v = a.instruction { s.instruction = v }
-        if let v = a.autoUpdate { s.autoUpdate = v }
-        if let v = a.notifications { s.notificationsEnabled = v }
-        if let v = a.reminderMinutes { s.reminderMinutes = v }
-        if let v = a.deleteAfterDays { s.deleteAfterDays = v }
-        if let v = a.horizonDays { s.horizonDays = v }
-        if !a.keepCategory.isEmpty {
-            s.keepCategories = a.keepCategory.filter { !$0.isEmpty }
-        }
-        if let v = a.splitSessions { s.splitSessions = v }
-        if let v = a.morningTime {
-            guard let time = TimeOfDay(v) else { throw CLIError.badInput("--morning-time '\(v)' is not HH:MM") }
-            s.morningTime = time
-        }
-        do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
-        let final = s
-        try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
-        if a.json {
-            ctx.console.out(
-                JSONValue.object(["schema": "replan.settings/1", "user": .string(userID), "settings": json(final)])
+            if let v = self.windows { s.windowsEnabled = v }
+            if let v = self.sessionMinutes { s.sessionMinutes = v }
+            if let v = self.sessionMinutesEnabled { s.sessionMinutesEnabled = v }
+            if let v = self.tone { s.tone = v }
+            if let v = self.instruction { s.instruction = v }
+            if let v = self.autoUpdate { s.autoUpdate = v }
+            if let v = self.notifications { s.notificationsEnabled = v }
+            if let v = self.reminderMinutes { s.reminderMinutes = v }
+            if let v = self.deleteAfterDays { s.deleteAfterDays = v }
+            if let v = self.horizonDays { s.horizonDays = v }
+            if !self.keepCategory.isEmpty {
+                s.keepCategories = self.keepCategory.filter { !$0.isEmpty }
+            }
+            if let v = self.splitSessions { s.splitSessions = v }
+            if let v = self.morningTime {
+                guard let time = TimeOfDay(v) else { throw CLIError.badInput("--morning-time '\(v)' is not HH:MM") }
+                s.morningTime = time
+            }
+            do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
+            let final = s
+            try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.settings/1", "user": .string(userID),
+                        "settings": SettingsCommands.json(final),
+                    ])
                     .prettyText)
-        } else {
-            ctx.console.out("settings of \(userID) saved")
+            } else {
+                ctx.console.out("settings of \(userID) saved")
+            }
+            return .success
         }
-        return .success
     }
 
     static func kebab(_ camel: String) -> String {

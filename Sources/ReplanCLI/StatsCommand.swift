@@ -14,18 +14,16 @@ struct StatsCommand: ReplanCommand {
     @Flag(name: "--today", help: "only today") var today: Bool
     @Flag(name: "--json", help: "print JSON") var json: Bool
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: StatsCommand) throws -> ExitCode {
-        let userID = a.user
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let userID = self.user
         let db = try ctx.openExistingDatabase()
         let reader = PlanReader(database: db)
         let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: nil) }
         let focus = try useCase { () throws(UseCaseError) in try reader.focusSessions(userID: userID) }
         let today = plan.zone.civil(ctx.now).date
-        let from = a.today ? today : (CategoryStatistics.firstDate(of: plan, focusSessions: focus) ?? today)
+        let from = self.today ? today : (CategoryStatistics.firstDate(of: plan, focusSessions: focus) ?? today)
         let stats = CategoryStatistics.compute(plan: plan, focusSessions: focus, from: min(from, today), through: today)
-        if a.json {
+        if self.json {
             ctx.console.out(
                 JSONValue.object([
                     "schema": "replan.stats/1", "user": .string(userID), "from": .string(min(from, today).description),
@@ -52,9 +50,9 @@ struct StatsCommand: ReplanCommand {
         for s in stats {
             var line = DisplayWidth.padded(s.category, to: width)
             line +=
-                "  " + pad(s.taskCount, 8) + "  " + pad(s.completedCount, 4) + "  "
-                + pad(Int((s.completionRate * 100).rounded()), 3) + "%"
-            line += "  " + pad(s.focusMinutes, 4) + " min"
+                "  " + Self.pad(s.taskCount, 8) + "  " + Self.pad(s.completedCount, 4) + "  "
+                + Self.pad(Int((s.completionRate * 100).rounded()), 3) + "%"
+            line += "  " + Self.pad(s.focusMinutes, 4) + " min"
             if ctx.console.stdoutIsTTY {
                 let bar = String(repeating: "█", count: Int((s.completionRate * 20).rounded()))
                 line += "  " + ctx.console.paint(bar, .green) + String(repeating: "·", count: 20 - bar.count)

@@ -63,48 +63,47 @@ enum TaskCommands {
         @Option(name: "--id", value: "ID", help: "use this task id instead of a generated one") var id: String?
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.add(ctx, self) }
-    }
-
-    static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
-        let userID = a.user
-        let db = try ctx.openExistingDatabase()
-        let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
-        let user = try useCase { () throws(UseCaseError) in try edit.user() }
-        let allDay = a.allDay
-        var rule: RepeatRule?
-        if let r = a.repeat, r != "none" {
-            guard let f = RepeatRule.Frequency(rawValue: r) else {
-                throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly")
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let userID = self.user
+            let db = try ctx.openExistingDatabase()
+            let edit = ManualEditor(database: db, userID: userID, now: ctx.now)
+            let user = try useCase { () throws(UseCaseError) in try edit.user() }
+            let allDay = self.allDay
+            var rule: RepeatRule?
+            if let r = self.repeat, r != "none" {
+                guard let f = RepeatRule.Frequency(rawValue: r) else {
+                    throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly")
+                }
+                rule = RepeatRule(every: f, until: self.until, missed: try missedPolicy(self.missed))
+            } else if self.until != nil || self.missed != nil {
+                throw CLIError.usage("\(self.until != nil ? "--until" : "--missed") needs --repeat")
             }
-            rule = RepeatRule(every: f, until: a.until, missed: try missedPolicy(a.missed))
-        } else if a.until != nil || a.missed != nil {
-            throw CLIError.usage("\(a.until != nil ? "--until" : "--missed") needs --repeat")
+            let id = try self.id ?? useCase { () throws(UseCaseError) in try edit.newTaskID() }
+            if try useCase({ () throws(UseCaseError) in try edit.taskExists(id) }) {
+                throw CLIError.badInput("a task with id '\(id)' already exists")
+            }
+            let task = StudyTask(
+                id: id, userID: userID, title: self.title.trimmingWhitespace(),
+                note: self.note ?? "",
+                category: self.category.trimmingWhitespace(),
+                color: try self.color.map(CLIValues.color) ?? .green,
+                start: try CLIValues.dateTime(
+                    self.start, option: "--start", zone: user.zone, allDay: allDay),
+                end: try CLIValues.dateTime(self.end, option: "--end", zone: user.zone, allDay: allDay),
+                allDay: allDay, subtasks: self.subtasks.map { Subtask(title: $0.trimmingWhitespace()) },
+                repeatRule: rule,
+                createdAt: ctx.now)
+            do throws(DataError) { try task.validate() } catch {
+                throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
+            }
+            let original = try useCase { () throws(UseCaseError) in try edit.loadPlan() }
+            var working = original
+            working.put(task)
+            let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working)
+            }
+            report(ctx, verb: "added", id: id, result: result, json: self.json)
+            return .success
         }
-        let id = try a.id ?? useCase { () throws(UseCaseError) in try edit.newTaskID() }
-        if try useCase({ () throws(UseCaseError) in try edit.taskExists(id) }) {
-            throw CLIError.badInput("a task with id '\(id)' already exists")
-        }
-        let task = StudyTask(
-            id: id, userID: userID, title: a.title.trimmingWhitespace(),
-            note: a.note ?? "",
-            category: a.category.trimmingWhitespace(),
-            color: try a.color.map(CLIValues.color) ?? .green,
-            start: try CLIValues.dateTime(
-                a.start, option: "--start", zone: user.zone, allDay: allDay),
-            end: try CLIValues.dateTime(a.end, option: "--end", zone: user.zone, allDay: allDay),
-            allDay: allDay, subtasks: a.subtasks.map { Subtask(title: $0.trimmingWhitespace()) },
-            repeatRule: rule,
-            createdAt: ctx.now)
-        do throws(DataError) { try task.validate() } catch {
-            throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
-        }
-        let original = try useCase { () throws(UseCaseError) in try edit.loadPlan() }
-        var working = original
-        working.put(task)
-        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
-        report(ctx, verb: "added", id: id, result: result, json: a.json)
-        return .success
     }
 
     struct Edit: ReplanCommand {
@@ -143,7 +142,96 @@ enum TaskCommands {
         @Flag(name: "--all", help: "series: change every session, past ones included") var all: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.edit(ctx, self) }
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let (target, oid, edit, original) = try ManualEdit.target(ctx, self.target, user: self.user)
+            var working = original
+            guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
+            let zone = original.zone
+            if oid.originalDate != nil {
+                for (option, given) in self.seriesOptions where given {
+                    throw CLIError.usage(
+                        "\(option) changes the whole series; edit \(oid.taskID) instead of one occurrence")
+                }
+                guard let occurrence = original.occurrence(oid) else {
+                    throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
+                }
+                guard occurrence.state != .completed else {
+                    throw CLIError.badInput("\(target) is completed; its history is not changed")
+                }
+                let start =
+                    try self.start.map { (t: String) throws(CLIError) in
+                        try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
+                    } ?? occurrence.start
+                let end =
+                    try self.end.map { (t: String) throws(CLIError) in
+                        try CLIValues.dateTime(t, option: "--end", zone: zone, allDay: task.allDay)
+                    }
+                    ?? start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
+                do throws(DataError) { try TaskRules.validateTimes(start: start, end: end, allDay: task.allDay) } catch
+                {
+                    throw error.asCLIError(option: "--end")
+                }
+                working.move(oid, start: start, end: end)
+            } else {
+                let today = zone.civil(ctx.now).date
+                var from: CivilDate?
+                if task.isSeries {
+                    from = try seriesScope(ctx, self, task: task, today: today)
+                } else if self.all || self.from != nil {
+                    throw CLIError.usage("--all and --from apply to a repeating task only")
+                }
+                if let from, let split = original.splitDate(ofSeries: task.id, from: from), split > task.start.date {
+                    // This and following: the changes go to the continuing series only.
+                    let newID = try useCase { () throws(UseCaseError) in try edit.newTaskID() }
+                    guard let continued = working.splitSeries(task.id, at: split, newID: newID, now: ctx.now) else {
+                        throw CLIError.badInput("\(task.id) cannot be split at \(split)")
+                    }
+                    task = continued
+                    ctx.console.log(
+                        "\(oid.taskID) ends on \(split.adding(days: -1)); from \(split) on it continues as \(newID) with the change",
+                        priority: .notice)
+                } else if let from, original.splitDate(ofSeries: task.id, from: from) == nil {
+                    throw CLIError.badInput("\(oid.taskID) has no session on or after \(from)")
+                }
+                if let v = self.title { task.title = v.trimmingWhitespace() }
+                if let v = self.category { task.category = v.trimmingWhitespace() }
+                if let v = self.color { task.color = try CLIValues.color(v) }
+                if let v = self.note { task.note = v }
+                let newStart = try self.start.map { (t: String) throws(CLIError) in
+                    try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
+                }
+                if let s = newStart {
+                    // Keep the length when only the start moves.
+                    if self.end == nil {
+                        task.end = s.adding(minutes: task.end.minuteNumber - task.start.minuteNumber)
+                    }
+                    task.start = s
+                }
+                if let v = self.end {
+                    task.end = try CLIValues.dateTime(v, option: "--end", zone: zone, allDay: task.allDay)
+                }
+                if let v = self.until {
+                    guard task.repeatRule != nil else {
+                        throw CLIError.usage("--until applies to a repeating task only")
+                    }
+                    task.repeatRule?.until = v == "none" ? nil : try CLIValues.date(v, option: "--until")
+                }
+                if let v = self.missed {
+                    guard task.repeatRule != nil else {
+                        throw CLIError.usage("--missed applies to a repeating task only")
+                    }
+                    task.repeatRule?.missed = v == "default" ? nil : try missedPolicy(v)
+                }
+                do throws(DataError) { try task.validate() } catch {
+                    throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
+                }
+                working.put(task)
+            }
+            let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working)
+            }
+            report(ctx, verb: "edited", id: target, result: result, json: self.json)
+            return .success
+        }
 
         /// The options that change the whole series, with whether each was given.
         var seriesOptions: [(String, Bool)] {
@@ -152,90 +240,6 @@ enum TaskCommands {
                 ("--note", note != nil), ("--until", until != nil), ("--missed", missed != nil),
             ]
         }
-    }
-
-    static func edit(_ ctx: CommandContext, _ a: Edit) throws -> ExitCode {
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
-        var working = original
-        guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
-        let zone = original.zone
-        if oid.originalDate != nil {
-            for (option, given) in a.seriesOptions where given {
-                throw CLIError.usage("\(option) changes the whole series; edit \(oid.taskID) instead of one occurrence")
-            }
-            guard let occurrence = original.occurrence(oid) else {
-                throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
-            }
-            guard occurrence.state != .completed else {
-                throw CLIError.badInput("\(target) is completed; its history is not changed")
-            }
-            let start =
-                try a.start.map { (t: String) throws(CLIError) in
-                    try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
-                } ?? occurrence.start
-            let end =
-                try a.end.map { (t: String) throws(CLIError) in
-                    try CLIValues.dateTime(t, option: "--end", zone: zone, allDay: task.allDay)
-                }
-                ?? start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
-            do throws(DataError) { try TaskRules.validateTimes(start: start, end: end, allDay: task.allDay) } catch {
-                throw error.asCLIError(option: "--end")
-            }
-            working.move(oid, start: start, end: end)
-        } else {
-            let today = zone.civil(ctx.now).date
-            var from: CivilDate?
-            if task.isSeries {
-                from = try seriesScope(ctx, a, task: task, today: today)
-            } else if a.all || a.from != nil {
-                throw CLIError.usage("--all and --from apply to a repeating task only")
-            }
-            if let from, let split = original.splitDate(ofSeries: task.id, from: from), split > task.start.date {
-                // This and following: the changes go to the continuing series only.
-                let newID = try useCase { () throws(UseCaseError) in try edit.newTaskID() }
-                guard let continued = working.splitSeries(task.id, at: split, newID: newID, now: ctx.now) else {
-                    throw CLIError.badInput("\(task.id) cannot be split at \(split)")
-                }
-                task = continued
-                ctx.console.log(
-                    "\(oid.taskID) ends on \(split.adding(days: -1)); from \(split) on it continues as \(newID) with the change",
-                    priority: .notice)
-            } else if let from, original.splitDate(ofSeries: task.id, from: from) == nil {
-                throw CLIError.badInput("\(oid.taskID) has no session on or after \(from)")
-            }
-            if let v = a.title { task.title = v.trimmingWhitespace() }
-            if let v = a.category { task.category = v.trimmingWhitespace() }
-            if let v = a.color { task.color = try CLIValues.color(v) }
-            if let v = a.note { task.note = v }
-            let newStart = try a.start.map { (t: String) throws(CLIError) in
-                try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
-            }
-            if let s = newStart {
-                // Keep the length when only the start moves.
-                if a.end == nil {
-                    task.end = s.adding(minutes: task.end.minuteNumber - task.start.minuteNumber)
-                }
-                task.start = s
-            }
-            if let v = a.end {
-                task.end = try CLIValues.dateTime(v, option: "--end", zone: zone, allDay: task.allDay)
-            }
-            if let v = a.until {
-                guard task.repeatRule != nil else { throw CLIError.usage("--until applies to a repeating task only") }
-                task.repeatRule?.until = v == "none" ? nil : try CLIValues.date(v, option: "--until")
-            }
-            if let v = a.missed {
-                guard task.repeatRule != nil else { throw CLIError.usage("--missed applies to a repeating task only") }
-                task.repeatRule?.missed = v == "default" ? nil : try missedPolicy(v)
-            }
-            do throws(DataError) { try task.validate() } catch {
-                throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
-            }
-            working.put(task)
-        }
-        let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working) }
-        report(ctx, verb: "edited", id: target, result: result, json: a.json)
-        return .success
     }
 
     /// Which sessions an edit of a series changes: nil = all of them, else from that date on.
@@ -291,16 +295,15 @@ enum TaskCommands {
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.remove(ctx, self) }
-    }
-
-    static func remove(_ ctx: CommandContext, _ a: Remove) throws -> ExitCode {
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
-        let result = try useCase { () throws(UseCaseError) in
-            try edit.commit(original: original, working: try edit.removing(oid, from: original))
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let (target, oid, edit, original) = try ManualEdit.target(ctx, self.target, user: self.user)
+            let result = try useCase { () throws(UseCaseError) in
+                try edit.commit(original: original, working: try edit.removing(oid, from: original))
+            }
+            report(
+                ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result, json: self.json)
+            return .success
         }
-        report(ctx, verb: oid.originalDate == nil ? "deleted" : "skipped", id: target, result: result, json: a.json)
-        return .success
     }
 
     struct Done: ReplanCommand {
@@ -314,16 +317,14 @@ enum TaskCommands {
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
         @Option(name: "--user", value: "ID", help: ManualEdit.userGuardHelp) var user: String?
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.done(ctx, self) }
-    }
-
-    static func done(_ ctx: CommandContext, _ a: Done) throws -> ExitCode {
-        let (target, oid, edit, original) = try ManualEdit.target(ctx, a.target, user: a.user)
-        let result = try useCase { () throws(UseCaseError) in
-            try edit.commit(original: original, working: try edit.completing(oid, in: original))
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let (target, oid, edit, original) = try ManualEdit.target(ctx, self.target, user: self.user)
+            let result = try useCase { () throws(UseCaseError) in
+                try edit.commit(original: original, working: try edit.completing(oid, in: original))
+            }
+            report(ctx, verb: "completed", id: target, result: result, json: self.json)
+            return .success
         }
-        report(ctx, verb: "completed", id: target, result: result, json: a.json)
-        return .success
     }
 
     struct List: ReplanCommand {
@@ -335,68 +336,70 @@ enum TaskCommands {
         @Option(name: "--to", help: "last local date (inclusive)") var to: CivilDate?
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try TaskCommands.list(ctx, self) }
-    }
-
-    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
-        let userID = a.user
-        let db = try ctx.openExistingDatabase()
-        let reader = PlanReader(database: db)
-        let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
-        let today = user.zone.civil(ctx.now).date
-        let from =
-            a.from
-            ?? today.adding(days: -user.settings.deleteAfterDays)
-        let to =
-            a.to
-            ?? today.adding(days: user.settings.horizonDays)
-        guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
-        guard from.days(until: to) <= 3660 else {
-            throw CLIError.badInput("the range \(from)…\(to) is longer than ten years")
-        }
-        let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: from...to) }
-        let occurrences = plan.occurrences(from: from, through: to)
-        if a.json {
-            ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.tasks/1", "user": .string(userID), "from": .string(from.description),
-                    "to": .string(to.description),
-                    "occurrences": .array(
-                        occurrences.map { o in
-                            [
-                                "id": .string(o.id.description), "taskId": .string(o.taskID), "title": .string(o.title),
-                                "category": .string(o.category), "color": .string(o.color.rawValue),
-                                "start": .string(o.start.description), "end": .string(o.end.description),
-                                "allDay": .bool(o.allDay), "state": .string(o.state.rawValue),
-                                "repeat": plan.tasks[o.taskID]?.repeatRule.map { r -> JSONValue in
-                                    ["every": .string(r.every.rawValue), "missed": .string(r.effectiveMissed.rawValue)]
-                                } ?? .null,
-                            ]
-                        }),
-                ]).prettyText)
-        } else if occurrences.isEmpty {
-            ctx.console.out("no sessions from \(from) to \(to)")
-        } else {
-            var day: CivilDate?
-            for o in occurrences {
-                if o.start.date != day {
-                    day = o.start.date
-                    ctx.console.out(
-                        ctx.console.paint("\(o.start.date) \(SystemPromptNames.weekday(o.start.date))", .bold))
-                }
-                let time = o.allDay ? "all day    " : "\(o.start.time)–\(o.end.time)"
-                let state = o.state == .open ? "" : "  (\(o.state.rawValue))"
-                // A series says how it repeats and what a missed session of it gets (docs/planning.md §4).
-                let series =
-                    plan.tasks[o.taskID]?.repeatRule.map {
-                        "  \($0.every.rawValue), missed: \($0.effectiveMissed.rawValue)"
-                    } ?? ""
-                ctx.console.out(
-                    "  \(time)  \(Console.oneLine(o.title))  [\(Console.oneLine(o.category))]  \(ctx.console.paint(o.id.description, .dim))\(state)\(ctx.console.paint(series, .dim))"
-                )
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let userID = self.user
+            let db = try ctx.openExistingDatabase()
+            let reader = PlanReader(database: db)
+            let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
+            let today = user.zone.civil(ctx.now).date
+            let from =
+                self.from
+                ?? today.adding(days: -user.settings.deleteAfterDays)
+            let to =
+                self.to
+                ?? today.adding(days: user.settings.horizonDays)
+            guard from <= to else { throw CLIError.badInput("--from \(from) is after --to \(to)") }
+            guard from.days(until: to) <= 3660 else {
+                throw CLIError.badInput("the range \(from)…\(to) is longer than ten years")
             }
+            let plan = try useCase { () throws(UseCaseError) in try reader.plan(userID: userID, window: from...to) }
+            let occurrences = plan.occurrences(from: from, through: to)
+            if self.json {
+                ctx.console.out(
+                    JSONValue.object([
+                        "schema": "replan.tasks/1", "user": .string(userID), "from": .string(from.description),
+                        "to": .string(to.description),
+                        "occurrences": .array(
+                            occurrences.map { o in
+                                [
+                                    "id": .string(o.id.description), "taskId": .string(o.taskID),
+                                    "title": .string(o.title),
+                                    "category": .string(o.category), "color": .string(o.color.rawValue),
+                                    "start": .string(o.start.description), "end": .string(o.end.description),
+                                    "allDay": .bool(o.allDay), "state": .string(o.state.rawValue),
+                                    "repeat": plan.tasks[o.taskID]?.repeatRule.map { r -> JSONValue in
+                                        [
+                                            "every": .string(r.every.rawValue),
+                                            "missed": .string(r.effectiveMissed.rawValue),
+                                        ]
+                                    } ?? .null,
+                                ]
+                            }),
+                    ]).prettyText)
+            } else if occurrences.isEmpty {
+                ctx.console.out("no sessions from \(from) to \(to)")
+            } else {
+                var day: CivilDate?
+                for o in occurrences {
+                    if o.start.date != day {
+                        day = o.start.date
+                        ctx.console.out(
+                            ctx.console.paint("\(o.start.date) \(SystemPromptNames.weekday(o.start.date))", .bold))
+                    }
+                    let time = o.allDay ? "all day    " : "\(o.start.time)–\(o.end.time)"
+                    let state = o.state == .open ? "" : "  (\(o.state.rawValue))"
+                    // A series says how it repeats and what a missed session of it gets (docs/planning.md §4).
+                    let series =
+                        plan.tasks[o.taskID]?.repeatRule.map {
+                            "  \($0.every.rawValue), missed: \($0.effectiveMissed.rawValue)"
+                        } ?? ""
+                    ctx.console.out(
+                        "  \(time)  \(Console.oneLine(o.title))  [\(Console.oneLine(o.category))]  \(ctx.console.paint(o.id.description, .dim))\(state)\(ctx.console.paint(series, .dim))"
+                    )
+                }
+            }
+            return .success
         }
-        return .success
     }
 
     static func report(_ ctx: CommandContext, verb: String, id: String, result: ManualEditor.Change?, json: Bool) {

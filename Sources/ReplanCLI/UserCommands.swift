@@ -19,20 +19,18 @@ enum UserCommands {
         @Option(name: "--language", value: "L", help: "language tag, e.g. zh-TW") var language: String?
         @Option(name: "--name", value: "NAME", help: "display name") var name: String?
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.add(ctx, self) }
-    }
-
-    static func add(_ ctx: CommandContext, _ a: Add) throws -> ExitCode {
-        let id = a.id
-        let zone = try CLIValues.zone(a.timeZone)
-        let user: User
-        do throws(DataError) {
-            user = try User(id: id, zone: zone, language: a.language ?? "en", displayName: a.name)
-        } catch { throw error.asCLIError() }
-        let db = try ctx.openDatabase()
-        try useCase { () throws(UseCaseError) in try Roster(database: db).add(user, now: ctx.now) }
-        ctx.console.out("added user \(id) (\(zone.identifier), \(user.language))")
-        return .success
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let id = self.id
+            let zone = try CLIValues.zone(self.timeZone)
+            let user: User
+            do throws(DataError) {
+                user = try User(id: id, zone: zone, language: self.language ?? "en", displayName: self.name)
+            } catch { throw error.asCLIError() }
+            let db = try ctx.openDatabase()
+            try useCase { () throws(UseCaseError) in try Roster(database: db).add(user, now: ctx.now) }
+            ctx.console.out("added user \(id) (\(zone.identifier), \(user.language))")
+            return .success
+        }
     }
 
     struct List: ReplanCommand {
@@ -40,36 +38,34 @@ enum UserCommands {
 
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.list(ctx, self) }
-    }
-
-    static func list(_ ctx: CommandContext, _ a: List) throws -> ExitCode {
-        let db = try ctx.openExistingDatabase()
-        let users = try useCase { () throws(UseCaseError) in try Roster(database: db).list() }
-        if a.json {
-            ctx.console.out(
-                JSONValue.object([
-                    "schema": "replan.users/1",
-                    "users": .array(
-                        users.map { u in
-                            [
-                                "id": .string(u.id), "timeZone": .string(u.zone.identifier),
-                                "language": .string(u.language),
-                                "displayName": u.displayName.map { .string($0) } ?? .null,
-                                "autoUpdate": .bool(u.settings.autoUpdate),
-                            ]
-                        }),
-                ]).prettyText)
-        } else if users.isEmpty {
-            ctx.console.out("no users yet (add one with: replan user add ID --time-zone TZ)")
-        } else {
-            for u in users {
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let db = try ctx.openExistingDatabase()
+            let users = try useCase { () throws(UseCaseError) in try Roster(database: db).list() }
+            if self.json {
                 ctx.console.out(
-                    "\(u.id)\t\(u.zone.identifier)\t\(u.language)\(u.displayName.map { "\t\($0)" } ?? "")\(u.settings.autoUpdate ? "" : "\t(auto-update off)")"
-                )
+                    JSONValue.object([
+                        "schema": "replan.users/1",
+                        "users": .array(
+                            users.map { u in
+                                [
+                                    "id": .string(u.id), "timeZone": .string(u.zone.identifier),
+                                    "language": .string(u.language),
+                                    "displayName": u.displayName.map { .string($0) } ?? .null,
+                                    "autoUpdate": .bool(u.settings.autoUpdate),
+                                ]
+                            }),
+                    ]).prettyText)
+            } else if users.isEmpty {
+                ctx.console.out("no users yet (add one with: replan user add ID --time-zone TZ)")
+            } else {
+                for u in users {
+                    ctx.console.out(
+                        "\(u.id)\t\(u.zone.identifier)\t\(u.language)\(u.displayName.map { "\t\($0)" } ?? "")\(u.settings.autoUpdate ? "" : "\t(auto-update off)")"
+                    )
+                }
             }
+            return .success
         }
-        return .success
     }
 
     struct Remove: ReplanCommand {
@@ -89,40 +85,39 @@ enum UserCommands {
         var keepExport: String?
         @Flag(name: "--yes", help: "do not ask (needed when not on a terminal)") var yes: Bool
 
-        func run(_ ctx: CommandContext) throws -> ExitCode { try UserCommands.remove(ctx, self) }
-    }
-
-    static func remove(_ ctx: CommandContext, _ a: Remove) throws -> ExitCode {
-        let id = a.id
-        if !a.yes && !ctx.console.stdinIsTTY {
-            throw CLIError.usage(
-                "user rm deletes \(id) and all of their history for good: pass --yes (and --keep-export FILE to keep a copy)"
-            )
-        }
-        let db = try ctx.openExistingDatabase()
-        let roster = Roster(database: db)
-        let user = try useCase { () throws(UseCaseError) in try roster.user(id) }
-        if !a.yes {
-            let tasks = try useCase { () throws(UseCaseError) in
-                try PlanReader(database: db).plan(userID: id, window: nil)
-            }.tasks.count
-            ctx.console.err(
-                "remove \(user.id) with \(tasks) task(s) and their whole history\(a.keepExport.map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] "
-            )
-            guard let answer = ctx.console.readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                ctx.console.out("nothing done")
-                return .success
+        func run(_ ctx: CommandContext) throws -> ExitCode {
+            let id = self.id
+            if !self.yes && !ctx.console.stdinIsTTY {
+                throw CLIError.usage(
+                    "user rm deletes \(id) and all of their history for good: pass --yes (and --keep-export FILE to keep a copy)"
+                )
             }
+            let db = try ctx.openExistingDatabase()
+            let roster = Roster(database: db)
+            let user = try useCase { () throws(UseCaseError) in try roster.user(id) }
+            if !self.yes {
+                let tasks = try useCase { () throws(UseCaseError) in
+                    try PlanReader(database: db).plan(userID: id, window: nil)
+                }.tasks.count
+                ctx.console.err(
+                    "remove \(user.id) with \(tasks) task(s) and their whole history\(self.keepExport.map { " (kept in \($0))" } ?? ", keeping no copy")? [y/N] "
+                )
+                guard let answer = ctx.console.readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    ctx.console.out("nothing done")
+                    return .success
+                }
+            }
+            if let path = self.keepExport {
+                let document = try useCase { () throws(UseCaseError) in try Exporter(database: db).document(userID: id)
+                }
+                try writeNewPrivateFile(path, document.prettyText + "\n")
+            }
+            try useCase { () throws(UseCaseError) in try roster.remove(id) }
+            ctx.console.out(
+                "removed user \(id) and all of their tasks, runs and changesets\(self.keepExport.map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")"
+            )
+            return .success
         }
-        if let path = a.keepExport {
-            let document = try useCase { () throws(UseCaseError) in try Exporter(database: db).document(userID: id) }
-            try writeNewPrivateFile(path, document.prettyText + "\n")
-        }
-        try useCase { () throws(UseCaseError) in try roster.remove(id) }
-        ctx.console.out(
-            "removed user \(id) and all of their tasks, runs and changesets\(a.keepExport.map { "; their data is in \($0) (replan import \($0) restores it)" } ?? "")"
-        )
-        return .success
     }
 
     /// Creates `path` (refusing an existing file) with mode 0600 and writes `text` to it,

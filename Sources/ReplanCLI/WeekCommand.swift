@@ -21,16 +21,14 @@ struct WeekCommand: ReplanCommand {
         name: "--changeset", value: "CHANGESET", help: "mark this changeset's edits instead of the latest night's")
     var changeset: String?
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
-
-    static func run(_ ctx: CommandContext, _ a: WeekCommand) throws -> ExitCode {
-        let userID = a.user
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let userID = self.user
         let db = try ctx.openExistingDatabase()
         let reader = PlanReader(database: db)
         let user = try useCase { () throws(UseCaseError) in try reader.user(userID) }
         var header: ChangesetHeader?
         var edits: [PlanEdit] = []
-        if let id = a.changeset {
+        if let id = self.changeset {
             let record = try useCase { () throws(UseCaseError) in try RunLog(database: db).changeset(ChangesetID(id)) }
             guard record.header.userID == userID else {
                 throw CLIError.badInput("changeset \(id) belongs to \(record.header.userID), not \(userID)")
@@ -43,8 +41,8 @@ struct WeekCommand: ReplanCommand {
             header = last
             edits = lastEdits
         }
-        let day = a.date ?? user.zone.civil(ctx.now).date
-        try show(week: day, user: user, edits: edits, changeset: header, ctx: ctx, db: db)
+        let day = self.date ?? user.zone.civil(ctx.now).date
+        try Self.show(week: day, user: user, edits: edits, changeset: header, ctx: ctx, db: db)
         return .success
     }
 
