@@ -57,10 +57,14 @@ package struct ChangesetReversal {
 
     let database: ReplanDatabase
     package let direction: Direction
+    /// Days of history kept (`retention_days`; nil: forever). Beyond them a changeset's
+    /// history may be partly pruned, so `perform` refuses it whoever calls it.
+    package let retentionDays: Int?
 
-    package init(database: ReplanDatabase, direction: Direction) {
+    package init(database: ReplanDatabase, direction: Direction, retentionDays: Int?) {
         self.database = database
         self.direction = direction
+        self.retentionDays = retentionDays
     }
 
     /// The student's most recent applied changeset (`undo --last`).
@@ -72,14 +76,18 @@ package struct ChangesetReversal {
         return last.id
     }
 
-    /// The changeset `id`, to confirm and flip.
-    package func load(_ id: ChangesetID) throws(UseCaseError) -> Pending {
+    /// The changeset `id`, to confirm and flip. With `owner`, a changeset of another student
+    /// is refused (the caller named the student it meant to change; nothing is done).
+    package func load(_ id: ChangesetID, owner: String? = nil) throws(UseCaseError) -> Pending {
         let record: ChangesetRecord
         do { record = try ChangesetStore(database.connection).changeset(id) } catch .unknownChangeset {
             throw .badInput(
                 "no changeset \(id) (changesets older than retention_days are pruned; replan log lists the recent ones)"
             )
         } catch { throw UseCaseError(store: error) }
+        if let owner, owner != record.header.userID {
+            throw .badInput("changeset \(id) belongs to \(record.header.userID), not to --user \(owner); nothing done")
+        }
         let focus = record.edits.filter { $0.entity == .focus }.map { edit in
             let image = edit.after ?? edit.before
             return (image?["minutes"]?.intValue ?? 0) * FocusRowKey.count(of: image)
@@ -97,8 +105,8 @@ package struct ChangesetReversal {
     }
 
     /// Beyond the retention the changeset's history may be partly pruned: refuse, clearly.
-    /// `retentionDays` nil keeps history forever.
-    package func refuseBeyondRetention(_ pending: Pending, retentionDays: Int?, now: Date) throws(UseCaseError) {
+    /// `perform` checks it itself; a caller that asks the operator first checks it before asking.
+    package func refuseBeyondRetention(_ pending: Pending, now: Date) throws(UseCaseError) {
         guard let days = retentionDays, pending.header.createdAt < now.addingTimeInterval(-Double(days) * 86_400)
         else { return }
         throw .badInput(
@@ -109,6 +117,7 @@ package struct ChangesetReversal {
     /// Flips the changeset (`force` overwrites rows changed since), with its notification rows,
     /// then recounts the student's statistics.
     package func perform(_ pending: Pending, force: Bool, now: Date) throws(UseCaseError) -> Outcome {
+        try refuseBeyondRetention(pending, now: now)
         let db = database.connection
         let id = pending.header.id
         // The undo of the import that created the student removed them: its redo creates them

@@ -261,7 +261,8 @@ enum NightlyCommands {
 
     static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
         let db = try ctx.openExistingDatabase()
-        let reversal = ChangesetReversal(database: db, direction: undo ? .undo : .redo)
+        let reversal = ChangesetReversal(
+            database: db, direction: undo ? .undo : .redo, retentionDays: try PruneCommand.retentionDays(ctx))
         let id: ChangesetID
         if undo, a.last {
             guard let userID = a.user else { throw CLIError.usage("--user is required") }
@@ -271,13 +272,11 @@ enum NightlyCommands {
             guard let changeset = a.changeset else { throw CLIError.usage("missing CHANGESET id") }
             id = ChangesetID(changeset)
         }
-        let pending = try useCase { () throws(UseCaseError) in try reversal.load(id) }
-        try ManualEdit.requireUser(a.user, owns: "changeset \(id)", owner: pending.header.userID)
+        let owner = a.user
+        let pending = try useCase { () throws(UseCaseError) in try reversal.load(id, owner: owner) }
         let verb = reversal.direction.verb
-        let days = try PruneCommand.retentionDays(ctx)
-        try useCase { () throws(UseCaseError) in
-            try reversal.refuseBeyondRetention(pending, retentionDays: days, now: ctx.now)
-        }
+        // Refused before the operator is asked; `perform` checks it again itself.
+        try useCase { () throws(UseCaseError) in try reversal.refuseBeyondRetention(pending, now: ctx.now) }
         let edits = pending.edits
         if !a.yes {
             guard ctx.console.stdinIsTTY else {

@@ -10,7 +10,7 @@ struct ChangesetReversalTests {
     static let later = NightlyFixture.now.addingTimeInterval(60)
 
     func reversal(_ db: ReplanDatabase, _ direction: ChangesetReversal.Direction) -> ChangesetReversal {
-        ChangesetReversal(database: db, direction: direction)
+        ChangesetReversal(database: db, direction: direction, retentionDays: nil)
     }
 
     @Test("undo restores the rows and redo puts the change back", arguments: EngineUnderTest.engines)
@@ -133,10 +133,41 @@ struct ChangesetReversalTests {
         }
         let last = try undo.lastApplied(userID: "s0")
         let pending = try undo.load(last)
-        try undo.refuseBeyondRetention(pending, retentionDays: 30, now: Self.later)
-        try undo.refuseBeyondRetention(pending, retentionDays: nil, now: Self.later.addingTimeInterval(400 * 86_400))
+        let month = ChangesetReversal(database: db, direction: .undo, retentionDays: 30)
+        try month.refuseBeyondRetention(pending, now: Self.later)
+        try undo.refuseBeyondRetention(pending, now: Self.later.addingTimeInterval(400 * 86_400))
+        let day = ChangesetReversal(database: db, direction: .undo, retentionDays: 1)
         #expect {
-            try undo.refuseBeyondRetention(pending, retentionDays: 1, now: Self.later.addingTimeInterval(3 * 86_400))
+            try day.refuseBeyondRetention(pending, now: Self.later.addingTimeInterval(3 * 86_400))
         } throws: { "\($0)".contains("older than the retention of 1 days") }
+    }
+
+    @Test(
+        "undo enforces the retention and the owner itself, whoever calls it: nothing is flipped",
+        arguments: EngineUnderTest.engines)
+    func theUseCaseEnforcesItsOwnRules(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(2)
+        let db = try f.database()
+        let last = try reversal(db, .undo).lastApplied(userID: "s0")
+        // A caller that skips the retention check before asking still cannot flip it.
+        let day = ChangesetReversal(database: db, direction: .undo, retentionDays: 1)
+        let pending = try day.load(last)
+        #expect {
+            try day.perform(pending, force: false, now: Self.later.addingTimeInterval(3 * 86_400))
+        } throws: { ($0 as? UseCaseError)?.kind == .badInput && "\($0)".contains("older than the retention of 1 days") }
+        #expect {
+            try day.load(last, owner: "s1")
+        } throws: { ($0 as? UseCaseError)?.kind == .badInput && "\($0)".contains("belongs to s0, not to --user s1") }
+        let state = try f.connect().queryFirst("SELECT state FROM changesets WHERE id = ?", [.text(last.description)]) {
+            $0.text(0)
+        }
+        #expect(state == "applied")
+        // Within the retention and for its own student it is undone.
+        let undo = reversal(db, .undo)
+        guard case .done = try undo.perform(undo.load(last, owner: "s0"), force: false, now: Self.later) else {
+            Issue.record("the undo was refused")
+            return
+        }
     }
 }

@@ -59,7 +59,7 @@ struct DatabaseMoveTests {
             try target.connect().queryFirst(
                 "SELECT id FROM changesets WHERE user_id = 's1' AND origin = 'nightly'", []
             ) { ChangesetID($0.text(0)) })
-        let undo = ChangesetReversal(database: postgres, direction: .undo)
+        let undo = ChangesetReversal(database: postgres, direction: .undo, retentionDays: nil)
         guard case .done(let done) = try undo.perform(undo.load(night), force: false, now: Self.later) else {
             Issue.record("the undo of a pre-move changeset was refused")
             return

@@ -64,10 +64,10 @@ struct EngineEquivalenceTests {
                 ]
             ) { ChangesetID($0.text(0)) }
             guard let last = ids.first else { continue }
-            let undo = ChangesetReversal(database: database, direction: .undo)
+            let undo = ChangesetReversal(database: database, direction: .undo, retentionDays: nil)
             _ = try undo.perform(undo.load(last), force: false, now: later)
             if role % 8 == 0 {
-                let redo = ChangesetReversal(database: database, direction: .redo)
+                let redo = ChangesetReversal(database: database, direction: .redo, retentionDays: nil)
                 _ = try redo.perform(redo.load(last), force: false, now: later)
             }
         }

@@ -82,7 +82,7 @@ struct ImporterTests {
         #expect(imported.map(\.id) == ["ana", "ben"] && imported[1].settings.sessionMinutes == 30)
 
         func flip(_ user: Int, _ direction: ChangesetReversal.Direction) throws {
-            let reversal = ChangesetReversal(database: database, direction: direction)
+            let reversal = ChangesetReversal(database: database, direction: direction, retentionDays: nil)
             let id = try #require(results[user].changesetID)
             guard case .done = try reversal.perform(try reversal.load(id), force: false, now: NightlyFixture.now)
             else { throw TestFailure("\(direction) of \(id) refused") }

@@ -34,7 +34,7 @@ struct RetentionTests {
         settings.notificationsEnabled = true
         try Roster(database: db).save(settings, of: "s0")
         let change = try f.moveByHand("s0-eng-2", to: "2025-01-08T15:00", db: db)
-        let undo = ChangesetReversal(database: db, direction: .undo)
+        let undo = ChangesetReversal(database: db, direction: .undo, retentionDays: nil)
         _ = try undo.perform(undo.load(change.changesetID), force: false, now: NightlyFixture.now)
         let outbox = Outbox(database: db)
         let rows = try outbox.entries(after: 0, limit: 100)
