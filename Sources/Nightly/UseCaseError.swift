@@ -1,3 +1,4 @@
+import Planning
 import Store
 
 /// Why a use case did not do what it was asked, sorted by what the person who asked can do
@@ -19,13 +20,22 @@ package struct UseCaseError: Error, Equatable, Sendable, CustomStringConvertible
 
     package var kind: Kind
     package var message: String
+    /// For an invalid value: its path in the data (`end`, `repeatRule.until`), so the caller
+    /// can name its own input for it (the CLI names the option).
+    package var field: String?
 
-    package init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String, field: String? = nil) {
         self.kind = kind
         self.message = message
+        self.field = field
     }
 
     package static func badInput(_ message: String) -> UseCaseError { UseCaseError(.badInput, message) }
+
+    /// An invalid value, located.
+    package static func invalid(_ error: DataError) -> UseCaseError {
+        UseCaseError(.badInput, error.message, field: error.path)
+    }
 
     package var description: String { message }
 

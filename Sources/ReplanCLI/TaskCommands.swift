@@ -26,6 +26,16 @@ enum TaskCommands {
 
     static let colors = CompletionKind.words(["red", "yellow", "green", "blue"])
 
+    /// A use case's refusal; an invalid value is named by its option (`end` → `--end`,
+    /// `repeatRule.until` → `--until`).
+    static func editorCall<T>(_ body: () throws(UseCaseError) -> T) throws(CLIError) -> T {
+        do { return try body() } catch {
+            guard let field = error.field, error.kind == .badInput else { throw CLIError(error) }
+            let option = "--" + SettingsCommands.kebab(String(field.split(separator: ".").last ?? ""))
+            throw .badInput("\(option): \(error.message)")
+        }
+    }
+
     static func missedPolicy(_ value: String?) throws(CLIError) -> RepeatRule.MissedPolicy? {
         guard let v = value else { return nil }
         guard let policy = RepeatRule.MissedPolicy(rawValue: v) else {
@@ -144,88 +154,51 @@ enum TaskCommands {
 
         func run(_ ctx: CommandContext) throws -> ExitCode {
             let (target, oid, edit, original) = try ManualEdit.target(ctx, self.target, user: self.user)
-            var working = original
-            guard var task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
+            guard let task = original.tasks[oid.taskID] else { throw CLIError.badInput("no task '\(oid.taskID)'") }
             let zone = original.zone
+            func time(_ text: String?, _ option: String) throws(CLIError) -> CivilDateTime? {
+                try text.map { (t: String) throws(CLIError) in
+                    try CLIValues.dateTime(t, option: option, zone: zone, allDay: task.allDay)
+                }
+            }
+            let working: UserPlan
             if oid.originalDate != nil {
                 for (option, given) in self.seriesOptions where given {
                     throw CLIError.usage(
                         "\(option) changes the whole series; edit \(oid.taskID) instead of one occurrence")
                 }
-                guard let occurrence = original.occurrence(oid) else {
-                    throw CLIError.badInput("\(target) is not an occurrence of \(oid.taskID)")
+                let (start, end) = (try time(self.start, "--start"), try time(self.end, "--end"))
+                working = try editorCall { () throws(UseCaseError) in
+                    try edit.moving(oid, start: start, end: end, in: original)
                 }
-                guard occurrence.state != .completed else {
-                    throw CLIError.badInput("\(target) is completed; its history is not changed")
-                }
-                let start =
-                    try self.start.map { (t: String) throws(CLIError) in
-                        try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
-                    } ?? occurrence.start
-                let end =
-                    try self.end.map { (t: String) throws(CLIError) in
-                        try CLIValues.dateTime(t, option: "--end", zone: zone, allDay: task.allDay)
-                    }
-                    ?? start.adding(minutes: occurrence.end.minuteNumber - occurrence.start.minuteNumber)
-                do throws(DataError) { try TaskRules.validateTimes(start: start, end: end, allDay: task.allDay) } catch
-                {
-                    throw error.asCLIError(option: "--end")
-                }
-                working.move(oid, start: start, end: end)
             } else {
-                let today = zone.civil(ctx.now).date
                 var from: CivilDate?
                 if task.isSeries {
-                    from = try seriesScope(ctx, self, task: task, today: today)
+                    from = try seriesScope(ctx, self, task: task, today: zone.civil(ctx.now).date)
                 } else if self.all || self.from != nil {
                     throw CLIError.usage("--all and --from apply to a repeating task only")
                 }
-                if let from, let split = original.splitDate(ofSeries: task.id, from: from), split > task.start.date {
-                    // This and following: the changes go to the continuing series only.
-                    let newID = try useCase { () throws(UseCaseError) in try edit.newTaskID() }
-                    guard let continued = working.splitSeries(task.id, at: split, newID: newID, now: ctx.now) else {
-                        throw CLIError.badInput("\(task.id) cannot be split at \(split)")
-                    }
-                    task = continued
-                    ctx.console.log(
-                        "\(oid.taskID) ends on \(split.adding(days: -1)); from \(split) on it continues as \(newID) with the change",
-                        priority: .notice)
-                } else if let from, original.splitDate(ofSeries: task.id, from: from) == nil {
-                    throw CLIError.badInput("\(oid.taskID) has no session on or after \(from)")
-                }
-                if let v = self.title { task.title = v.trimmingWhitespace() }
-                if let v = self.category { task.category = v.trimmingWhitespace() }
-                if let v = self.color { task.color = try CLIValues.color(v) }
-                if let v = self.note { task.note = v }
-                let newStart = try self.start.map { (t: String) throws(CLIError) in
-                    try CLIValues.dateTime(t, option: "--start", zone: zone, allDay: task.allDay)
-                }
-                if let s = newStart {
-                    // Keep the length when only the start moves.
-                    if self.end == nil {
-                        task.end = s.adding(minutes: task.end.minuteNumber - task.start.minuteNumber)
-                    }
-                    task.start = s
-                }
-                if let v = self.end {
-                    task.end = try CLIValues.dateTime(v, option: "--end", zone: zone, allDay: task.allDay)
-                }
+                var changes = ManualEditor.TaskChanges()
+                changes.title = self.title
+                changes.category = self.category
+                changes.color = try self.color.map { (c: String) throws(CLIError) in try CLIValues.color(c) }
+                changes.note = self.note
+                changes.start = try time(self.start, "--start")
+                changes.end = try time(self.end, "--end")
                 if let v = self.until {
-                    guard task.repeatRule != nil else {
-                        throw CLIError.usage("--until applies to a repeating task only")
-                    }
-                    task.repeatRule?.until = v == "none" ? nil : try CLIValues.date(v, option: "--until")
+                    changes.until = .some(v == "none" ? nil : try CLIValues.date(v, option: "--until"))
                 }
-                if let v = self.missed {
-                    guard task.repeatRule != nil else {
-                        throw CLIError.usage("--missed applies to a repeating task only")
-                    }
-                    task.repeatRule?.missed = v == "default" ? nil : try missedPolicy(v)
+                if let v = self.missed { changes.missed = .some(v == "default" ? nil : try missedPolicy(v)) }
+                let scope = from
+                let edited = try editorCall { () throws(UseCaseError) in
+                    try edit.editing(oid.taskID, changes, from: scope, in: original)
                 }
-                do throws(DataError) { try task.validate() } catch {
-                    throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
+                if let continued = edited.continued {
+                    ctx.console.log(
+                        "\(oid.taskID) ends on \(continued.from.adding(days: -1)); from \(continued.from) on it continues as \(continued.id) with the change",
+                        priority: .notice)
                 }
-                working.put(task)
+                working = edited.working
             }
             let result = try useCase { () throws(UseCaseError) in try edit.commit(original: original, working: working)
             }

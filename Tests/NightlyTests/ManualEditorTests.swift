@@ -24,6 +24,69 @@ struct ManualEditorTests {
         return (db, editor)
     }
 
+    @Test(
+        "task edit's meaning lives in the use case: a split from a date, a start that keeps the length, a series-only change refused on a one-off",
+        arguments: EngineUnderTest.engines)
+    func editingATask(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let (_, editor) = try withSeries(f)
+        let plan = try editor.loadPlan()
+        var changes = ManualEditor.TaskChanges()
+        changes.title = "  Words  "
+        let split = try editor.editing("s0-vocab", changes, from: CivilDate("2025-01-10")!, in: plan)
+        let continued = try #require(split.continued)
+        #expect(continued.from == CivilDate("2025-01-10")!)
+        #expect(split.working.tasks["s0-vocab"]?.repeatRule?.until == CivilDate("2025-01-09")!)
+        #expect(split.working.tasks["s0-vocab"]?.title == "Vocabulary")
+        #expect(split.working.tasks[continued.id]?.title == "Words")
+        #expect(split.working.tasks[continued.id]?.start.date == CivilDate("2025-01-10")!)
+        #expect(try editor.commit(original: plan, working: split.working) != nil)
+
+        // From the series' first session on is no split: the series itself changes.
+        let whole = try editor.editing("s0-vocab", changes, from: CivilDate("2025-01-01")!, in: plan)
+        #expect(whole.continued == nil && whole.working.tasks["s0-vocab"]?.title == "Words")
+        #expect(throws: UseCaseError.badInput("s0-vocab has no session on or after 2025-01-20")) {
+            var ended = plan
+            var task = plan.tasks["s0-vocab"]!
+            task.repeatRule?.until = CivilDate("2025-01-15")!
+            ended.put(task)
+            return try editor.editing("s0-vocab", changes, from: CivilDate("2025-01-20")!, in: ended)
+        }
+
+        var moved = ManualEditor.TaskChanges()
+        moved.start = CivilDateTime("2025-01-08T09:00")!
+        let kept = try editor.editing("s0-vocab", moved, from: nil, in: plan).working.tasks["s0-vocab"]
+        #expect(kept?.start == CivilDateTime("2025-01-08T09:00")! && kept?.end == CivilDateTime("2025-01-08T09:30")!)
+
+        var until = ManualEditor.TaskChanges()
+        until.until = .some(nil)
+        let oneOff = try #require(plan.tasks.values.first { !$0.isSeries })
+        #expect {
+            try editor.editing(oneOff.id, until, from: nil, in: plan)
+        } throws: { ($0 as? UseCaseError)?.field == "repeatRule.until" }
+
+        var backwards = ManualEditor.TaskChanges()
+        backwards.end = CivilDateTime("2025-01-08T06:00")!
+        #expect {
+            try editor.editing("s0-vocab", backwards, from: nil, in: plan)
+        } throws: { ($0 as? UseCaseError)?.field == "end" }
+    }
+
+    @Test("moving one occurrence keeps its length unless an end is given", arguments: EngineUnderTest.engines)
+    func movingAnOccurrence(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let (_, editor) = try withSeries(f)
+        let plan = try editor.loadPlan()
+        let oid = OccurrenceID("s0-vocab@2025-01-09")!
+        let moved = try editor.moving(oid, start: CivilDateTime("2025-01-09T20:00")!, end: nil, in: plan)
+        let o = try #require(moved.occurrence(oid))
+        #expect(o.start == CivilDateTime("2025-01-09T20:00")! && o.end == CivilDateTime("2025-01-09T20:30")!)
+        #expect {
+            try editor.moving(
+                oid, start: CivilDateTime("2025-01-09T20:00")!, end: CivilDateTime("2025-01-09T19:00")!, in: plan)
+        } throws: { ($0 as? UseCaseError)?.field == "end" }
+    }
+
     @Test("the editor of a task is its owner's; an unknown task is bad input", arguments: EngineUnderTest.engines)
     func ownerOfATask(_ engine: DatabaseEngine) throws {
         let f = try NightlyFixture(engine: engine)
