@@ -88,13 +88,9 @@ package struct SystemPrompt: Sendable {
         }.joined(separator: "; ")
     }
 
-    static func weekdayName(_ day: Weekday) -> String {
-        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.index]
-    }
+    static func weekdayName(_ day: Weekday) -> String { day.englishName }
 
-    static func shortWeekday(_ day: Weekday) -> String {
-        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][day.index]
-    }
+    static func shortWeekday(_ day: Weekday) -> String { day.englishAbbreviation }
 
     /// Tonight's local edits, summarised: edits of one task with the same operation and reason
     /// are one line (a course shifted by a day is one line, not one per session), and only

@@ -62,17 +62,3 @@ package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible 
     static func rangeText(_ w: StudyWindow) -> String { "\(w.start)–\(w.end)" }
 }
 
-extension Weekday {
-    /// The English day name used in messages ("Wednesday").
-    package var englishName: String {
-        switch self {
-        case .mon: return "Monday"
-        case .tue: return "Tuesday"
-        case .wed: return "Wednesday"
-        case .thu: return "Thursday"
-        case .fri: return "Friday"
-        case .sat: return "Saturday"
-        case .sun: return "Sunday"
-        }
-    }
-}

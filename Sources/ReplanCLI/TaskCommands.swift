@@ -357,7 +357,7 @@ enum TaskCommands {
                     if o.start.date != day {
                         day = o.start.date
                         ctx.console.out(
-                            ctx.console.paint("\(o.start.date) \(SystemPromptNames.weekday(o.start.date))", .bold))
+                            ctx.console.paint("\(o.start.date) \(o.start.date.weekday.englishAbbreviation)", .bold))
                     }
                     let time = o.allDay ? "all day    " : "\(o.start.time)–\(o.end.time)"
                     let state = o.state == .open ? "" : "  (\(o.state.rawValue))"
@@ -391,9 +391,3 @@ enum TaskCommands {
     }
 }
 
-/// Weekday names for human output.
-enum SystemPromptNames {
-    static func weekday(_ d: CivilDate) -> String {
-        ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][d.weekday.index]
-    }
-}

@@ -144,7 +144,7 @@ struct WeekCommand: ReplanCommand {
         }
         let head = days.map {
             DisplayWidth.padded(
-                fit("\(SystemPromptNames.weekday($0)) \(String($0.description.dropFirst(5)))", width), to: width)
+                fit("\($0.weekday.englishAbbreviation) \(String($0.description.dropFirst(5)))", width), to: width)
         }
         lines.append(console.paint(head.joined(separator: "  ").trimmingTrailingSpaces(), .bold))
         let sorted = days.map { (byDay[$0] ?? []).sorted { $0.start < $1.start } }

@@ -130,8 +130,8 @@ package struct RunStore {
 
     /// Runs newest first with their user runs; with `userID`, only runs that touched that user
     /// and only that user's rows.
-    package func runs(limit: Int = 20, userID: String? = nil) throws(StoreError) -> [RunLog] {
-        try db.read { (db) throws(StoreError) -> [RunLog] in
+    package func runs(limit: Int = 20, userID: String? = nil) throws(StoreError) -> [RunWithStudents] {
+        try db.read { (db) throws(StoreError) -> [RunWithStudents] in
             let runs: [RunRecord]
             if let userID {
                 runs = try db.query(
@@ -146,14 +146,14 @@ package struct RunStore {
                     [.integer(limit)]
                 ) { (s) throws(StoreError) in try RunStore.decodeRun(s) }
             }
-            return try runs.map { (run) throws(StoreError) -> RunLog in
+            return try runs.map { (run) throws(StoreError) -> RunWithStudents in
                 let filter = userID == nil ? "" : "AND user_id = ?"
                 let values: [SQLValue] = [.integer(run.id)] + (userID.map { [SQLValue.text($0)] } ?? [])
                 let userRuns = try db.query(
                     "SELECT \(RunStore.userRunColumns) FROM user_runs WHERE run_id = ? \(filter) ORDER BY id",
                     values
                 ) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }
-                return RunLog(run: run, userRuns: userRuns)
+                return RunWithStudents(run: run, userRuns: userRuns)
             }
         }
     }

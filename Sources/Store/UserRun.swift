@@ -93,7 +93,7 @@ package struct RunRecord: Hashable, Sendable {
 }
 
 /// A run with its user runs, as `log` shows it.
-package struct RunLog: Hashable, Sendable {
+package struct RunWithStudents: Hashable, Sendable {
     package var run: RunRecord
     package var userRuns: [UserRunRecord]
 

@@ -19,13 +19,13 @@ struct RunLogTests {
         let f = try NightlyFixture(engine: engine)
         try f.addStudents(3)
         try night(f)
-        let log = Nightly.RunLog(database: try f.database())
-        let plain = try log.entries(Nightly.RunLog.Query())
+        let log = RunLog(database: try f.database())
+        let plain = try log.entries(RunLog.Query())
         #expect(plain.totals.count == 1 && plain.totals[0].users == 3 && plain.totals[0].changed == 3)
         #expect(plain.students.isEmpty)
         // Three imports and three nights.
         #expect(plain.changesets.count == 6)
-        var query = Nightly.RunLog.Query()
+        var query = RunLog.Query()
         query.students = true
         query.userID = "s1"
         let one = try log.entries(query)
@@ -38,8 +38,8 @@ struct RunLogTests {
         let f = try NightlyFixture()
         try f.addStudents(2)
         try night(f)
-        let log = Nightly.RunLog(database: try f.database())
-        var query = Nightly.RunLog.Query()
+        let log = RunLog(database: try f.database())
+        var query = RunLog.Query()
         query.filter = .status(.changed)
         query.students = true
         let changed = try log.entries(query)
@@ -53,11 +53,11 @@ struct RunLogTests {
     func unknowns(_ engine: DatabaseEngine) throws {
         let f = try NightlyFixture(engine: engine)
         try f.addStudents(1)
-        let log = Nightly.RunLog(database: try f.database())
-        var query = Nightly.RunLog.Query()
+        let log = RunLog(database: try f.database())
+        var query = RunLog.Query()
         query.runID = 7
         #expect(throws: UseCaseError.badInput("no run 7 (replan log lists the runs)")) { try log.entries(query) }
-        query = Nightly.RunLog.Query()
+        query = RunLog.Query()
         query.userID = "nobody"
         #expect(throws: UseCaseError.badInput("no user 'nobody'")) { try log.entries(query) }
     }
@@ -71,10 +71,10 @@ struct RunLogTests {
         try night(f)
         let db = try f.database()
         let header = try #require(try PlanReader(database: db).latestNight(userID: "s0")).0
-        let log = Nightly.RunLog(database: db)
+        let log = RunLog(database: db)
         let record = try log.changeset(header.id)
         #expect(record.header.origin == .nightly && !record.edits.isEmpty)
-        #expect(!Nightly.RunLog.edits(of: record).isEmpty)
+        #expect(!RunLog.edits(of: record).isEmpty)
         #expect(try log.transcript(of: header.id) == nil)
         #expect(throws: UseCaseError.badInput("no changeset 'c-nope'")) { try log.changeset("c-nope") }
     }
