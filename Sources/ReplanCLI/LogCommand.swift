@@ -148,8 +148,11 @@ struct LogCommand: ReplanCommand {
         } else {
             // A night of one run is that run's row; a night several workers shared is a row of
             // its totals, and with --detail each worker's row under it.
-            let nightRows = nights.map { n in n.runs.count == 1 ? row(n.runs[0], prices: prices) : row(n, prices: prices) }
-            let workerRows = detail ? nights.filter { $0.runs.count > 1 }.flatMap { $0.runs.map { row($0, prices: prices) } } : []
+            let nightRows = nights.map { n in
+                n.runs.count == 1 ? row(n.runs[0], prices: prices) : row(n, prices: prices)
+            }
+            let workerRows =
+                detail ? nights.filter { $0.runs.count > 1 }.flatMap { $0.runs.map { row($0, prices: prices) } } : []
             let rows = nightRows + workerRows
             let widths = header.indices.map { i in
                 max(DisplayWidth.of(header[i]), rows.map { DisplayWidth.of($0[i]) }.max() ?? 0)
@@ -308,7 +311,9 @@ struct LogCommand: ReplanCommand {
         let w = workers.first { $0.runID == t.run.id }
         var words = "worker \(Console.oneLine(w?.name ?? t.run.options["worker"]?.stringValue ?? "?"))"
         if let rescued = t.run.options["rescued"]?.intValue, rescued > 0 { words += ", took over \(rescued)" }
-        if let refused = t.run.options["refused"]?.intValue, refused > 0 { words += ", \(refused) late commit(s) refused" }
+        if let refused = t.run.options["refused"]?.intValue, refused > 0 {
+            words += ", \(refused) late commit(s) refused"
+        }
         switch w?.state {
         case .lost: words += ", lost (its lease ran out)"
         case .running: words += ", running"
@@ -359,7 +364,8 @@ struct LogCommand: ReplanCommand {
             "totals": totals,
         ]
         if let shared = n.shared {
-            fields["seconds"] = shared.finishedAt.map { .number(max(0, $0.timeIntervalSince(shared.startedAt))) } ?? .null
+            fields["seconds"] =
+                shared.finishedAt.map { .number(max(0, $0.timeIntervalSince(shared.startedAt))) } ?? .null
             fields["finished"] = .bool(shared.finishedAt != nil)
             fields["workers"] = .array(
                 shared.workers.map { w in

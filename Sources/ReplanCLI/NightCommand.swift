@@ -120,7 +120,9 @@ struct NightCommand: ReplanCommand {
             ]
         }
         guard let (p, runs) = found else {
-            return ["schema": "replan.night/1", "state": "none", "counts": counts(NightProgress.Counts()), "workers": []]
+            return [
+                "schema": "replan.night/1", "state": "none", "counts": counts(NightProgress.Counts()), "workers": [],
+            ]
         }
         return [
             "schema": "replan.night/1", "id": .int(p.night.id), "runs": .array(p.night.runIDs.map { .int($0) }),

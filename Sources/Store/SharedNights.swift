@@ -146,7 +146,9 @@ package struct SharedNights {
                 c.retried += r.retried
             }
             add(&progress.total)
-            if r.state != "pending" && !r.worker.isEmpty { add(&progress.byWorker[r.worker, default: Progress.Counts()]) }
+            if r.state != "pending" && !r.worker.isEmpty {
+                add(&progress.byWorker[r.worker, default: Progress.Counts()])
+            }
         }
         return progress
     }
