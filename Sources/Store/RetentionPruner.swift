@@ -139,7 +139,8 @@ package struct RetentionPruner {
             else { return report }
             report.nightWorkers += try db.write { (db) throws(StoreError) -> Int in
                 try db.execute(
-                    "DELETE FROM night_workers WHERE run_id IS NULL AND (stopped_at IS NOT NULL OR lease_until < now())")
+                    "DELETE FROM night_workers WHERE run_id IS NULL AND (stopped_at IS NOT NULL OR lease_until < now())"
+                )
             }
         }
         _ = try batches({ (db) throws(StoreError) -> Int in
