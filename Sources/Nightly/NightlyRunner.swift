@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Planning
 import Store
 import Synchronization
@@ -133,7 +134,8 @@ package final class NightlyRunner: Sendable {
         defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
             try writer.perform { [options] (db) throws(StoreError) in
-                let id = try RunStore(db).startRun(startedAt: options.now, options: options.json)
+                let id = try RunStore(db).startRun(
+                    startedAt: options.now, options: NightlyRunner.recorded(options, worker: shared ? worker : nil))
                 if shared { try NightClaims(db).register(worker: worker, runID: id, lease: options.lease) }
                 return id
             }
@@ -210,9 +212,15 @@ package final class NightlyRunner: Sendable {
         try wrap { () throws(StoreError) in
             // Why model calls stopped during the run (the quota, a deadline, a provider that
             // refused everything) goes with the run's record, for `log` to show.
-            var options = options.json
-            if let stopped = pipeline.modelDisabledReason(), case .object(var fields) = options {
-                fields["modelStopped"] = .string(stopped)
+            var options = NightlyRunner.recorded(options, worker: shared ? worker : nil)
+            if case .object(var fields) = options {
+                if let stopped = pipeline.modelDisabledReason() { fields["modelStopped"] = .string(stopped) }
+                if shared {
+                    // What `log --detail` says of each worker of a shared night.
+                    let counts = report.withLock { ($0.rescued, $0.refused) }
+                    fields["rescued"] = .int(counts.0)
+                    fields["refused"] = .int(counts.1)
+                }
                 options = .object(fields)
             }
             try writer.perform { [options] (db) throws(StoreError) in
@@ -224,6 +232,15 @@ package final class NightlyRunner: Sendable {
             $0.finishedAt = finishedAt
             return $0
         }
+    }
+
+    /// The options a run records: on PostgreSQL also the worker's name and its lease, for
+    /// `log` and `night` (`SharedNights`).
+    static func recorded(_ options: RunOptions, worker: String?) -> JSONValue {
+        guard let worker, case .object(var fields) = options.json else { return options.json }
+        fields["worker"] = .string(worker)
+        fields["lease"] = .int(options.lease)
+        return .object(fields)
     }
 
     /// How much nicer than the rest of the process a worker thread runs.

@@ -22,9 +22,24 @@ package struct RunLog {
         package init() {}
     }
 
+    /// One night: the run of one worker (SQLite, or a PostgreSQL night one worker ran), or the
+    /// runs of the workers that shared it (`SharedNights`).
+    package struct Night: Sendable {
+        /// Its runs, newest first.
+        package var runs: [RunTotals]
+        /// The night's workers on PostgreSQL; nil on SQLite.
+        package var shared: SharedNights.Night?
+
+        /// The night's name: its first run's id.
+        package var id: Int { runs.map(\.run.id).min() ?? 0 }
+    }
+
     /// What a `log` found.
     package struct Entries: Sendable {
+        /// The runs listed, newest first (every worker's run of each night).
         package var totals: [RunTotals] = []
+        /// The same runs by night, newest first; `limit` counts nights.
+        package var nights: [Night] = []
         /// The students of each run (by run id), when the query asked for them.
         package var students: [Int: [UserRunRecord]] = [:]
         /// Changesets newest first; only in the overview (no `runID`, no `filter`).
@@ -45,11 +60,10 @@ package struct RunLog {
                 throw .badInput("no run \(runID) (replan log lists the runs)")
             }
             found.totals = [one]
+            found.nights = [Night(runs: [one], shared: nil)]
         } else {
-            found.totals = try storeCall { () throws(StoreError) in
-                try store.runTotals(
-                    limit: q.limit, since: q.since, userID: q.userID, filter: q.filter, includeEmpty: q.includeEmpty)
-            }
+            found.nights = try storeCall { () throws(StoreError) in try nights(q, store: store) }
+            found.totals = found.nights.flatMap(\.runs)
         }
         if q.students {
             for t in found.totals {
@@ -66,6 +80,64 @@ package struct RunLog {
             if let since = q.since { found.changesets = found.changesets.filter { $0.createdAt >= since } }
         }
         return found
+    }
+
+    /// The latest nights that hold a run matching the query, newest first, each with all its
+    /// workers' runs (a worker in which nobody was due included). Runs are read page by page
+    /// until `limit` nights are found; on SQLite every run is a night.
+    private func nights(_ q: Query, store: RunStore) throws(StoreError) -> [Night] {
+        let shared = try SharedNights(database.connection).nights()
+        var nightOf: [Int: SharedNights.Night] = [:]
+        for n in shared { for id in n.runIDs { nightOf[id] = n } }
+        var found: [Night] = []
+        var seen: Set<Int> = []
+        var known: [Int: RunTotals] = [:]
+        var before: Int?
+        pages: while found.count < q.limit {
+            let page = try store.runTotals(
+                limit: q.limit, since: q.since, userID: q.userID, filter: q.filter, includeEmpty: q.includeEmpty,
+                before: before)
+            for t in page {
+                known[t.run.id] = t
+                if let n = nightOf[t.run.id] {
+                    if seen.insert(n.id).inserted { found.append(Night(runs: [], shared: n)) }
+                } else {
+                    found.append(Night(runs: [t], shared: nil))
+                }
+                if found.count == q.limit { break pages }
+            }
+            guard page.count == q.limit, let last = page.last else { break }
+            before = last.run.id
+        }
+        for i in found.indices {
+            guard let n = found[i].shared else { continue }
+            var runs: [RunTotals] = []
+            for id in n.runIDs.reversed() {
+                if let t = known[id] {
+                    runs.append(t)
+                } else if let t = try store.runTotals(id: id) {
+                    runs.append(t)
+                }
+            }
+            found[i].runs = runs
+        }
+        return found
+    }
+
+    /// The latest night on PostgreSQL (the one in progress, if any): its claims in total and per
+    /// worker, and each worker's run with what it recorded so far. Nil when no worker ever ran
+    /// a night here; always nil on SQLite, where one run at a time plans the night.
+    package func latestNight() throws(UseCaseError) -> (progress: NightProgress, runs: [Int: RunTotals])? {
+        let db = database.connection
+        guard
+            let progress = try storeCall({ () throws(StoreError) in try SharedNights(db).latest() })
+        else { return nil }
+        var runs: [Int: RunTotals] = [:]
+        let store = RunStore(db)
+        for id in progress.night.runIDs {
+            runs[id] = try storeCall { () throws(StoreError) in try store.runTotals(id: id) }
+        }
+        return (progress, runs)
     }
 
     /// One changeset in full: its header, row images and report.

@@ -6,7 +6,8 @@ struct Replan: ReplanCommand {
             UserCommands.Group.self, SettingsCommands.Group.self, TaskCommands.Group.self, ImportCommand.self,
             ExportCommand.self, FeedsCommand.self, WeekCommand.self, OutboxCommand.List.self, PruneCommand.self,
             StatsCommand.self, NightlyCommands.Run.self, NightlyCommands.Preview.self, NightlyCommands.Undo.self,
-            NightlyCommands.Redo.self, LogCommand.self, NightlyCommands.Show.self, NoteCommand.self, StatusCommand.self,
+            NightlyCommands.Redo.self, LogCommand.self, NightCommand.self, NightlyCommands.Show.self, NoteCommand.self,
+            StatusCommand.self,
             ConfigCommand.Group.self, CopyDatabaseCommand.self,
             DemoCommand.self, CompletionCommand.self, ManPageCommand.self,
         ])

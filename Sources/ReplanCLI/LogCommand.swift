@@ -79,7 +79,9 @@ struct LogCommand: ReplanCommand {
         let (totals, students, changesets) = (found.totals, found.students, found.changesets)
 
         if a.json {
-            ctx.console.out(json(totals, students: students, changesets: changesets, prices: prices).prettyText)
+            ctx.console.out(
+                json(totals, nights: found.nights, students: students, changesets: changesets, prices: prices)
+                    .prettyText)
             return .success
         }
         // Each changeset's numbers in its student's words (docs/planning.md §12).
@@ -89,7 +91,7 @@ struct LogCommand: ReplanCommand {
             languages[id] = (try? useCase { () throws(UseCaseError) in try reader.user(id) })?.language ?? "en"
         }
         let text = render(
-            ctx.console, totals, students: students, changesets: changesets, prices: prices,
+            ctx.console, totals, nights: found.nights, students: students, changesets: changesets, prices: prices,
             userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail, languages: languages)
         Pager.show(
             text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager,
@@ -126,8 +128,9 @@ struct LogCommand: ReplanCommand {
     ]
 
     static func render(
-        _ console: Console, _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader],
-        prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool, languages: [String: String] = [:]
+        _ console: Console, _ totals: [RunTotals], nights: [RunLog.Night], students: [Int: [UserRunRecord]],
+        changesets: [ChangesetHeader], prices: Prices?, userMode: Bool, runMode: Bool, detail: Bool,
+        languages: [String: String] = [:]
     ) -> String {
         var lines: [String] = []
         if totals.isEmpty {
@@ -143,7 +146,14 @@ struct LogCommand: ReplanCommand {
                 }
             }
         } else {
-            let rows = totals.map { row($0, prices: prices) }
+            // A night of one run is that run's row; a night several workers shared is a row of
+            // its totals, and with --detail each worker's row under it.
+            let nightRows = nights.map { n in
+                n.runs.count == 1 ? row(n.runs[0], prices: prices) : row(n, prices: prices)
+            }
+            let workerRows =
+                detail ? nights.filter { $0.runs.count > 1 }.flatMap { $0.runs.map { row($0, prices: prices) } } : []
+            let rows = nightRows + workerRows
             let widths = header.indices.map { i in
                 max(DisplayWidth.of(header[i]), rows.map { DisplayWidth.of($0[i]) }.max() ?? 0)
             }
@@ -156,8 +166,7 @@ struct LogCommand: ReplanCommand {
                     }.joined(separator: "  ")
             }
             lines.append(console.paint(format(header), .bold))
-            for (t, cells) in zip(totals, rows) {
-                lines.append(format(cells))
+            func runLines(_ t: RunTotals) {
                 if let stopped = t.run.options["modelStopped"]?.stringValue {
                     lines.append("      model calls stopped: \(Console.oneLine(stopped))")
                 }
@@ -177,6 +186,26 @@ struct LogCommand: ReplanCommand {
                         lines.append(
                             "  model errors: " + kinds.map { "\($0.kind): \($0.count)" }.joined(separator: ", "))
                     }
+                }
+            }
+            for (n, cells) in zip(nights, nightRows) {
+                lines.append(format(cells))
+                if n.runs.count == 1 {
+                    runLines(n.runs[0])
+                    continue
+                }
+                let workers = n.shared?.workers ?? []
+                if !detail {
+                    let stops = Set(n.runs.compactMap { $0.run.options["modelStopped"]?.stringValue })
+                    for stopped in stops.sorted() {
+                        lines.append("      model calls stopped: \(Console.oneLine(stopped))")
+                    }
+                    lines.append("      \(n.runs.count) workers (log --detail lists each)")
+                    continue
+                }
+                for t in n.runs.reversed() {
+                    lines.append(format(row(t, prices: prices)) + "  " + workerWords(t, workers))
+                    runLines(t)
                 }
             }
         }
@@ -225,6 +254,74 @@ struct LogCommand: ReplanCommand {
         ]
     }
 
+    /// A night several workers shared: their totals summed; started when the first run did (on
+    /// its clock, as a run's row); the duration is from the first worker's start to the last
+    /// one's end on the database server's clock (a worker that died ends when its lease ran
+    /// out), "unfinished" while a worker still runs.
+    static func row(_ n: RunLog.Night, prices: Prices?) -> [String] {
+        let t = summed(n)
+        var cells = row(t, prices: prices)
+        cells[0] = idList(n.runs.map(\.run.id))
+        if let shared = n.shared {
+            if let finished = shared.finishedAt {
+                cells[10] = seconds(max(0, finished.timeIntervalSince(shared.startedAt)))
+            } else {
+                cells[10] = "unfinished"
+            }
+        }
+        return cells
+    }
+
+    /// The runs of a night summed into one run's totals (the first run's record stands for it).
+    static func summed(_ n: RunLog.Night) -> RunTotals {
+        let first = n.runs.min { $0.run.id < $1.run.id }!
+        var t = first
+        t.run.startedAt = n.runs.map(\.run.startedAt).min() ?? first.run.startedAt
+        for r in n.runs where r.run.id != first.run.id {
+            t.users += r.users
+            t.changed += r.changed
+            t.unchanged += r.unchanged
+            t.skipped += r.skipped
+            t.failed += r.failed
+            t.modelErrors += r.modelErrors
+            t.modelCalls += r.modelCalls
+            t.promptTokens = Int.saturating(t.promptTokens, plus: r.promptTokens)
+            t.completionTokens = Int.saturating(t.completionTokens, plus: r.completionTokens)
+            t.reasoningTokens = Int.saturating(t.reasoningTokens, plus: r.reasoningTokens)
+            t.cachedTokens = Int.saturating(t.cachedTokens, plus: r.cachedTokens)
+        }
+        return t
+    }
+
+    /// 12-14,17: run ids as ranges.
+    static func idList(_ ids: [Int]) -> String {
+        var ranges: [(first: Int, last: Int)] = []
+        for id in ids.sorted() {
+            if let r = ranges.last, id == r.last + 1 {
+                ranges[ranges.count - 1].last = id
+            } else {
+                ranges.append((id, id))
+            }
+        }
+        return ranges.map { $0.first == $0.last ? String($0.first) : "\($0.first)-\($0.last)" }.joined(separator: ",")
+    }
+
+    /// What a worker's row adds: its name, and how its run went for the night as a whole.
+    static func workerWords(_ t: RunTotals, _ workers: [NightWorker]) -> String {
+        let w = workers.first { $0.runID == t.run.id }
+        var words = "worker \(Console.oneLine(w?.name ?? t.run.options["worker"]?.stringValue ?? "?"))"
+        if let rescued = t.run.options["rescued"]?.intValue, rescued > 0 { words += ", took over \(rescued)" }
+        if let refused = t.run.options["refused"]?.intValue, refused > 0 {
+            words += ", \(refused) late commit(s) refused"
+        }
+        switch w?.state {
+        case .lost: words += ", lost (its lease ran out)"
+        case .running: words += ", running"
+        default: break
+        }
+        return words
+    }
+
     static func studentLine(_ x: UserRun, prices: Prices?) -> String {
         var line = "\(x.userID) \(x.planDate) \(x.status.rawValue)"
         if let cs = x.changesetID { line += " \(cs)" }
@@ -259,8 +356,37 @@ struct LogCommand: ReplanCommand {
 
     // MARK: JSON
 
+    /// A night in `replan.log/1`: its runs, its workers (PostgreSQL), its span and its totals.
+    static func nightJSON(_ n: RunLog.Night, totals: JSONValue) -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "id": .int(n.id), "runs": .array(n.runs.map(\.run.id).sorted().map { .int($0) }),
+            "startedAt": .string(Timestamp.text(n.runs.map(\.run.startedAt).min() ?? Date())),
+            "totals": totals,
+        ]
+        if let shared = n.shared {
+            fields["seconds"] =
+                shared.finishedAt.map { .number(max(0, $0.timeIntervalSince(shared.startedAt))) } ?? .null
+            fields["finished"] = .bool(shared.finishedAt != nil)
+            fields["workers"] = .array(
+                shared.workers.map { w in
+                    let options = n.runs.first { $0.run.id == w.runID }?.run.options
+                    return [
+                        "worker": .string(w.name), "run": .int(w.runID), "state": .string(w.state.rawValue),
+                        "rescued": options?["rescued"] ?? .null, "refused": options?["refused"] ?? .null,
+                    ]
+                })
+        } else {
+            let t = n.runs.first?.run
+            fields["seconds"] = t?.finishedAt.map { .number(max(0, $0.timeIntervalSince(t!.startedAt))) } ?? .null
+            fields["finished"] = .bool(t?.finishedAt != nil)
+            fields["workers"] = []
+        }
+        return .object(fields)
+    }
+
     static func json(
-        _ totals: [RunTotals], students: [Int: [UserRunRecord]], changesets: [ChangesetHeader], prices: Prices?
+        _ totals: [RunTotals], nights: [RunLog.Night], students: [Int: [UserRunRecord]],
+        changesets: [ChangesetHeader], prices: Prices?
     ) -> JSONValue {
         func costJSON(_ prompt: Int, _ completion: Int, _ cached: Int) -> JSONValue {
             prices.map {
@@ -268,25 +394,32 @@ struct LogCommand: ReplanCommand {
                     ($0.cost(prompt: prompt, completion: completion, cached: cached) * 1_000_000).rounded() / 1_000_000)
             } ?? .null
         }
+        func totalsJSON(_ t: RunTotals) -> JSONValue {
+            [
+                "due": .int(t.users), "changed": .int(t.changed), "unchanged": .int(t.unchanged),
+                "skipped": .int(t.skipped),
+                "failed": .int(t.failed), "modelErrors": .int(t.modelErrors),
+                "modelCalls": .int(t.modelCalls),
+                "tokens": TokenCounts(
+                    prompt: t.promptTokens, completion: t.completionTokens, reasoning: t.reasoningTokens,
+                    cached: t.cachedTokens
+                ).json,
+                "estimatedCostUSD": costJSON(t.promptTokens, t.completionTokens, t.cachedTokens),
+            ]
+        }
+        var nightOf: [Int: Int] = [:]
+        for n in nights { for r in n.runs { nightOf[r.run.id] = n.id } }
         return JSONValue.object([
             "schema": "replan.log/1",
+            "nights": .array(nights.map { nightJSON($0, totals: totalsJSON(summed($0))) }),
             "runs": .array(
                 totals.map { t in
                     [
                         "id": .int(t.run.id), "startedAt": .string(Timestamp.text(t.run.startedAt)),
                         "finishedAt": t.run.finishedAt.map { .string(Timestamp.text($0)) } ?? .null,
                         "modelStopped": t.run.options["modelStopped"] ?? .null,
-                        "totals": [
-                            "due": .int(t.users), "changed": .int(t.changed), "unchanged": .int(t.unchanged),
-                            "skipped": .int(t.skipped),
-                            "failed": .int(t.failed), "modelErrors": .int(t.modelErrors),
-                            "modelCalls": .int(t.modelCalls),
-                            "tokens": TokenCounts(
-                                prompt: t.promptTokens, completion: t.completionTokens, reasoning: t.reasoningTokens,
-                                cached: t.cachedTokens
-                            ).json,
-                            "estimatedCostUSD": costJSON(t.promptTokens, t.completionTokens, t.cachedTokens),
-                        ],
+                        "night": .int(nightOf[t.run.id] ?? t.run.id),
+                        "totals": totalsJSON(t),
                         "users": .array(
                             (students[t.run.id] ?? []).map { u in
                                 let x = u.userRun

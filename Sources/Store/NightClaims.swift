@@ -50,14 +50,15 @@ package struct NightClaims {
         package var soonestExpiry: Double?
     }
 
-    /// Registers (or renews) the worker with a lease of `lease` seconds from the server's now.
+    /// Registers the worker with a lease of `lease` seconds from the server's now. A name used
+    /// before (a test's fixed name) starts over: the row is this run's from now on.
     package func register(worker: String, runID: Int, lease: Int) throws(StoreError) {
         try db.execute(
             """
             INSERT INTO night_workers (worker, run_id, started_at, lease_until)
             VALUES (?, ?, now(), now() + make_interval(secs => ?))
-            ON CONFLICT (worker) DO UPDATE SET run_id = excluded.run_id, lease_until = excluded.lease_until,
-                stopped_at = NULL
+            ON CONFLICT (worker) DO UPDATE SET run_id = excluded.run_id, started_at = excluded.started_at,
+                lease_until = excluded.lease_until, stopped_at = NULL
             """, [.text(worker), .integer(runID), .integer(lease)])
     }
 

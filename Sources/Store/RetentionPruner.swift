@@ -31,6 +31,10 @@ package struct RetentionPruner {
         package var runs = 0
         /// Outbox rows whose `fire_at` was before the cutoff, delivered or not.
         package var outbox = 0
+        /// PostgreSQL: finished night claims of plan dates before the cutoff, and the rows of
+        /// stopped or lost workers whose run was pruned (`NightClaims`).
+        package var nightClaims = 0
+        package var nightWorkers = 0
         package var batches = 0
         /// Whether `shouldStop` ended the prune before everything old was gone.
         package var stopped = false
@@ -117,6 +121,28 @@ package struct RetentionPruner {
                 return deleted
             })
         else { return report }
+        if db.engine == .postgresql {
+            // Claims are one row per student and night: without this they would be the one
+            // table that grows with every night. A claim before the cutoff is finished history
+            // (a worker looks at plan dates from the day before today on).
+            let day = SQLValue.text(String(Timestamp.text(cutoff).prefix(10)))
+            guard
+                try batches({ (db) throws(StoreError) -> Int in
+                    let deleted = try db.execute(
+                        """
+                        DELETE FROM night_claims WHERE (user_id, plan_date) IN (SELECT user_id, plan_date FROM night_claims
+                            WHERE plan_date < ? AND state IN ('done', 'failed') LIMIT ?)
+                        """, [day, n])
+                    report.nightClaims += deleted
+                    return deleted
+                })
+            else { return report }
+            report.nightWorkers += try db.write { (db) throws(StoreError) -> Int in
+                try db.execute(
+                    "DELETE FROM night_workers WHERE run_id IS NULL AND (stopped_at IS NOT NULL OR lease_until < now())"
+                )
+            }
+        }
         _ = try batches({ (db) throws(StoreError) -> Int in
             let deleted = try db.execute(
                 """

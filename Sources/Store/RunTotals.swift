@@ -39,14 +39,19 @@ package enum UserRunFilter: Hashable, Sendable {
 extension RunStore {
     /// Runs newest first with their totals. Runs in which nobody was due (the hourly timer's
     /// usual tick) are left out unless `includeEmpty`; `userID` and `filter` keep the runs with
-    /// at least one such user run; `since` keeps runs started at or after it.
+    /// at least one such user run; `since` keeps runs started at or after it; `before` keeps
+    /// runs with a lower id (the next page).
     package func runTotals(
         limit: Int, since: Date? = nil, userID: String? = nil, filter: UserRunFilter? = nil,
-        includeEmpty: Bool = false
+        includeEmpty: Bool = false, before: Int? = nil
     ) throws(StoreError) -> [RunTotals] {
         try db.read { (db) throws(StoreError) -> [RunTotals] in
             var conditions: [String] = []
             var values: [SQLValue] = []
+            if let before {
+                conditions.append("id < ?")
+                values.append(.integer(before))
+            }
             if let since {
                 // started_at is canonical UTC text, so text order is time order.
                 conditions.append("started_at >= ?")

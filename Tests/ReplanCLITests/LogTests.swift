@@ -108,6 +108,16 @@ import Testing
         }
     }
 
+    @Test func onSQLiteThereIsNoSharedNightAndLogKeepsARunPerNight() async throws {
+        let s = try await Self.night(students: 2)
+        let r = try await s.run(["night"])
+        #expect(r.code == 64 && r.stderr.contains("no shared night") && r.stdout.isEmpty, "\(r)")
+        let log = try await s.json(["log", "--json"])
+        let nights = try #require(log["nights"] as? [[String: Any]])
+        #expect(nights.count == 1 && nights.first?["runs"] as? [Int] == [1] && nights.first?["id"] as? Int == 1)
+        #expect((log["runs"] as? [[String: Any]])?.first?["night"] as? Int == 1)
+    }
+
     @Test func theCostIsEstimatedFromTheConfiguredPrices() async throws {
         let s = try await Self.night(students: 1)
         let conf = try s.write("prices.conf", "price_input = 2\nprice_output = 8\n")

@@ -97,6 +97,18 @@ struct MultiWorkerTests {
             try Self.count(p.url, "SELECT count(*) FROM night_claims WHERE attempt > 1") >= 1, "a claim was rescued")
         #expect(try Self.plans(PostgresConnection.connect(p.url)) == Self.plans(Database.open(path: p.reference)))
         #expect(try Self.exports(p.url) == Self.exports(p.reference))
+        // One night, one story: one log line with the night's totals over the three workers,
+        // and `night` names the killed worker as lost.
+        let log = try await p.sandbox.json(["--db", p.withoutPassword, "log", "--json"])
+        let nights = try #require(log["nights"] as? [[String: Any]])
+        #expect(nights.count == 1 && (nights.first?["runs"] as? [Int])?.count == 3, "\(nights)")
+        let totals = try #require(nights.first?["totals"] as? [String: Any])
+        #expect(totals["due"] as? Int == 2_000 && totals["changed"] as? Int == 2_000, "\(totals)")
+        let text = try await p.sandbox.ok(["--db", p.withoutPassword, "log", "--detail", "--no-pager"])
+        #expect(text.contains("3 workers") == false && text.contains("lost (its lease ran out)"), "\(text.prefix(800))")
+        let night = try await p.sandbox.json(["--db", p.withoutPassword, "night", "--json"])
+        let states = (night["workers"] as? [[String: Any]])?.compactMap { $0["state"] as? String }.sorted()
+        #expect(states == ["lost", "stopped", "stopped"] && night["state"] as? String == "finished", "\(night)")
     }
 
     @Test func aWorkerPausedPastItsLeaseCommitsNothingWhenItWakes() async throws {

@@ -23,6 +23,22 @@ struct NightClaimsTests {
         return f
     }
 
+    @Test func retentionTakesFinishedClaimsAndTheWorkersOfPrunedRuns() throws {
+        let f = try Self.seeded(3)
+        let claims = NightClaims(f.db)
+        try claims.register(worker: "a", runID: 1, lease: 60)
+        let taken = try claims.claim(worker: "a", limit: 2, from: Self.from)
+        try claims.finish(taken[0], worker: "a", failed: false)
+        try claims.finish(taken[1], worker: "a", failed: true)
+        try claims.release(worker: "a")
+        let early = try RetentionPruner(f.db).prune(olderThan: Timestamp.date("2025-01-07T00:00:00Z")!)
+        #expect(early.nightClaims == 0 && early.nightWorkers == 0, "the night's own date is not before the cutoff")
+        let late = try RetentionPruner(f.db).prune(olderThan: Timestamp.date("2025-03-01T00:00:00Z")!)
+        #expect(late.nightClaims == 2, "the done and the failed claim go; the pending one stays: \(late)")
+        #expect(late.runs == 1 && late.nightWorkers == 1, "the run went, and its worker's row with it: \(late)")
+        #expect(try f.db.queryFirst("SELECT count(*) FROM night_claims", []) { $0.int(0) } == 1)
+    }
+
     @Test func twoWorkersTakingClaimsAtOnceNeverHoldTheSameStudent() throws {
         let f = try Self.seeded(300)
         let location = try StoreLocation(f.path)
