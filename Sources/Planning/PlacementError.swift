@@ -61,4 +61,3 @@ package enum PlacementError: Error, Hashable, Sendable, CustomStringConvertible 
 
     static func rangeText(_ w: StudyWindow) -> String { "\(w.start)–\(w.end)" }
 }
-

@@ -390,4 +390,3 @@ enum TaskCommands {
         }
     }
 }
-
