@@ -31,7 +31,7 @@ import Testing
                 隨課程順延
                 - Math 2–3：延後一天
 
-                總計：移動 3 堂、其中 3 堂隨課程一起順延。
+                總計：移動 3 堂，全部 3 堂都維持課程順序。
 
                 不是你想要的？變更集 \(cs) 可以撤回這一晚的調整。
 
@@ -50,7 +50,7 @@ import Testing
             text.contains(
                 "moved Math [2/3]: Tue 7 Jan 10:00–11:00 → Wed 8 Jan 10:00–11:00 (moved along with its course)"),
             "\(text)")
-        #expect(text.contains("In all: 3 sessions moved, 3 of them along with their course."), "\(text)")
+        #expect(text.contains("In all: 3 sessions moved, all 3 kept in their course's order."), "\(text)")
         #expect(!text.contains("chain-shift") && !text.contains("make-up"), "\(text)")
         let json = try await s.json(["show", cs, "--json"])
         let edits = try #require(json["edits"] as? [[String: Any]])
@@ -60,7 +60,7 @@ import Testing
         let week = try await s.ok(["week", "--user", "mei", "--date", "2025-01-07"])
         #expect(week.contains("(moved along with its course)"), "\(week)")
         let log = try await s.ok(["log", "--detail", "--no-pager"])
-        #expect(log.contains("3 sessions moved, 3 of them along with their course"), "\(log)")
+        #expect(log.contains("3 sessions moved, all 3 kept in their course's order"), "\(log)")
     }
 
     @Test func aStudentWithoutTextsGetsEnglishAndTheOperatorIsTold() async throws {
