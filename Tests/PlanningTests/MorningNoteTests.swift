@@ -457,11 +457,13 @@ import Testing
     }
 
     /// Over the adversarial population: the note of every night mentions each edit and flag
-    /// once (in a section, grouped or one by one), names no occurrence the night did not touch,
+    /// once (in a section, grouped or one by one), names no occurrence the night did not touch
+    /// (by its place in a section, and no untouched session's title appears in the text),
     /// shows every edit's and flag's title, and gives the summary's numbers.
     @Test func everyEditAndFlagIsMentionedAndNothingElse() {
         var failures: [String] = []
         var notes = 0
+        var untouchedChecked = 0
         for seed in UInt64(0)..<240 {
             var generator = StudentGenerator(seed: seed)
             let (_, plan, now) = generator.makeStudent()
@@ -486,6 +488,16 @@ import Testing
                 for title in Set(result.edits.map(\.title) + result.flags.map(\.title))
                 where !note.body.contains(title) && !note.body.contains(MorningNoteTests.stemOf(title)) {
                     failures.append("seed \(seed) \(language): '\(title)' not in the note")
+                }
+                // Nothing the night did not touch: no other session's title is in the note (a
+                // title inside a touched one's, or too short to tell, cannot be told apart).
+                let touched = Set(result.edits.map(\.title) + result.flags.map(\.title))
+                for title in Set(plan.tasks.values.map(\.title)) where title.count >= 6 && !touched.contains(title) {
+                    if touched.contains(where: { $0.contains(title) }) { continue }
+                    untouchedChecked += 1
+                    if note.body.contains(title) || note.title.contains(title) {
+                        failures.append("seed \(seed) \(language): '\(title)' is in the note but was not touched")
+                    }
                 }
                 if note.summary != PlanSummary(edits: result.edits) {
                     failures.append("seed \(seed): the note's numbers are not the summary's")
@@ -515,6 +527,7 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
         #expect(notes > 100)
+        #expect(untouchedChecked > 100, "\(untouchedChecked) untouched titles checked")
     }
 
     /// A course's title as its grouped line names it ("Essay draft" of "Essay draft [2/3]").
