@@ -92,4 +92,28 @@ import Testing
         let none = try await s.run(["note", "--user", "bob"])
         #expect(none.code == 65 && none.stderr.contains("no nightly changeset"), "\(none)")
     }
+
+    /// docs/planning.md §12: a night that placed nothing but needs the student has a note, with
+    /// no changeset to name and no undo to offer.
+    @Test func aNightThatOnlyNeedsTheStudentHasANoteWithoutAChangeset() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        // Longer than any study window (Mon–Fri 09:00–17:00): nothing can hold it.
+        try await s.addTask("long", "Thesis day", "2025-01-06T08:00", "2025-01-06T17:30", category: "Thesis")
+        let run = try await s.json(["run", "--no-model", "--json"])
+        let night = try #require((run["users"] as? [[String: Any]])?.first)
+        #expect(night["status"] as? String == "unchanged", "\(night)")
+        #expect(night["changesetId"] == nil || night["changesetId"] is NSNull, "\(night)")
+        let note = try await s.ok(["note", "--user", "mei"])
+        #expect(
+            note == """
+                Your plan for Tue 7 Jan: something for you to decide
+
+                For you to decide
+                - No time found for Thesis day, missed Mon 6 Jan: please pick a time, or let it go.
+
+                """)
+        let json = try await s.json(["note", "--user", "mei", "--json"])
+        #expect(json["changesetId"] is NSNull, "\(json)")
+    }
 }
