@@ -19,9 +19,10 @@ import Planning
 ///   `X-REPLAN-COMPLETED`;
 /// - a `VALARM` from the student's reminder setting, when notifications are on, for timed
 ///   sessions still open;
-/// - for a session the latest night moved and that is still where it put it, one line in the
-///   description, in the student's language, saying why and from where ("moved from Mon 12
-///   Jan: missed", docs/planning.md §12).
+/// - for an open session a night moved and that is still where the latest such move put it,
+///   one line in the description, in the student's language, saying why and from where ("moved
+///   from Mon 12 Jan: missed"): it stays until the session is done or moves again, whichever
+///   night moved it (docs/planning.md §12).
 package enum ICalendarExport {
     /// How often a subscribed calendar should fetch the feed again: plans change nightly and
     /// with the student's own edits.
@@ -30,8 +31,8 @@ package enum ICalendarExport {
     /// - Parameters:
     ///   - dropped: one-off sessions deleted by recent changesets; those in the range (and not
     ///     back in the plan) are listed as cancelled events.
-    ///   - moves: the latest night's edits; a moved session still at the edit's new place says
-    ///     where it came from and why.
+    ///   - moves: the nights' moves, oldest first; an open session still at its latest move's
+    ///     new place says where it came from and why.
     package static func render(
         _ plan: UserPlan, from: CivilDate, through: CivilDate, stamp: Date,
         dropped: [DroppedSession] = [], moves: [PlanEdit] = []
@@ -64,7 +65,7 @@ package enum ICalendarExport {
             }
             lines.append("SUMMARY:\(o.state == .completed ? "✓ " : "")\(escape(o.title))")
             var description = o.note
-            if let texts, let e = movedTo[o.id], e.after?.start == o.start,
+            if let texts, o.state == .open, let e = movedTo[o.id], e.after?.start == o.start,
                 let why = MorningNote.feedLine(e, texts: texts)
             {
                 description = o.note.isEmpty ? why : why + "\n\n" + o.note

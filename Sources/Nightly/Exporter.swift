@@ -35,7 +35,7 @@ package struct Exporter {
             try store.droppedSessions(userID: userID, since: FeedPublisher.droppedSince(from...to, zone: plan.zone))
         }
         let moves = try storeCall { () throws(StoreError) in
-            try FeedPublisher.latestNightEdits(userID: userID, changesets: store)
+            try FeedPublisher.nightMoves(userID: userID, window: from...to, zone: plan.zone, changesets: store)
         }
         return ICalendarExport.render(plan, from: from, through: to, stamp: now, dropped: dropped, moves: moves)
     }

@@ -118,19 +118,21 @@ package struct FeedPublisher: Sendable {
             userID: user.id, since: Self.droppedSince(window, zone: user.zone))
         let ics = ICalendarExport.render(
             plan, from: window.lowerBound, through: window.upperBound, stamp: now, dropped: dropped,
-            moves: try Self.latestNightEdits(userID: user.id, changesets: changesets))
+            moves: try Self.nightMoves(userID: user.id, window: window, zone: user.zone, changesets: changesets))
         try Self.replace(directory: directory, name: user.id + ".ics", contents: Data(ics.utf8))
     }
 
-    /// The edits of the student's latest applied nightly changeset (none when there is none):
-    /// the feed says of each session that night moved why and from where.
-    static func latestNightEdits(userID: String, changesets: ChangesetStore) throws(StoreError) -> [PlanEdit] {
-        guard
-            let last = try changesets.changesets(userID: userID, limit: 50).first(where: {
-                $0.origin == .nightly && $0.state == .applied
-            })
-        else { return [] }
-        return RunLog.edits(of: try changesets.changeset(last.id))
+    /// The moves of the student's applied nightly changesets since the feed's first day, oldest
+    /// first: the feed says of a session why and from where its latest move took it, for as
+    /// long as it is open and still where that move put it (docs/planning.md §12). A move
+    /// made before the feed's first day is no longer told.
+    static func nightMoves(
+        userID: String, window: ClosedRange<CivilDate>, zone: UserZone, changesets: ChangesetStore
+    ) throws(StoreError) -> [PlanEdit] {
+        let since = zone.instant(CivilDateTime(date: window.lowerBound, time: TimeOfDay(minutes: 0)))
+        return try changesets.nightlyReports(userID: userID, since: since).flatMap { report in
+            (report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:)).filter { $0.op == .move }
+        }
     }
 
     /// The students to write, handed out one at a time to the workers: streamed from the

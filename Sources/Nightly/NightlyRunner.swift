@@ -478,6 +478,10 @@ package final class NightlyRunner: Sendable {
             var id: ChangesetID?
             if night.status == .changed, let prepared = night.prepared {
                 id = try ChangesetStore(db).commit(prepared.changeset)
+            } else if let note = night.noteWithoutChangeset {
+                // A night that needs the student without changing anything: its note alone.
+                try OutboxRepository(db).insert(
+                    [note], userID: night.userID, changesetID: nil, createdAt: options.now)
             }
             if let statistics = night.statistics {
                 // Stored after tonight's changeset, whose own write would otherwise drop it: the
@@ -511,6 +515,7 @@ package final class NightlyRunner: Sendable {
         run.modelDecision = night.model.decisionText
         run.finishReasons = night.model.finishReasons.isEmpty ? nil : night.model.finishReasons.joined(separator: ",")
         run.costUSD = night.model.costUSD
+        run.report = night.status == .unchanged ? night.noteReport : nil
         try writer.write { (db) throws(StoreError) in
             let userRunID = try RunStore(db).record(run)
             if night.transcript != [] {

@@ -37,6 +37,12 @@ package struct UserNight: Sendable {
     package var staleLeft = 0
     /// The student's language when their morning note had to be in English (no texts for it).
     package var noteFellBack: String?
+    /// A night without a changeset that needs the student: what its note is rendered from,
+    /// kept on its user run (`UserRun.report`), and the note's outbox row when the student has
+    /// notifications on. Both nil for a night with a changeset (which carries them) and for a
+    /// quiet night.
+    package var noteReport: JSONValue?
+    package var noteWithoutChangeset: OutboxEntry?
 
     package enum MemoryUpdate: Sendable, Hashable {
         case store(ModelMemory)

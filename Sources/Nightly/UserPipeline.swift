@@ -197,23 +197,36 @@ package struct UserPipeline: Sendable {
         // What the night lists is what it counts (G5): the local rules' edits as the changeset
         // finally reads them, the model's among them under its own reason.
         let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
-        // The morning note goes with the changeset into the outbox (docs/outbox.md).
+        // The morning note goes with the changeset into the outbox (docs/outbox.md). A night
+        // that changed nothing but needs the student (a flag, the model's question) has a note
+        // too: its run keeps the report the note is rendered from, and its outbox row goes
+        // with no changeset (there is no night to take back, so the note offers none).
         var noteFellBack: String?
-        if var p = prepared, original.settings.notificationsEnabled {
+        var noteReport: JSONValue?
+        var noteWithoutChangeset: OutboxEntry?
+        if status == .changed || status == .unchanged {
             var starts: [OccurrenceID: CivilDateTime] = [:]
             for f in local.flags { starts[f.id] = original.occurrence(f.id)?.start }
             let facts = MorningNote.Night(
-                edits: p.edits, flags: local.flags, summary: summary, planDate: planDate,
-                deleteAfterDays: original.settings.deleteAfterDays, changesetID: OutboxEntry.Note.changesetMark,
+                edits: prepared?.edits ?? [], flags: local.flags, summary: summary, planDate: planDate,
+                deleteAfterDays: original.settings.deleteAfterDays,
+                changesetID: prepared == nil ? nil : OutboxEntry.Note.changesetMark,
                 flagStarts: starts, modelSummary: model.summary, modelQuestion: model.question)
-            if let note = MorningNote.render(facts, language: original.user.language) {
-                p.changeset.outbox.append(
-                    OutboxEntry(
-                        note: OutboxEntry.Note(title: note.title, body: note.body),
-                        fireAt: NightNote.deliveryTime(
-                            planDate: planDate, settings: original.settings, zone: original.zone, now: now)))
+            if prepared == nil && !facts.isQuiet { noteReport = .object(report) }
+            if original.settings.notificationsEnabled,
+                let note = MorningNote.render(facts, language: original.user.language)
+            {
+                let entry = OutboxEntry(
+                    note: OutboxEntry.Note(title: note.title, body: note.body),
+                    fireAt: NightNote.deliveryTime(
+                        planDate: planDate, settings: original.settings, zone: original.zone, now: now))
+                if var p = prepared {
+                    p.changeset.outbox.append(entry)
+                    prepared = p
+                } else {
+                    noteWithoutChangeset = entry
+                }
                 if note.fellBack { noteFellBack = original.user.language }
-                prepared = p
             }
         }
         var night = UserNight(
@@ -223,6 +236,8 @@ package struct UserPipeline: Sendable {
         night.plans = (original, prepared == nil ? original : working)
         night.staleLeft = local.staleLeft
         night.noteFellBack = noteFellBack
+        night.noteReport = noteReport
+        night.noteWithoutChangeset = noteWithoutChangeset
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
             memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,

@@ -126,12 +126,15 @@ package struct MorningNote: Hashable, Sendable {
             "feed.moved", ["from": t.date(before.start.date), "why": t.text("feed.why.\(e.reason.rawValue)")])
     }
 
-    /// The night's numbers in words: "3 sessions moved, 2 of them with their course, 1 habit
-    /// day let go" (empty when there are none).
+    /// The night's numbers in words: "3 sessions moved, 2 of them kept in their course's order,
+    /// 1 habit day let go" (empty when there are none).
     package static func totals(_ s: PlanSummary, model: Int = 0, manual: Int = 0, texts t: NoteTexts) -> [String] {
         var parts: [String] = []
         if s.rescheduled > 0 { parts.append(t.counted("summary.rescheduled", s.rescheduled)) }
-        if s.chained > 0 { parts.append(t.counted("summary.chained", s.chained)) }
+        // "5 sessions moved, all 5 kept in their course's order", not "5 of them".
+        if s.chained > 0 {
+            parts.append(t.counted(s.chained == s.rescheduled ? "summary.chained.all" : "summary.chained", s.chained))
+        }
         if s.skipped > 0 { parts.append(t.counted("summary.skipped", s.skipped)) }
         if s.dropped > 0 { parts.append(t.counted("summary.dropped", s.dropped)) }
         if model > 0 { parts.append(t.counted("summary.model", model)) }
@@ -265,7 +268,7 @@ private struct NoteRenderer {
             ([s.heading] + s.lines.map { "- " + $0 }).joined(separator: "\n")
         }
         let totals = MorningNote.totals(night.summary, model: modelCount, manual: manualCount, texts: t)
-        if !totals.isEmpty { blocks.append(t.text("note.total", ["parts": t.list(totals)])) }
+        if !totals.isEmpty { blocks.append(t.text("note.total", ["parts": t.clauses(totals)])) }
         if let id = night.changesetID, !edits.isEmpty { blocks.append(t.text("note.undo", ["id": id])) }
         return MorningNote(
             language: t.language, fellBack: t.fellBack, title: title, body: blocks.joined(separator: "\n\n"),

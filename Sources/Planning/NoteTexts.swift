@@ -86,6 +86,10 @@ package struct NoteTexts: Sendable {
     /// Items joined with the language's list separator.
     package func list(_ items: [String]) -> String { items.joined(separator: text("list")) }
 
+    /// Clauses of one sentence, such as the night's numbers: "3 sessions moved, 1 habit day let
+    /// go" / "移動 3 堂，略過 1 天習慣" (Chinese joins clauses with "，", items of a list with "、").
+    package func clauses(_ items: [String]) -> String { items.joined(separator: text("clauses")) }
+
     /// The files' tags by their lower-case spelling (tags compare without case).
     static let byLower = Dictionary(tables.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
 
@@ -171,14 +175,14 @@ package struct NoteTexts: Sendable {
     }
 
     static let fixedKeys = [
-        "language", "date", "dateTime", "timeRange", "allDay", "list", "note.title", "note.title.decide",
+        "language", "date", "dateTime", "timeRange", "allDay", "list", "clauses", "note.title", "note.title.decide",
         "note.changes.one", "note.changes.other", "note.total", "note.undo", "section.madeUp", "section.course",
         "section.appended", "section.letGo", "section.removed", "section.split", "section.model", "section.manual",
         "section.decide", "section.assistant", "line.madeUp", "line.moved", "line.course.parts", "line.course.part",
         "line.course.sessions", "shift.days.one", "shift.days.other", "shift.range", "shift.sameDay", "line.appended",
         "line.appended.end", "line.dates", "line.many", "line.split", "line.split.part", "line.create", "line.update",
         "line.delete", "line.skip", "line.detail", "model.question", "show.line", "feed.moved", "undo.title",
-        "undo.body", "redo.title", "redo.body",
+        "undo.body", "redo.title", "redo.body", "summary.chained.all.one", "summary.chained.all.other",
     ]
 
     /// The parsed file of one language (tests compare files and keys).

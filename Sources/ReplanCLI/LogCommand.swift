@@ -221,8 +221,8 @@ struct LogCommand: ReplanCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// A changeset's summary counts in words ("3 sessions moved, 2 of them along with their
-    /// course"); the stored JSON when it holds none of the counts.
+    /// A changeset's summary counts in words ("3 sessions moved, 2 of them kept in their
+    /// course's order"); the stored JSON when it holds none of the counts.
     static func summaryWords(_ summary: JSONValue, language: String) -> String {
         guard summary != [:] else { return "" }
         let counts = PlanSummary(
@@ -230,7 +230,7 @@ struct LogCommand: ReplanCommand {
             rescheduled: summary["rescheduled"]?.intValue ?? 0, chained: summary["chained"]?.intValue ?? 0)
         let texts = NoteTexts(language: language)
         let parts = MorningNote.totals(counts, texts: texts)
-        return parts.isEmpty ? summary.text : texts.list(parts)
+        return parts.isEmpty ? summary.text : texts.clauses(parts)
     }
 
     static func row(_ t: RunTotals, prices: Prices?) -> [String] {

@@ -413,7 +413,7 @@ enum NightlyCommands {
             let totals = MorningNote.totals(
                 night.summary, model: edits.filter { $0.reason == .model }.count,
                 manual: edits.filter { $0.reason == .manual }.count, texts: texts)
-            if !totals.isEmpty { ctx.console.out(texts.text("note.total", ["parts": texts.list(totals)])) }
+            if !totals.isEmpty { ctx.console.out(texts.text("note.total", ["parts": texts.clauses(totals)])) }
             if let m = record.report["model"], m["called"]?.boolValue == true {
                 ctx.console.out(
                     "model: \(m["turns"]?.intValue ?? 0) turn(s), \(m["tokens"]?["total"]?.intValue ?? 0) tokens, ended by \(m["ending"]?.stringValue ?? "?")\(m["error"]?.stringValue.map { " — \($0)" } ?? "")"

@@ -10,7 +10,8 @@ struct NoteCommand: ReplanCommand {
         name: "note",
         abstract: "the morning note a student gets for a night: what changed, in words, in the student's language",
         discussion: """
-            Prints the note of CHANGESET, or of the student's latest nightly changeset: its title, then
+            Prints the note of CHANGESET, or of the student's latest night with a note (a night that
+            changed nothing but needs the student has one too, without a changeset): its title, then
             what was made up, which course moved along and by how much, what was added after a
             course's end, which habit days were let go, what was removed as too old, what the
             student should decide, the assistant's words, and the changeset that takes the night
@@ -30,29 +31,42 @@ struct NoteCommand: ReplanCommand {
         let id: ChangesetID
         if let given = changeset {
             id = ChangesetID(given)
-        } else if let (last, _) = try useCase({ () throws(UseCaseError) in try reader.latestNight(userID: userID) }) {
-            id = last.id
         } else {
-            throw CLIError.badInput(
-                "\(userID) has no nightly changeset yet (replan log --user \(userID) lists the runs)")
+            switch try useCase({ () throws(UseCaseError) in try NightNote.latest(userID: userID, database: db) }) {
+            case .changeset(let last): id = last
+            case .withoutChangeset(let run):
+                // A night that needed the student and changed nothing: no changeset to name.
+                return show(NightNote.note(of: run, user: student), changesetID: nil, student: student, ctx)
+            case nil:
+                throw CLIError.badInput(
+                    "\(userID) has no nightly changeset yet (replan log --user \(userID) lists the runs)")
+            }
         }
         let record = try useCase { () throws(UseCaseError) in try RunLog(database: db).changeset(id) }
         try ManualEdit.requireUser(userID, owns: "changeset \(id)", owner: record.header.userID)
-        let note = NightNote.note(of: record, user: student)
+        return show(NightNote.note(of: record, user: student), changesetID: id, student: student, ctx)
+    }
+
+    private func show(_ note: MorningNote?, changesetID id: ChangesetID?, student: User, _ ctx: CommandContext)
+        -> ExitCode
+    {
+        let userID = student.id
         if let note, note.fellBack {
             ctx.console.log(
                 "\(userID)'s language '\(student.language)' has no texts; the note is in English", priority: .warning)
         }
         if json {
             let o: JSONValue = [
-                "schema": "replan.note/1", "user": .string(userID), "changesetId": .string(id.description),
+                "schema": "replan.note/1", "user": .string(userID),
+                "changesetId": id.map { .string($0.description) } ?? .null,
                 "note": NightNote.json(note),
             ]
             ctx.console.out(o.prettyText)
             return .success
         }
         guard let note else {
-            ctx.console.out("(no note: changeset \(id) changed nothing the student needs to hear about)")
+            ctx.console.out(
+                "(no note: changeset \(id?.description ?? "") changed nothing the student needs to hear about)")
             return .success
         }
         ctx.console.out(ctx.console.paint(note.title, .bold))

@@ -330,6 +330,21 @@ package struct ChangesetStore {
 }
 
 extension ChangesetStore {
+    /// The reports of the student's applied nightly changesets written since `since`, oldest
+    /// first (an index range of `changesets_by_user`): what the feed reads the nights' moves from.
+    package func nightlyReports(userID: String, since: Date) throws(StoreError) -> [JSONValue] {
+        try db.query(
+            """
+            SELECT id, report FROM changesets
+            WHERE user_id = ? AND created_at >= ? AND origin = 'nightly' AND state = 'applied'
+            ORDER BY created_at, \(ChangesetStore.insertionOrder(db))
+            """, [.text(userID), .text(Timestamp.text(since))]
+        ) { (s) throws(StoreError) -> JSONValue in
+            let report: JSONValue = try StoredJSON.parse(s.text(1), entity: "changeset", key: s.text(0))
+            return report
+        }
+    }
+
     /// One-off sessions deleted by the user's applied changesets created at or after `since`
     /// (for the iCalendar feed's cancelled events). Reads the user's changesets through
     /// `changesets_by_user` and their task deletions only.

@@ -21,8 +21,9 @@ package struct OutboxRepository {
     /// in the order of their ids, and "ids only grow, a cursor never skips a row" holds as on
     /// SQLite (where the write lock orders every transaction). The lock is held only from the
     /// outbox insert to the commit, which is the end of every writer's transaction.
-    func insert(_ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date) throws(StoreError)
-    {
+    package func insert(
+        _ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date
+    ) throws(StoreError) {
         if !entries.isEmpty, db.engine == .postgresql {
             try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.insertLockKey)])
         }

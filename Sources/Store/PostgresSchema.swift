@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 8 are step 1 here; SQLite's 9 is step 3 and its 10 step 4, step 2 has no SQLite twin).
+/// history's steps 1 to 8 are step 1 here; SQLite's 9 is step 3, its 10 step 4 and its 11 step 5, step 2 has no SQLite twin).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -26,7 +26,15 @@ package enum PostgresSchema {
         PostgresMigration(version: 3, name: "import changesets record the student", sql: importedStudents),
         PostgresMigration(
             version: 4, name: "morning notes in the outbox; the student's morning time", sql: morningNotes),
+        PostgresMigration(
+            version: 5, name: "what a night without a changeset tells the student", sql: nightsWithoutChangeset),
     ]
+
+    /// Step 5, SQLite's migration 11 (`Schema.nightsWithoutChangeset`): the report of a night
+    /// that needs the student without a changeset, on its user run.
+    static let nightsWithoutChangeset = """
+        ALTER TABLE user_runs ADD COLUMN report TEXT COLLATE "C";
+        """
 
     /// Migration 2: a night shared by several workers (`NightClaims`): the workers with their
     /// leases, and a claim per due student and plan date.

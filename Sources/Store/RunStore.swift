@@ -45,8 +45,8 @@ package struct RunStore {
                 """
                 INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
                     completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
-                    finish_reasons, cost_usd)
-                VALUES (\(placeholders(17))) RETURNING id
+                    finish_reasons, cost_usd, report)
+                VALUES (\(placeholders(18))) RETURNING id
                 """,
                 [
                     .integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
@@ -55,6 +55,7 @@ package struct RunStore {
                     .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
                     .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
                     SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0),
+                    SQLValue(r.report?.text),
                 ]
             ) { $0.int(0) } ?? 0
         }
@@ -158,6 +159,17 @@ package struct RunStore {
         }
     }
 
+    /// The student's newest run of a night that needs them without a changeset (one that kept
+    /// a `report`); nil when there is none.
+    package func latestReported(userID: String) throws(StoreError) -> UserRunRecord? {
+        try db.query(
+            """
+            SELECT \(RunStore.userRunColumns) FROM user_runs
+            WHERE user_id = ? AND report IS NOT NULL ORDER BY id DESC LIMIT 1
+            """, [.text(userID)]
+        ) { (s) throws(StoreError) in try RunStore.decodeUserRun(s) }.first
+    }
+
     /// One user's runs, newest first.
     package func userRuns(userID: String, limit: Int = 20) throws(StoreError) -> [UserRunRecord] {
         try db.query(
@@ -168,7 +180,8 @@ package struct RunStore {
 
     static let userRunColumns = """
         id, run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens, completion_tokens, \
-        reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision, finish_reasons, cost_usd
+        reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision, finish_reasons, cost_usd, \
+        report
         """
 
     static func decodeRun(_ s: any SQLRow) throws(StoreError) -> RunRecord {
@@ -203,6 +216,10 @@ package struct RunStore {
         run.modelDecision = s.optionalText(15)
         run.finishReasons = s.optionalText(16)
         run.costUSD = s.double(17)
+        if let text = s.optionalText(18) {
+            let report: JSONValue = try StoredJSON.parse(text, entity: "user run", key: key)
+            run.report = report
+        }
         return UserRunRecord(id: s.int(0), userRun: run)
     }
 }

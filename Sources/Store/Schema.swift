@@ -31,7 +31,17 @@ package enum Schema {
         importedStudents,
         // Issue 25.
         .sql(version: 10, name: "morning notes in the outbox; the student's morning time", morningNotes),
+        .sql(version: 11, name: "what a night without a changeset tells the student", nightsWithoutChangeset),
     ]
+
+    /// Migration 11: a night that changed nothing can still need the student (a session that
+    /// could not be placed, the model's question), and that night writes no changeset to carry
+    /// its report. Its user run keeps what its morning note is rendered from, as JSON (`report`:
+    /// the flags with their starts, the model's summary and question); nil for every other run.
+    /// A plain `ADD COLUMN`, the same on PostgreSQL (its step 5).
+    static let nightsWithoutChangeset = """
+        ALTER TABLE user_runs ADD COLUMN report TEXT;
+        """
 
     /// Migration 10: the outbox carries a second kind of row, the student's morning note
     /// (docs/outbox.md): `kind` `note` with its rendered `title` and `body` (a reminder keeps

@@ -40,6 +40,10 @@ package struct UserRun: Hashable, Sendable {
     package var finishReasons: String?
     /// Estimated cost of the student's model requests, in US dollars.
     package var costUSD: Double = 0
+    /// What the morning note of a night without a changeset is rendered from (its flags with
+    /// their starts, the model's summary and question, as a changeset's report holds them);
+    /// nil for a night with a changeset, which keeps it there, and for a quiet night.
+    package var report: JSONValue?
 
     package init(
         runID: Int, userID: String, planDate: CivilDate, status: UserRunStatus, changesetID: ChangesetID? = nil,

@@ -37,4 +37,73 @@ struct ExporterTests {
                 userID: "s0", from: CivilDate("2025-01-10"), to: CivilDate("2025-01-08"), now: NightlyFixture.now)
         }
     }
+
+    /// The iCalendar text with its folded lines joined (RFC 5545 §3.1), one line per element.
+    static func unfolded(_ ics: String) -> [String] {
+        ics.replacingOccurrences(of: "\r\n ", with: "").components(separatedBy: "\r\n")
+    }
+
+    /// The DESCRIPTION of the event `uid` in `ics`, nil when it has none.
+    static func description(of uid: String, in ics: String) -> String? {
+        let lines = unfolded(ics)
+        guard let start = lines.firstIndex(of: "UID:\(uid)") else { return nil }
+        let event = lines[start...].prefix { $0 != "END:VEVENT" }
+        return event.first { $0.hasPrefix("DESCRIPTION:") }.map { String($0.dropFirst("DESCRIPTION:".count)) }
+    }
+
+    /// docs/planning.md §12, the feed's line: a session says why and from where its latest
+    /// move took it, whichever night made that move, until it is done or moves again.
+    @Test(
+        "the feed tells of a session's latest move, made last night or on an earlier one, until it is done or moves again",
+        arguments: EngineUnderTest.engines)
+    func theFeedTellsOfTheLatestMove(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        let db = try f.connect()
+        // A daily course series 1/1–1/31 (1/1–1/5 done): each missed day is added after its end.
+        let vocab = Fx.task(
+            "vocab", "Vocab", "2025-01-01T20:00", "2025-01-01T20:30", category: "English",
+            repeat: RepeatRule(every: .daily, until: CivilDate("2025-01-31")))
+        // A one-off missed on Monday, made up on Tuesday, missed again and made up on Wednesday.
+        let essay = Fx.task("essay", "Essay", "2025-01-06T16:00", "2025-01-06T17:00", category: "Writing")
+        // Made up on Tuesday and done that day.
+        let lab = Fx.task("lab", "Lab", "2025-01-06T10:00", "2025-01-06T11:00", category: "Physics")
+        try f.add(
+            Fx.plan(
+                [vocab, essay, lab],
+                overrides: (1...5).map {
+                    OccurrenceOverride(taskID: "vocab", originalDate: date("2025-01-0\($0)"), state: .completed)
+                }), to: db)
+        let tuesday = NightlyFixture.now
+        let wednesday = tuesday.addingTimeInterval(86_400)
+        _ = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: RunOptions(now: tuesday)
+        ).run()
+        let database = try f.database()
+        var lab2 = try #require(try PlanRepository(db).task(id: "lab"))
+        #expect(lab2.start == CivilDateTime("2025-01-07T10:00"))
+        lab2.completed = true
+        let before = try PlanRepository(db).loadPlan(userID: "mei", window: nil)
+        var after = before
+        after.put(lab2)
+        _ = try ChangesetStore(db).commit(
+            NewChangeset(
+                userID: "mei", origin: .manual, planDate: nil, createdAt: tuesday.addingTimeInterval(3_600),
+                changes: PlanDiff.changes(from: before, to: after, now: tuesday) { _, _ in "manual" }))
+        _ = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: RunOptions(now: wednesday)
+        ).run()
+        let ics = try Exporter(database: database).calendar(
+            userID: "mei", from: CivilDate("2025-01-06"), to: CivilDate("2025-02-05"), now: wednesday)
+        // Moved on Tuesday night, not on Wednesday's: still said (iCalendar escapes the comma).
+        #expect(
+            Self.description(of: "vocab@2025-01-06@mei.replan", in: ics)
+                == "moved from Mon 6 Jan: missed\\, added after the course's end", "\(ics)")
+        #expect(
+            Self.description(of: "vocab@2025-01-07@mei.replan", in: ics)
+                == "moved from Tue 7 Jan: missed\\, added after the course's end")
+        // Moved on both nights: the latest move.
+        #expect(Self.description(of: "essay@mei.replan", in: ics) == "moved from Tue 7 Jan: missed")
+        // Done: nothing more to say.
+        #expect(Self.description(of: "lab@mei.replan", in: ics) == nil)
+    }
 }

@@ -20,7 +20,8 @@ import Testing
 
     static let snapshots: [Snapshot] = [
         Snapshot(
-            name: "§9.1", plan: WorkedExamples.example1(), now: "2025-01-02T03:00",
+            name: "§9.1 a course without windows shifts by one day", plan: WorkedExamples.example1(),
+            now: "2025-01-02T03:00",
             en: """
                 Your plan for Thu 2 Jan: 4 changes
 
@@ -30,7 +31,7 @@ import Testing
                 Moved along with their course
                 - Math 2–4: one day later
 
-                In all: 4 sessions moved, 4 of them along with their course.
+                In all: 4 sessions moved, all 4 kept in their course's order.
 
                 Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
                 """,
@@ -43,12 +44,69 @@ import Testing
                 隨課程順延
                 - Math 2–4：延後一天
 
-                總計：移動 4 堂、其中 4 堂隨課程一起順延。
+                總計：移動 4 堂，全部 4 堂都維持課程順序。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§9.4", plan: WorkedExamples.example4(), now: "2025-01-07T03:00",
+            name: "§9.2 a weekday course skips the weekend", plan: WorkedExamples.englishWeek(),
+            now: "2025-01-07T03:00",
+            en: """
+                Your plan for Tue 7 Jan: 5 changes
+
+                Made up
+                - English reading, missed Mon 6 Jan: now Tue 7 Jan 10:00–11:00
+
+                Moved along with their course
+                - English reading, 4 sessions: 1 to 3 days later
+
+                In all: 5 sessions moved, all 5 kept in their course's order.
+
+                Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
+                """,
+            zh: """
+                1月7日週二的計畫：5 項調整
+
+                補上的課
+                - English reading：1月6日週一 未完成，改到 1月7日週二 10:00–11:00
+
+                隨課程順延
+                - English reading，共 4 堂：延後 1 至 3 天
+
+                總計：移動 5 堂，全部 5 堂都維持課程順序。
+
+                不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
+                """),
+        Snapshot(
+            name: "§9.3 two missed days shift by two", plan: WorkedExamples.englishWeek(), now: "2025-01-08T03:00",
+            en: """
+                Your plan for Wed 8 Jan: 5 changes
+
+                Made up
+                - English reading, missed Mon 6 Jan: now Wed 8 Jan 10:00–11:00
+
+                Moved along with their course
+                - English reading, 4 sessions: 2 to 4 days later
+
+                In all: 5 sessions moved, all 5 kept in their course's order.
+
+                Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
+                """,
+            zh: """
+                1月8日週三的計畫：5 項調整
+
+                補上的課
+                - English reading：1月6日週一 未完成，改到 1月8日週三 10:00–11:00
+
+                隨課程順延
+                - English reading，共 4 堂：延後 2 至 4 天
+
+                總計：移動 5 堂，全部 5 堂都維持課程順序。
+
+                不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
+                """),
+        Snapshot(
+            name: "§9.4 a mixed week", plan: WorkedExamples.example4(), now: "2025-01-07T03:00",
             en: """
                 Your plan for Tue 7 Jan: 4 changes
 
@@ -62,7 +120,7 @@ import Testing
                 Removed as more than 7 days old
                 - Old reading: Sat 28 Dec
 
-                In all: 3 sessions moved, 2 of them along with their course, 1 old session removed.
+                In all: 3 sessions moved, 2 of them kept in their course's order, 1 old session removed.
 
                 Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
                 """,
@@ -79,12 +137,13 @@ import Testing
                 超過 7 天未完成，已移除
                 - Old reading：12月28日週六
 
-                總計：移動 3 堂、其中 2 堂隨課程一起順延、移除 1 堂過期的課。
+                總計：移動 3 堂，其中 2 堂維持課程順序，移除 1 堂過期的課。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§9.5", plan: WorkedExamples.example5(), now: "2025-01-07T03:00",
+            name: "§9.5 a course series appends its missed session", plan: WorkedExamples.example5(),
+            now: "2025-01-07T03:00",
             en: """
                 Your plan for Tue 7 Jan: 1 change
 
@@ -92,7 +151,7 @@ import Testing
                 - Vocab, missed Mon 6 Jan: now Sat 1 Feb 20:00–20:30
                 - Vocab now ends Sat 1 Feb
 
-                In all: 1 session moved, 1 of them along with its course.
+                In all: 1 session moved, kept in its course's order.
 
                 Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
                 """,
@@ -101,14 +160,43 @@ import Testing
 
                 接在課程結束之後
                 - Vocab：1月6日週一 未完成，改到 2月1日週六 20:00–20:30
-                - Vocab 現在於 2月1日週六 結束
+                - Vocab 順延到 2月1日週六 結束
 
-                總計：移動 1 堂、其中 1 堂隨課程一起順延。
+                總計：移動 1 堂，維持課程順序。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§9.7", plan: WorkedExamples.example7(), now: "2025-01-08T03:00",
+            name: "§9.6 a late run starts the course tomorrow", plan: WorkedExamples.example6(),
+            now: "2025-01-07T23:30",
+            en: """
+                Your plan for Tue 7 Jan: 5 changes
+
+                Made up
+                - Linear algebra [1/5], missed Sun 5 Jan: now Wed 8 Jan 10:00–11:00
+
+                Moved along with their course
+                - Linear algebra 2–5: 3 days later
+
+                In all: 5 sessions moved, all 5 kept in their course's order.
+
+                Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
+                """,
+            zh: """
+                1月7日週二的計畫：5 項調整
+
+                補上的課
+                - Linear algebra [1/5]：1月5日週日 未完成，改到 1月8日週三 10:00–11:00
+
+                隨課程順延
+                - Linear algebra 2–5：延後 3 天
+
+                總計：移動 5 堂，全部 5 堂都維持課程順序。
+
+                不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
+                """),
+        Snapshot(
+            name: "§9.7 the cascade", plan: WorkedExamples.example7(), now: "2025-01-08T03:00",
             en: """
                 Your plan for Wed 8 Jan: 4 changes
 
@@ -118,7 +206,7 @@ import Testing
                 Moved along with their course
                 - Reading, 3 sessions: 1 to 2 days later
 
-                In all: 4 sessions moved, 4 of them along with their course.
+                In all: 4 sessions moved, all 4 kept in their course's order.
 
                 Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
                 """,
@@ -131,12 +219,12 @@ import Testing
                 隨課程順延
                 - Reading，共 3 堂：延後 1 至 2 天
 
-                總計：移動 4 堂、其中 4 堂隨課程一起順延。
+                總計：移動 4 堂，全部 4 堂都維持課程順序。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§9.8", plan: WorkedExamples.example8(), now: "2025-01-07T03:00",
+            name: "§9.8 a habit skips its missed day", plan: WorkedExamples.example8(), now: "2025-01-07T03:00",
             en: """
                 Your plan for Tue 7 Jan: 1 change
 
@@ -150,15 +238,16 @@ import Testing
             zh: """
                 1月7日週二的計畫：1 項調整
 
-                放掉的習慣日
+                略過的習慣日
                 - Stretch：1月6日週一
 
-                總計：放掉 1 天習慣。
+                總計：略過 1 天習慣。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§9.9", plan: WorkedExamples.example9(), now: "2025-01-08T03:00",
+            name: "§9.9 a weekly lesson is made up before the next one", plan: WorkedExamples.example9(),
+            now: "2025-01-08T03:00",
             en: """
                 Your plan for Wed 8 Jan: 1 change
 
@@ -180,7 +269,30 @@ import Testing
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
         Snapshot(
-            name: "§11.9 example 11", plan: WorkedExamples.example11(), now: "2025-01-07T03:00",
+            name: "§11.9 example 10: push, never pull", plan: WorkedExamples.essay(), now: "2025-01-07T03:00",
+            en: """
+                Your plan for Tue 7 Jan: 1 change
+
+                Made up
+                - Essay [1/3], missed Mon 6 Jan: now Tue 7 Jan 16:00–17:00
+
+                In all: 1 session moved, kept in its course's order.
+
+                Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
+                """,
+            zh: """
+                1月7日週二的計畫：1 項調整
+
+                補上的課
+                - Essay [1/3]：1月6日週一 未完成，改到 1月7日週二 16:00–17:00
+
+                總計：移動 1 堂，維持課程順序。
+
+                不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
+                """),
+        Snapshot(
+            name: "§11.9 example 11: the nearest free time of the day", plan: WorkedExamples.example11(),
+            now: "2025-01-07T03:00",
             en: """
                 Your plan for Tue 7 Jan: 3 changes
 
@@ -190,7 +302,7 @@ import Testing
                 Moved along with their course
                 - Lab 2–3: one day later
 
-                In all: 3 sessions moved, 3 of them along with their course.
+                In all: 3 sessions moved, all 3 kept in their course's order.
 
                 Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
                 """,
@@ -203,7 +315,30 @@ import Testing
                 隨課程順延
                 - Lab 2–3：延後一天
 
-                總計：移動 3 堂、其中 3 堂隨課程一起順延。
+                總計：移動 3 堂，全部 3 堂都維持課程順序。
+
+                不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
+                """),
+        Snapshot(
+            name: "§11.9 example 12: a habit does not block an extra session", plan: WorkedExamples.example12(),
+            now: "2025-01-07T03:00",
+            en: """
+                Your plan for Tue 7 Jan: 1 change
+
+                Made up
+                - Geography quiz, missed Mon 6 Jan: now Tue 7 Jan 15:00–15:30
+
+                In all: 1 session moved.
+
+                Not what you wanted? Changeset cs-20250107-030000-abc123 takes this night back.
+                """,
+            zh: """
+                1月7日週二的計畫：1 項調整
+
+                補上的課
+                - Geography quiz：1月6日週一 未完成，改到 1月7日週二 15:00–15:30
+
+                總計：移動 1 堂。
 
                 不是你想要的？變更集 cs-20250107-030000-abc123 可以撤回這一晚的調整。
                 """),
@@ -255,12 +390,23 @@ import Testing
                 1月7日週二的計畫：有事需要你決定
 
                 需要你決定
-                - 找不到時間安排 Physics reading（1月6日週一 未完成）：請挑一個時間，或放掉它。
+                - 找不到時間安排 Physics reading（1月6日週一 未完成）：請挑一個時間，或決定不做了。
 
                 助理的話
                 - 這週維持原樣；物理閱讀需要比你的時段更長的空檔。
                 - 想問你：要把物理閱讀排在週六上午 09:00–11:00 嗎？
                 """)
+    }
+
+    /// docs/planning.md §11.9 example 13: the plan stays put the next night, so the student hears
+    /// nothing.
+    @Test("§11.9 example 13: the plan stays put, no note")
+    func example13HasNoNote() {
+        for language in ["en", "zh-TW"] {
+            let (result, note) = Fx.note(WorkedExamples.example13(), at: "2025-01-08T03:00", language: language)
+            #expect(result.edits.isEmpty && result.flags.isEmpty)
+            #expect(note == nil)
+        }
     }
 
     @Test func aQuietNightHasNoNote() {
@@ -311,11 +457,13 @@ import Testing
     }
 
     /// Over the adversarial population: the note of every night mentions each edit and flag
-    /// once (in a section, grouped or one by one), names no occurrence the night did not touch,
+    /// once (in a section, grouped or one by one), names no occurrence the night did not touch
+    /// (by its place in a section, and no untouched session's title appears in the text),
     /// shows every edit's and flag's title, and gives the summary's numbers.
     @Test func everyEditAndFlagIsMentionedAndNothingElse() {
         var failures: [String] = []
         var notes = 0
+        var untouchedChecked = 0
         for seed in UInt64(0)..<240 {
             var generator = StudentGenerator(seed: seed)
             let (_, plan, now) = generator.makeStudent()
@@ -340,6 +488,16 @@ import Testing
                 for title in Set(result.edits.map(\.title) + result.flags.map(\.title))
                 where !note.body.contains(title) && !note.body.contains(MorningNoteTests.stemOf(title)) {
                     failures.append("seed \(seed) \(language): '\(title)' not in the note")
+                }
+                // Nothing the night did not touch: no other session's title is in the note (a
+                // title inside a touched one's, or too short to tell, cannot be told apart).
+                let touched = Set(result.edits.map(\.title) + result.flags.map(\.title))
+                for title in Set(plan.tasks.values.map(\.title)) where title.count >= 6 && !touched.contains(title) {
+                    if touched.contains(where: { $0.contains(title) }) { continue }
+                    untouchedChecked += 1
+                    if note.body.contains(title) || note.title.contains(title) {
+                        failures.append("seed \(seed) \(language): '\(title)' is in the note but was not touched")
+                    }
                 }
                 if note.summary != PlanSummary(edits: result.edits) {
                     failures.append("seed \(seed): the note's numbers are not the summary's")
@@ -369,6 +527,7 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.prefix(10).joined(separator: "\n"))")
         #expect(notes > 100)
+        #expect(untouchedChecked > 100, "\(untouchedChecked) untouched titles checked")
     }
 
     /// A course's title as its grouped line names it ("Essay draft" of "Essay draft [2/3]").

@@ -14,17 +14,9 @@ import Testing
         #expect(breaches.isEmpty, "\(breaches)")
     }
 
-    private func essay() -> UserPlan {
-        Fx.plan([
-            Fx.task("e1", "Essay [1/3]", "2025-01-06T16:00", "2025-01-06T17:00"),
-            Fx.task("e2", "Essay [2/3]", "2025-01-08T16:00", "2025-01-08T17:00"),
-            Fx.task("e3", "Essay [3/3]", "2025-01-10T16:00", "2025-01-10T17:00"),
-        ])
-    }
-
     @Test("§11 example 10: push, never pull — later parts after free days stay")
     func example10_pushNeverPull() {
-        let plan = essay()
+        let plan = WorkedExamples.essay()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [
@@ -59,14 +51,7 @@ import Testing
 
     @Test("§11 example 12: a habit does not block an extra session of the same name")
     func example12_habitDoesNotBlockAnExtra() {
-        let habit = Fx.task(
-            "quiz", "Geography quiz", "2025-01-01T19:00", "2025-01-01T19:30", category: "Geography",
-            repeat: RepeatRule(every: .daily))
-        let extra = Fx.task(
-            "extra", "Geography quiz", "2025-01-06T15:00", "2025-01-06T15:30", category: "Geography")
-        let plan = Fx.plan(
-            [habit, extra], settings: Fx.settings(enabled: false),
-            overrides: (1...6).map { Fx.completed("quiz", "2025-01-0\($0)") })
+        let plan = WorkedExamples.example12()
         let result = Fx.postpone(plan, at: "2025-01-07T03:00")
         #expect(
             result.edits == [
@@ -81,7 +66,7 @@ import Testing
 
     @Test("§11 example 13: the plan stays put the next night")
     func example13_thePlanStaysPut() {
-        let first = Fx.postpone(essay(), at: "2025-01-07T03:00")
+        let first = Fx.postpone(WorkedExamples.essay(), at: "2025-01-07T03:00")
         var tuesday = first.plan
         tuesday.put(
             {

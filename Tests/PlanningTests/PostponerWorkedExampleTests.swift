@@ -41,18 +41,9 @@ import Testing
         expectGuarantees(plan, result, at: "2025-01-02T03:00")
     }
 
-    private func englishWeek() -> UserPlan {
-        Fx.plan(
-            (6...10).map { day in
-                Fx.task(
-                    "E\(day)", "English reading", "2025-01-\(day < 10 ? "0" : "")\(day)T10:00",
-                    "2025-01-\(day < 10 ? "0" : "")\(day)T11:00", category: "English")
-            })
-    }
-
     /// docs/planning.md §9.2.
     @Test func example2_weekdayWindows_fridayMemberSkipsTheWeekend() {
-        let result = Fx.postpone(englishWeek(), at: "2025-01-07T03:00")
+        let result = Fx.postpone(WorkedExamples.englishWeek(), at: "2025-01-07T03:00")
         #expect(
             result.edits == [
                 move(
@@ -72,12 +63,12 @@ import Testing
                     ("2025-01-13T10:00", "2025-01-13T11:00"), .chainShift),
             ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
-        expectGuarantees(englishWeek(), result, at: "2025-01-07T03:00")
+        expectGuarantees(WorkedExamples.englishWeek(), result, at: "2025-01-07T03:00")
     }
 
     /// docs/planning.md §9.3.
     @Test func example3_twoMissedDays_shiftByTwoAndContinueAfterTheWeekend() {
-        let result = Fx.postpone(englishWeek(), at: "2025-01-08T03:00")
+        let result = Fx.postpone(WorkedExamples.englishWeek(), at: "2025-01-08T03:00")
         #expect(
             result.edits == [
                 move(
@@ -97,7 +88,7 @@ import Testing
                     ("2025-01-14T10:00", "2025-01-14T11:00"), .chainShift),
             ])
         #expect(result.summary == PlanSummary(dropped: 0, rescheduled: 5, chained: 5))
-        expectGuarantees(englishWeek(), result, at: "2025-01-08T03:00")
+        expectGuarantees(WorkedExamples.englishWeek(), result, at: "2025-01-08T03:00")
     }
 
     /// docs/planning.md §9.4.
@@ -155,12 +146,7 @@ import Testing
 
     /// docs/planning.md §9.6.
     @Test func example6_lateRun_todaysSlotHasPassedSoTheCourseStartsTomorrow() {
-        let plan = Fx.plan(
-            (1...5).map { part in
-                let day = "2025-01-\(String(format: "%02d", 4 + part))"
-                return Fx.task(
-                    "LA\(part)", "Linear algebra [\(part)/5]", "\(day)T10:00", "\(day)T11:00", category: "Math")
-            }, settings: Fx.settings(enabled: false))
+        let plan = WorkedExamples.example6()
         let result = Fx.postpone(plan, at: "2025-01-07T23:30")
         #expect(
             result.edits

@@ -31,7 +31,7 @@ import Testing
                 隨課程順延
                 - Math 2–3：延後一天
 
-                總計：移動 3 堂、其中 3 堂隨課程一起順延。
+                總計：移動 3 堂，全部 3 堂都維持課程順序。
 
                 不是你想要的？變更集 \(cs) 可以撤回這一晚的調整。
 
@@ -50,7 +50,7 @@ import Testing
             text.contains(
                 "moved Math [2/3]: Tue 7 Jan 10:00–11:00 → Wed 8 Jan 10:00–11:00 (moved along with its course)"),
             "\(text)")
-        #expect(text.contains("In all: 3 sessions moved, 3 of them along with their course."), "\(text)")
+        #expect(text.contains("In all: 3 sessions moved, all 3 kept in their course's order."), "\(text)")
         #expect(!text.contains("chain-shift") && !text.contains("make-up"), "\(text)")
         let json = try await s.json(["show", cs, "--json"])
         let edits = try #require(json["edits"] as? [[String: Any]])
@@ -60,7 +60,7 @@ import Testing
         let week = try await s.ok(["week", "--user", "mei", "--date", "2025-01-07"])
         #expect(week.contains("(moved along with its course)"), "\(week)")
         let log = try await s.ok(["log", "--detail", "--no-pager"])
-        #expect(log.contains("3 sessions moved, 3 of them along with their course"), "\(log)")
+        #expect(log.contains("3 sessions moved, all 3 kept in their course's order"), "\(log)")
     }
 
     @Test func aStudentWithoutTextsGetsEnglishAndTheOperatorIsTold() async throws {
@@ -91,5 +91,29 @@ import Testing
         #expect(outcome.code == 65, "\(outcome)")
         let none = try await s.run(["note", "--user", "bob"])
         #expect(none.code == 65 && none.stderr.contains("no nightly changeset"), "\(none)")
+    }
+
+    /// docs/planning.md §12: a night that placed nothing but needs the student has a note, with
+    /// no changeset to name and no undo to offer.
+    @Test func aNightThatOnlyNeedsTheStudentHasANoteWithoutAChangeset() async throws {
+        let s = try Sandbox()
+        try await s.ok(["user", "add", "mei", "--time-zone", "Asia/Taipei"])
+        // Longer than any study window (Mon–Fri 09:00–17:00): nothing can hold it.
+        try await s.addTask("long", "Thesis day", "2025-01-06T08:00", "2025-01-06T17:30", category: "Thesis")
+        let run = try await s.json(["run", "--no-model", "--json"])
+        let night = try #require((run["users"] as? [[String: Any]])?.first)
+        #expect(night["status"] as? String == "unchanged", "\(night)")
+        #expect(night["changesetId"] == nil || night["changesetId"] is NSNull, "\(night)")
+        let note = try await s.ok(["note", "--user", "mei"])
+        #expect(
+            note == """
+                Your plan for Tue 7 Jan: something for you to decide
+
+                For you to decide
+                - No time found for Thesis day, missed Mon 6 Jan: please pick a time, or let it go.
+
+                """)
+        let json = try await s.json(["note", "--user", "mei", "--json"])
+        #expect(json["changesetId"] is NSNull, "\(json)")
     }
 }
