@@ -20,7 +20,8 @@ import Synchronization
 ///   then) and the lower level is kept: right for headers written at admission, and at most a
 ///   little cautious for headers written with the answer.
 /// - **Adaptive concurrency under a ceiling from the headers.** Requests in flight start at
-///   `initialInFlight` and grow by one with each success up to a ceiling: by Little's law, the
+///   `initialInFlight` and grow with each success up to a ceiling (straight to it until the
+///   first 429, then by one per success): by Little's law, the
 ///   requests in flight that spend the limit are its refill rate × the measured answer time
 ///   ÷ the tokens a request reserves (and the request limit's rate × the answer time), with
 ///   `ceilingHeadroom` on top, never above `maxInFlight` (the operator's hard maximum). A
@@ -202,6 +203,20 @@ package final class RateLimitGate: Sendable {
     /// gave, divided among the workers; `unpacedCeiling` without headers; never above
     /// `maxInFlight` nor below the start.
     private func ceiling(_ s: State) -> Int {
+        let floor = max(1, initialInFlight / s.workers)
+        guard let derived = derivedCeiling(s) else {
+            // Nothing measured yet: the start and growth decide; without headers at all, the cap
+            // of a server that is not paced.
+            let paced = s.tokens.rate != nil || s.requests.rate != nil
+            return paced ? maxInFlight : min(maxInFlight, Self.unpacedCeiling)
+        }
+        let share = (derived * Self.ceilingHeadroom / Double(s.workers)).rounded(.up)
+        return min(maxInFlight, max(floor, Int(min(share, 1e6))))
+    }
+
+    /// Little's law on the budgets whose rates the headers gave, over all workers; nil before
+    /// an answer time and a rate are known.
+    private func derivedCeiling(_ s: State) -> Double? {
         var derived: Double?
         if let latency = s.latency, latency > 0 {
             if let rate = s.tokens.rate, rate > 0, let cost = s.cost, cost > 0 {
@@ -211,15 +226,7 @@ package final class RateLimitGate: Sendable {
                 derived = min(derived ?? .greatestFiniteMagnitude, rate * latency)
             }
         }
-        let floor = max(1, initialInFlight / s.workers)
-        guard let derived else {
-            // Nothing measured yet: the start and growth decide; without headers at all, the cap
-            // of a server that is not paced.
-            let paced = s.tokens.rate != nil || s.requests.rate != nil
-            return paced ? maxInFlight : min(maxInFlight, Self.unpacedCeiling)
-        }
-        let share = (derived * Self.ceilingHeadroom / Double(s.workers)).rounded(.up)
-        return min(maxInFlight, max(floor, Int(min(share, 1e6))))
+        return derived
     }
 
     /// Blocks until a request of `estimatedTokens` may start; false when cancelled while waiting.
@@ -318,7 +325,11 @@ package final class RateLimitGate: Sendable {
                     s.halvedUntil = now.addingTimeInterval(window)
                 }
             } else if s.allowed < ceiling {
-                s.allowed += 1
+                // Until the first 429 the headers are trusted: the budgets pace the requests, so
+                // the limit goes straight to the ceiling they allow instead of climbing one answer
+                // at a time (at 30 s answers a climb from 8 took five answer times). After a 429 it
+                // climbs again by one per success.
+                s.allowed = s.tally.halvings == 0 && derivedCeiling(s) != nil ? ceiling : s.allowed + 1
             } else {
                 s.allowed = max(1, ceiling)
             }

@@ -1,6 +1,7 @@
 import Assistant
 import Foundation
 import HTTP
+import JSON
 import Planning
 
 // Values of the model stage the command line handles (prices it checks and shows, the token a
@@ -85,6 +86,22 @@ package struct ModelStage {
     package let modelConcurrency: Int
     /// The run's pacing, for reports (nil with the model off).
     package let gate: RateLimitGate?
+    let outputCap: OutputCap?
+
+    /// What the pacing did in this run (`run --json`'s `pacing`; null with the model off):
+    /// the most requests in flight, the highest ceiling the headers allowed, requests that
+    /// waited for a budget, 429s and halvings, the output cap sent last, and the students not
+    /// reached because the urgent went first.
+    package var pacing: JSONValue {
+        guard let gate, let outputCap else { return .null }
+        let c = gate.counters
+        return [
+            "peakInFlight": .int(c.peakInFlight), "peakCeiling": .int(c.peakCeiling),
+            "pacedRequests": .int(c.pacedRequests), "rateLimited": .int(c.rateLimited), "halvings": .int(c.halvings),
+            "reservedTokens": .int(c.reservedTokens), "outputCap": .int(outputCap.current),
+            "notReached": .int(pipeline.admission?.refused ?? 0),
+        ]
+    }
 
     /// Why the model was off, from the start or since the quota ran out; nil while it is on.
     package var offReason: String? { disabledReason ?? shutoff.reason }
@@ -104,6 +121,7 @@ package struct ModelStage {
             pipeline = UserPipeline(reviewer: nil, onModelError: onModelError)
             disabledReason = reason
             gate = nil
+            outputCap = nil
         case .on(let apiKey, let promptDirectory):
             let prompt: SystemPrompt
             do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
@@ -119,6 +137,7 @@ package struct ModelStage {
             // And one output cap: each request's max_completion_tokens, and so what the gate
             // reserves of the limit, follows what the night's answers used.
             let outputCap = OutputCap(safetyCap: configuration.maxCompletionTokens)
+            self.outputCap = outputCap
             // One breaker for the whole run too: a provider that refuses everything for
             // `refusalBreaker` seconds is not asked again in this run.
             let breaker = ProviderBreaker(openAfter: deadline.refusalBreaker)

@@ -129,6 +129,7 @@ enum NightlyCommands {
                     "seconds": .number((report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
                     "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
                     "model": model.offReason.map { .string($0) } ?? .null,
+                    "pacing": model.pacing,
                 ]).prettyText)
         }
         let summary = RunSummary(

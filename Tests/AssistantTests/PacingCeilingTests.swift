@@ -39,6 +39,21 @@ struct PacingCeilingTests {
         #expect(gate.tokenRate == 1000)
     }
 
+    @Test("until the first 429 the limit goes straight to the ceiling; after one it climbs by one per answer")
+    func straightToTheCeilingUntilA429() {
+        let clock = TestClock()
+        let gate = RateLimitGate(maxInFlight: 256, initialInFlight: 8, clock: clock.now)
+        gate.observe(headers: Self.headers)
+        #expect(gate.currentLimit == 8)
+        Self.answer(gate, clock: clock, count: 1)
+        #expect(gate.currentLimit == 13)
+        #expect(gate.enter(estimatedTokens: 1000, cancellation: nil))
+        gate.leave(rateLimitedFor: 0)
+        #expect(gate.currentLimit == 6)
+        Self.answer(gate, clock: clock, count: 1)
+        #expect(gate.currentLimit == 7)
+    }
+
     @Test("the hard maximum still bounds the ceiling, and a server without headers gets 64 at most")
     func hardMaximumAndUnpaced() {
         let clock = TestClock()
