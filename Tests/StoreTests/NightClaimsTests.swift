@@ -59,7 +59,7 @@ struct NightClaimsTests {
         #expect(try b.claim(worker: "b", limit: 10, from: Self.from).isEmpty)
         #expect(try b.outstanding(from: Self.from, excluding: "b").held == 3)
         // a stops beating; its lease runs out on the server's clock.
-        try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'a'", [])
+        _ = try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'a'", [])
         #expect(try b.outstanding(from: Self.from, excluding: "b").abandoned == 3)
         let rescued = try b.claim(worker: "b", limit: 10, from: Self.from)
         #expect(rescued.map(\.userID) == mine.map(\.userID))
@@ -92,6 +92,18 @@ struct NightClaimsTests {
         try b.register(worker: "b", runID: 1, lease: 60)
         let taken = try b.claim(worker: "b", limit: 10, from: Self.from)
         #expect(taken.count == 3 && taken.allSatisfy { !$0.rescued && $0.attempt == 2 })
+    }
+
+    /// Issue 24: the workers that share the provider's limit are the live ones.
+    @Test func liveWorkersAreThoseWithALeaseThatHaveNotStopped() throws {
+        let f = try Self.seeded(1)
+        let claims = NightClaims(f.db)
+        for worker in ["a", "b", "c"] { try claims.register(worker: worker, runID: 1, lease: 3_600) }
+        #expect(try claims.liveWorkers() == 3)
+        _ = try claims.release(worker: "b")
+        #expect(try claims.liveWorkers() == 2)
+        _ = try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'c'", [])
+        #expect(try claims.liveWorkers() == 1)
     }
 
     @Test func aSecondSeedLeavesClaimedAndDoneStudentsAloneAndRetriesFailedOnes() throws {
