@@ -59,7 +59,7 @@ struct NightClaimsTests {
         #expect(try b.claim(worker: "b", limit: 10, from: Self.from).isEmpty)
         #expect(try b.outstanding(from: Self.from, excluding: "b").held == 3)
         // a stops beating; its lease runs out on the server's clock.
-        _ = try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'a'", [])
+        try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'a'", [])
         #expect(try b.outstanding(from: Self.from, excluding: "b").abandoned == 3)
         let rescued = try b.claim(worker: "b", limit: 10, from: Self.from)
         #expect(rescued.map(\.userID) == mine.map(\.userID))
@@ -102,7 +102,7 @@ struct NightClaimsTests {
         #expect(try claims.liveWorkers() == 3)
         _ = try claims.release(worker: "b")
         #expect(try claims.liveWorkers() == 2)
-        _ = try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'c'", [])
+        try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'c'", [])
         #expect(try claims.liveWorkers() == 1)
     }
 
