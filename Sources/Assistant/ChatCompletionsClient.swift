@@ -19,9 +19,12 @@ package final class ChatCompletionsClient: Sendable {
     private let clock: @Sendable () -> Date
     private let gate: RateLimitGate?
     private let breaker: ProviderBreaker?
+    private let outputCap: OutputCap?
 
     /// - Parameters:
     ///   - gate: shared by all conversations of a run, so a rate limit slows the whole run.
+    ///   - outputCap: shared by the run too: sizes each request's `max_completion_tokens` from
+    ///     the answers measured so far (nil: the request's own cap is sent).
     ///   - sleep: waits between attempts; tests inject one that records and returns at once.
     ///   - random: numbers in `0..<1` for retry jitter.
     ///   - clock: the current time, for `retry-after` given as a date.
@@ -33,8 +36,10 @@ package final class ChatCompletionsClient: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         clock: @escaping @Sendable () -> Date = { Date() },
         gate: RateLimitGate? = nil,
-        breaker: ProviderBreaker? = nil
+        breaker: ProviderBreaker? = nil,
+        outputCap: OutputCap? = nil
     ) {
+        self.outputCap = outputCap
         self.gate = gate
         self.breaker = breaker
         self.configuration = configuration
@@ -56,7 +61,32 @@ package final class ChatCompletionsClient: Sendable {
 
     /// Posts `request` to `{baseURL}/chat/completions` until it succeeds, fails for good or
     /// runs out of retries. Never throws: the outcome is `ChatExchange.result`.
+    ///
+    /// With an `OutputCap`, the request goes out with the sized `max_completion_tokens` (never
+    /// above its own); an answer cut at that smaller cap is asked once more at the request's
+    /// own cap, in the same exchange, so sizing the cap never costs a student their answer.
     package func complete(_ request: ChatCompletionRequest, cancellation: CancellationToken? = nil) -> ChatExchange {
+        guard let outputCap else { return send(request, cancellation: cancellation) }
+        let own = request.maxCompletionTokens ?? configuration.maxCompletionTokens
+        var sized = request
+        sized.maxCompletionTokens = min(own, outputCap.current)
+        let first = send(sized, cancellation: cancellation)
+        guard case .success(let answer) = first.result else { return first }
+        let cut = answer.finishReason == "length"
+        outputCap.record(
+            completionTokens: cut
+                ? max(answer.usage.completion, sized.maxCompletionTokens ?? 0) : answer.usage.completion)
+        guard cut, let sent = sized.maxCompletionTokens, sent < own else { return first }
+        var again = send(request, cancellation: cancellation)
+        if case .success(let full) = again.result {
+            outputCap.record(completionTokens: full.usage.completion)
+        }
+        again.attempts = first.attempts + again.attempts
+        again.usage = first.usage + again.usage
+        return again
+    }
+
+    private func send(_ request: ChatCompletionRequest, cancellation: CancellationToken?) -> ChatExchange {
         let body: Data
         do {
             body = try request.encoded()
@@ -85,13 +115,17 @@ package final class ChatCompletionsClient: Sendable {
                 exchange.result = .failure(.cancelled)
                 return exchange
             }
-            if let gate, !gate.enter(estimatedTokens: estimate, cancellation: cancellation) {
-                exchange.result = .failure(.cancelled)
-                return exchange
+            var sentAt: Date?
+            if let gate {
+                guard let admitted = gate.admit(estimatedTokens: estimate, cancellation: cancellation) else {
+                    exchange.result = .failure(.cancelled)
+                    return exchange
+                }
+                sentAt = admitted
             }
-            let result = attempt(httpRequest, cancellation: cancellation, recordingInto: &exchange)
+            let result = attempt(httpRequest, sentAt: sentAt, cancellation: cancellation, recordingInto: &exchange)
             guard case .failed(let outcome, let failure) = result else {
-                gate?.leave(rateLimitedFor: nil)
+                gate?.leave(rateLimitedFor: nil, sentAt: sentAt)
                 return exchange
             }
 
@@ -103,9 +137,9 @@ package final class ChatCompletionsClient: Sendable {
             let decision = retryPolicy.decide(
                 retriesSoFar: patient ? 0 : retries, outcome: outcome, random: random(), now: clock())
             if case .response(429, _, _) = outcome, case .retry(let delay) = decision {
-                gate?.leave(rateLimitedFor: delay)
+                gate?.leave(rateLimitedFor: delay, sentAt: nil)
             } else {
-                gate?.leave(rateLimitedFor: nil)
+                gate?.leave(rateLimitedFor: nil, sentAt: nil)
             }
             guard case .retry(let delay) = decision else {
                 exchange.result = .failure(failure)
@@ -139,6 +173,7 @@ package final class ChatCompletionsClient: Sendable {
     /// Performs one HTTP request and records it in `exchange`.
     private func attempt(
         _ httpRequest: HTTPRequest,
+        sentAt: Date?,
         cancellation: CancellationToken?,
         recordingInto exchange: inout ChatExchange
     ) -> AttemptResult {
@@ -150,7 +185,7 @@ package final class ChatCompletionsClient: Sendable {
             return .failed(.transport(error), error == .cancelled ? .cancelled : .transport(error))
         }
 
-        gate?.observe(headers: response.headers)
+        gate?.observe(headers: response.headers, sentAt: sentAt)
         breaker?.record(status: response.status)
         // Redacted before anything is kept or decoded, in case the server echoes the key.
         let body = configuration.apiKey.redact(response.body)

@@ -1,6 +1,7 @@
 import Assistant
 import Foundation
 import HTTP
+import JSON
 import Planning
 
 // Values of the model stage the command line handles (prices it checks and shows, the token a
@@ -69,8 +70,11 @@ package struct ModelStage {
         package let description: String
     }
 
-    package static let defaultModelConcurrency = 64
-    /// Where the adaptive limit starts: it grows with each success up to the cap.
+    /// The hard maximum of requests in flight: the ceiling the rate-limit headers allow is
+    /// usually lower (docs/model.md §8); 2M tokens per minute at 30 s answers of about 5,000
+    /// tokens each need about 200.
+    package static let defaultModelConcurrency = 256
+    /// Where the adaptive limit starts: it grows with each success up to the ceiling.
     static let initialModelConcurrency = 8
 
     package let pipeline: UserPipeline
@@ -80,6 +84,24 @@ package struct ModelStage {
     package let shutoff: ModelShutoff
     /// The most model requests in flight.
     package let modelConcurrency: Int
+    /// The run's pacing, for reports (nil with the model off).
+    package let gate: RateLimitGate?
+    let outputCap: OutputCap?
+
+    /// What the pacing did in this run (`run --json`'s `pacing`; null with the model off):
+    /// the most requests in flight, the highest ceiling the headers allowed, requests that
+    /// waited for a budget, 429s and halvings, the output cap sent last, and the students not
+    /// reached because the urgent went first.
+    package var pacing: JSONValue {
+        guard let gate, let outputCap else { return .null }
+        let c = gate.counters
+        return [
+            "peakInFlight": .int(c.peakInFlight), "peakCeiling": .int(c.peakCeiling),
+            "pacedRequests": .int(c.pacedRequests), "rateLimited": .int(c.rateLimited), "halvings": .int(c.halvings),
+            "reservedTokens": .int(c.reservedTokens), "outputCap": .int(outputCap.current),
+            "notReached": .int(pipeline.admission?.refused ?? 0),
+        ]
+    }
 
     /// Why the model was off, from the start or since the quota ran out; nil while it is on.
     package var offReason: String? { disabledReason ?? shutoff.reason }
@@ -98,6 +120,8 @@ package struct ModelStage {
         case .off(let reason):
             pipeline = UserPipeline(reviewer: nil, onModelError: onModelError)
             disabledReason = reason
+            gate = nil
+            outputCap = nil
         case .on(let apiKey, let promptDirectory):
             let prompt: SystemPrompt
             do throws(PromptError) { prompt = try SystemPrompt.load(directory: promptDirectory) } catch {
@@ -108,17 +132,24 @@ package struct ModelStage {
             let gate = RateLimitGate(
                 maxInFlight: self.modelConcurrency,
                 initialInFlight: min(Self.initialModelConcurrency, self.modelConcurrency))
+            self.gate = gate
+            let configuration = endpoint.configuration(apiKey: apiKey)
+            // And one output cap: each request's max_completion_tokens, and so what the gate
+            // reserves of the limit, follows what the night's answers used.
+            let outputCap = OutputCap(safetyCap: configuration.maxCompletionTokens)
+            self.outputCap = outputCap
             // One breaker for the whole run too: a provider that refuses everything for
             // `refusalBreaker` seconds is not asked again in this run.
             let breaker = ProviderBreaker(openAfter: deadline.refusalBreaker)
             let reviewer = AssistantReviewer(
                 conversation: ModelConversation(
                     client: ChatCompletionsClient(
-                        configuration: endpoint.configuration(apiKey: apiKey), gate: gate, breaker: breaker),
+                        configuration: configuration, gate: gate, breaker: breaker, outputCap: outputCap),
                     prompt: prompt),
                 cancellation: cancellation, shutoff: shutoff, deadline: deadline, breaker: breaker)
             pipeline = UserPipeline(
                 reviewer: reviewer, onModelError: onModelError, modelDisabledReason: { shutoff.reason })
+            pipeline.admission = ModelAdmission(deadline: deadline, gate: gate)
             disabledReason = nil
         }
         pipeline.policy = callPolicy

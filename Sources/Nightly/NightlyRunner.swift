@@ -145,7 +145,20 @@ package final class NightlyRunner: Sendable {
             $0.startedAt = clock.start
             $0.worker = shared ? worker : nil
         }
-        let heartbeat = shared ? Heartbeat(location: location, worker: worker, lease: options.lease) : nil
+        // The provider's limit is the organisation's: the workers registered now share it, and
+        // the heartbeat keeps the count current (docs/model.md §16). On SQLite there is one.
+        let admission = pipeline.reviewer == nil ? nil : pipeline.admission
+        if shared, let admission {
+            let workers = try? writer.perform { (db) throws(StoreError) in try NightClaims(db).liveWorkers() }
+            admission.setWorkers(workers ?? 1)
+        }
+        let heartbeat =
+            shared
+            ? Heartbeat(
+                location: location, worker: worker, lease: options.lease,
+                onBeat: { db in
+                    if let admission, let n = try? NightClaims(db).liveWorkers() { admission.setWorkers(n) }
+                }) : nil
         defer { heartbeat?.stop() }
 
         // Users travel through the queue as decoded rows, read once by the producer. A settings
@@ -160,6 +173,17 @@ package final class NightlyRunner: Sendable {
                 if shared {
                     try claimDueStudents(reader, worker: worker, queue: queue)
                 } else {
+                    if let admission {
+                        // How many are due tonight, for admitting the urgent first when the
+                        // rate limit cannot reach everyone before the deadline: one more pass
+                        // over the users, seconds against a night of model calls.
+                        var due = 0
+                        try forEachDueUser(reader) { _ in
+                            due += 1
+                            return true
+                        }
+                        admission.expect(due: due)
+                    }
                     try forEachDueUser(reader) { user in
                         report.withLock { $0.due += 1 }
                         return queue.put(DueStudent(user: user, claim: nil))
@@ -303,6 +327,7 @@ package final class NightlyRunner: Sendable {
             due.append((user.id, user.zone.civil(options.now).date))
             return true
         }
+        if pipeline.reviewer != nil { pipeline.admission?.expect(due: due.count) }
         var start = 0
         while start < due.count {
             let end = min(start + 500, due.count)
@@ -545,7 +570,11 @@ final class Heartbeat: Sendable {
     }
     private let state = State()
 
-    init(location: StoreLocation, worker: String, lease: Int) {
+    /// - Parameter onBeat: called after each renewed lease with the heartbeat's connection.
+    init(
+        location: StoreLocation, worker: String, lease: Int,
+        onBeat: @escaping @Sendable (any SQLExecutor) -> Void = { _ in }
+    ) {
         let interval = max(0.2, Double(lease) / 3)
         let state = self.state
         let thread = Thread {
@@ -555,7 +584,10 @@ final class Heartbeat: Sendable {
                 // A missed beat is retried at the next; a connection lost is opened again.
                 if connection == nil { connection = try? location.open() }
                 guard let db = connection else { continue }
-                do throws(StoreError) { try NightClaims(db).heartbeat(worker: worker, lease: lease) } catch {
+                do throws(StoreError) {
+                    try NightClaims(db).heartbeat(worker: worker, lease: lease)
+                    onBeat(db)
+                } catch {
                     connection = nil
                 }
             }

@@ -27,6 +27,9 @@ package final class ReplanDatabase {
         return ReplanDatabase(connection, location: location)
     }
 
+    /// Whether `path` names a PostgreSQL server rather than a SQLite file.
+    package static func isServer(_ path: String) -> Bool { PostgresLocation.isURI(path) }
+
     /// Opens the database at `path`, creating it (and, mode 0700, its missing parent
     /// directories) and migrating it as needed.
     package static func open(path: String) throws(UseCaseError) -> ReplanDatabase {

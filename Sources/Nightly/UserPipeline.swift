@@ -23,6 +23,9 @@ package struct UserPipeline: Sendable {
     package var policy = ModelCallPolicy()
     /// Turns token counts into the estimated cost stored per student and per run.
     package var prices = ModelPrices.gpt51
+    /// Who is asked first when the rate limit cannot reach everyone before the deadline (nil:
+    /// everyone who wants the model is asked, in the order they come).
+    package var admission: ModelAdmission?
 
     package init(
         reviewer: ModelReviewer?, onModelError: ModelErrorPolicy = .local,
@@ -132,6 +135,7 @@ package struct UserPipeline: Sendable {
         model.decision = decision
         var reviewed = false
         var modelTouched: Set<OccurrenceID> = []
+        if reviewer != nil { admission?.saw(wants: decision.ask) }
         if decision.ask, let reviewer {
             if let reason = modelDisabledReason() {
                 model = ModelSummary(called: false, error: reason)
@@ -139,6 +143,18 @@ package struct UserPipeline: Sendable {
                 if onModelError == .skip {
                     status = .skipped
                     error = "model unavailable: \(reason)"
+                }
+            } else if let admission,
+                !admission.admit(
+                    urgent: Self.isUrgent(original, flags: local.flags, memory: memory, planDate: planDate))
+            {
+                // Not reached tonight, like the students after a deadline: local edits only, and
+                // the policy asks again next night, since nothing was reviewed.
+                model = ModelSummary(called: false, error: ModelAdmission.notReached)
+                model.decision = decision
+                if onModelError == .skip {
+                    status = .skipped
+                    error = "model unavailable: \(ModelAdmission.notReached)"
                 }
             } else {
                 let r = reviewer.review(working, local: local, now: now, why: decision.why, takenBack: takenBack)
@@ -243,6 +259,24 @@ package struct UserPipeline: Sendable {
             memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,
             modelTouched: prepared == nil ? [] : modelTouched)
         return (night, review)
+    }
+
+    /// Whether a student goes first when the night cannot ask everyone (`ModelAdmission`): a new
+    /// or changed instruction, or a flag not shown to the model yet on a session of today or
+    /// tomorrow.
+    static func isUrgent(_ plan: UserPlan, flags: [PlanFlag], memory: ModelMemory?, planDate: CivilDate) -> Bool {
+        let instruction = plan.settings.instruction.trimmingWhitespace()
+        if !instruction.isEmpty, memory?.instructionDigest != ModelCallPolicy.instructionDigest(instruction) {
+            return true
+        }
+        // A flag the model was shown before is no news; one on a session of today or tomorrow
+        // cannot wait for the next night.
+        let seen = memory?.reviewedFlags ?? []
+        let tomorrow = planDate.adding(days: 1)
+        return flags.contains { flag in
+            !seen.contains(ModelCallPolicy.flagKey(flag))
+                && (plan.occurrence(flag.id).map { $0.start.date <= tomorrow } ?? false)
+        }
     }
 
     /// What to remember once the night commits: only for students with an instruction or a

@@ -20,7 +20,10 @@ struct ModelOptions: ArgumentGroup {
     var baseURL: String?
     @Option(setting: .requestTimeout, value: "SECONDS", help: "seconds per model request (default 120)")
     var requestTimeout: String?
-    @Option(setting: .maxCompletionTokens, value: "N", help: "token cap per model response (default 8000)")
+    @Option(
+        setting: .maxCompletionTokens, value: "N",
+        help: "safety cap per model response (default 8000; the cap sent follows the night's measured answers below it)"
+    )
     var maxCompletionTokens: String?
     @Option(
         name: "--service-tier", value: "TIER", help: "service_tier sent to the model (e.g. flex); default: not sent")
@@ -39,7 +42,7 @@ struct ModelOptions: ArgumentGroup {
     var priceOutput: String?
     @Option(
         name: "--model-concurrency", range: 1...1024,
-        help: "most model requests in flight (default 64; adapts to the rate limit below it)")
+        help: "hard maximum of model requests in flight (default 256; the rate-limit headers set the ceiling below it)")
     var modelConcurrency: Int?
     @Option(
         name: "--model-deadline", value: "SECONDS",

@@ -22,7 +22,9 @@ enum NightlyCommands {
         @Flag(name: "--force", help: "re-plan students already done today") var force: Bool
         @Option(
             setting: .concurrency, value: "N",
-            help: "user pipelines at once (default 8; with the model, 64: a model-bound night waits on the network)")
+            help:
+                "user pipelines at once (default 8; with the model, 256, 64 on PostgreSQL: a model-bound night waits on the network)"
+        )
         var concurrency: String?
         @Option(setting: .runAfter, value: "HH:MM", help: "local time a night starts (default 03:00)")
         var runAfter: String?
@@ -53,10 +55,13 @@ enum NightlyCommands {
             }
             let model = try ModelSetup.stage(context: ctx, options: self.model)
             // Decision: a night that asks the model spends its time waiting on the network, so
-            // it gets as many pipelines as requests may be in flight; a local night keeps 8.
+            // it gets as many pipelines as requests may be in flight; a local night keeps 8. On
+            // PostgreSQL each pipeline holds a connection and the workers share the limit, so a
+            // worker opens 64 unless told more (docs/model.md §16).
+            let postgres = ReplanDatabase.isServer(ctx.databasePath)
             options.concurrency =
                 try ctx.intSetting(.concurrency, in: 1...256)
-                ?? (model.disabledReason == nil ? model.modelConcurrency : 8)
+                ?? (model.disabledReason == nil ? min(model.modelConcurrency, postgres ? 64 : 256) : 8)
             // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
             // database: a mistyped path must not become an empty database and a green night.
             _ = try ctx.openExistingDatabase()
@@ -126,6 +131,7 @@ enum NightlyCommands {
                             (report.finishedAt.timeIntervalSince(report.startedAt) * 1000).rounded() / 1000),
                         "peakRSSKiB": .int(ProcessMemory.peakResidentKiB()),
                         "model": model.offReason.map { .string($0) } ?? .null,
+                        "pacing": model.pacing,
                     ]).prettyText)
             }
             let summary = RunSummary(

@@ -70,6 +70,14 @@ package struct NightClaims {
             [.integer(lease), .text(worker)]) == 1
     }
 
+    /// Workers whose lease has not run out and that have not stopped (this one included): they
+    /// share the provider's rate limit (docs/model.md §16).
+    package func liveWorkers() throws(StoreError) -> Int {
+        try db.queryFirst(
+            "SELECT count(*) FROM night_workers WHERE lease_until > now() AND stopped_at IS NULL", []
+        ) { $0.int(0) } ?? 1
+    }
+
     /// Adds the due students as pending claims. A student already claimed or done tonight is
     /// left alone; one that failed tonight is pending again (a later worker retries it, as a
     /// later run would). With `force`, a student finished before `worker` registered is pending

@@ -30,8 +30,16 @@ import Testing
         }
     }
 
-    func night(paced: Bool) throws -> Outcome {
-        let server = try MockOpenAIServer(script: Self.script)
+    /// The same bucket with answers after 0.4 s and headers written when the request was
+    /// admitted (as a provider may): by the time a report arrives, the requests sent after its
+    /// own are missing from it.
+    static let admissionScript =
+        script
+        .replacingOccurrences(of: #""window": 1}"#, with: #""window": 1, "headersAt": "admission"}"#)
+        .replacingOccurrences(of: #""delay": 0.05"#, with: #""delay": 0.4"#)
+
+    func night(paced: Bool, script: String = PacingTests.script) throws -> Outcome {
+        let server = try MockOpenAIServer(script: script)
         let configuration = ModelConfiguration(
             apiKey: Secret("sk-pacing"), baseURL: server.baseURL, maxCompletionTokens: 1000,
             connectTimeout: 2, requestTimeout: 10)
@@ -68,6 +76,15 @@ import Testing
         let unpaced = try night(paced: false)
         #expect(unpaced.rateLimitedShare > 0.3, "\(unpaced.stats)")
         let paced = try night(paced: true)
+        #expect(paced.failed == 0)
+        #expect(paced.succeeded == 32)
+        #expect(paced.rateLimitedShare <= 0.1, "\(paced.stats)")
+    }
+
+    @Test("headers written at admission are read as of the request's sending: still few 429s, nobody fails")
+    func pacingWithHeadersFromAdmission() throws {
+        #expect(Self.admissionScript.contains(#""headersAt": "admission""#))
+        let paced = try night(paced: true, script: Self.admissionScript)
         #expect(paced.failed == 0)
         #expect(paced.succeeded == 32)
         #expect(paced.rateLimitedShare <= 0.1, "\(paced.stats)")

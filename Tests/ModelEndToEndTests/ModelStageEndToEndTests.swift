@@ -423,7 +423,9 @@ import Testing
             finish: "length", prompt: 100, completion: 8000)
         let scene = try ReplanHarness(
             rules: [
-                MockScript.rule(instruction, [first, cut]),
+                // The cut answer twice: at the night's sized cap, then once more at the safety cap
+                // (docs/model.md §8), where it is cut for good.
+                MockScript.rule(instruction, [first, cut, cut]),
                 MockScript.rule("fine: keep it", [MockScript.end("All good.")]),
             ],
             document: Documents.document([
@@ -454,6 +456,12 @@ import Testing
         let logged = try #require(try scene.lastRunUsers()["cap"])
         #expect(logged["error"]?.stringValue?.contains("token cap") == true)
         #expect(logged["finishReasons"] == ["tool_calls", "length"])
+        // The first requests of a night carry the prior cap; the cut one is sent again at the
+        // configured safety cap.
+        let caps = try scene.requests(containing: instruction).map {
+            ($0.json as? [String: Any])?["max_completion_tokens"] as? Int
+        }
+        #expect(caps == [4000, 4000, 8000])
     }
 
     @Test func skipCommitsNothingForAStudentWhoseModelFailed() throws {

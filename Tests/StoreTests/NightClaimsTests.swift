@@ -110,6 +110,18 @@ struct NightClaimsTests {
         #expect(taken.count == 3 && taken.allSatisfy { !$0.rescued && $0.attempt == 2 })
     }
 
+    /// Issue 24: the workers that share the provider's limit are the live ones.
+    @Test func liveWorkersAreThoseWithALeaseThatHaveNotStopped() throws {
+        let f = try Self.seeded(1)
+        let claims = NightClaims(f.db)
+        for worker in ["a", "b", "c"] { try claims.register(worker: worker, runID: 1, lease: 3_600) }
+        #expect(try claims.liveWorkers() == 3)
+        _ = try claims.release(worker: "b")
+        #expect(try claims.liveWorkers() == 2)
+        try f.db.execute("UPDATE night_workers SET lease_until = now() - interval '1 second' WHERE worker = 'c'", [])
+        #expect(try claims.liveWorkers() == 1)
+    }
+
     @Test func aSecondSeedLeavesClaimedAndDoneStudentsAloneAndRetriesFailedOnes() throws {
         let f = try Self.seeded(3)
         let a = NightClaims(f.db)

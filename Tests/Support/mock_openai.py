@@ -39,13 +39,16 @@ The script may instead be an object {"rules": [...], "bucket": {...}}: the serve
 enforces a rate limit the way OpenAI documents it, a token bucket and a request bucket that
 refill continuously over "window" seconds:
 
-    "bucket": {"tokens": 2000000, "requests": 10000, "window": 60}
+    "bucket": {"tokens": 2000000, "requests": 10000, "window": 60, "headersAt": "answer"}
 
 Each chat request is charged ceil(body bytes / 4) + its max_completion_tokens (the
 provider's estimate) and one request when it arrives. When either bucket cannot pay, the
 answer is a 429 `rate_limit_exceeded` with `retry-after-ms`; otherwise the scripted answer is
 played. Every answer carries x-ratelimit-{limit,remaining,reset}-{requests,tokens} (resets as
-`1.5s`), and responses keep the connection open unless they say "keepAlive": false.
+`1.5s`), and responses keep the connection open unless they say "keepAlive": false. The
+headers describe the bucket when the answer is written ("headersAt": "answer", the default) or
+as it was right after the request was admitted and charged ("headersAt": "admission", as a
+provider may compute them), however long the answer then takes.
 `GET /_stats` returns what the bucket saw: requests, rate_limited, charged tokens, first and
 last arrival times (monotonic seconds), and the bucket.
 
@@ -106,6 +109,7 @@ class Bucket:
         self.tokens_limit = float(config.get("tokens", 2000000))
         self.requests_limit = float(config.get("requests", 10000))
         self.window = float(config.get("window", 60))
+        self.headers_at = config.get("headersAt", "answer")
         self._tokens = self.tokens_limit
         self._requests = self.requests_limit
         self._at = time.monotonic()
@@ -209,6 +213,7 @@ class Handler(BaseHTTPRequestHandler):
             self._send_json(404, error_body("no such path: GET " + self.path, "unknown_url"))
 
     def do_POST(self):
+        self._admitted_headers = None
         raw = self._read_body()
         if self.path == "/_reset":
             self.server.recorder.clear()
@@ -233,6 +238,8 @@ class Handler(BaseHTTPRequestHandler):
                 body["error"]["type"] = "tokens"
                 self._send_bytes(429, json.dumps(body).encode(), "application/json", {"headers": headers, "keepAlive": True})
                 return
+            if bucket.headers_at == "admission":
+                self._admitted_headers = bucket.headers()
         response = self.server.script.next_response(text)
         if response is None:
             self._send_json(500, error_body("mock_openai: no script rule matches this request", "mock_unmatched"))
@@ -332,7 +339,7 @@ class Handler(BaseHTTPRequestHandler):
         bucket = self.server.bucket
         if bucket is not None:
             if "x-ratelimit-remaining-tokens" not in headers:
-                headers.update(bucket.headers())
+                headers.update(getattr(self, "_admitted_headers", None) or bucket.headers())
             keep_alive = response.get("keepAlive", True) is not False
         self._start(status, headers, keep_alive)
         self.wfile.write(payload)
