@@ -35,9 +35,9 @@ lib() { # module name, sources...
     swiftc -O -package-name replan -parse-as-library -module-name "$name" -I "$work" -L "$work" \
         -emit-module -emit-module-path "$work/$name.swiftmodule" -emit-library -static -o "$work/lib$name.a" "$@"
 }
-lib JSON "$src"/Sources/JSON/*.swift
-lib Planning -lJSON "$src"/Sources/Planning/*.swift
-lib Exchange -lJSON -lPlanning "$src"/Sources/Exchange/*.swift
+lib JSON $(find "$src"/Sources/JSON -name "*.swift" | sort)
+lib Planning -lJSON $(find "$src"/Sources/Planning -name "*.swift" | sort)
+lib Exchange -lJSON -lPlanning $(find "$src"/Sources/Exchange -name "*.swift" | sort)
 # shellcheck disable=SC2086 # the flags are meant to split
 swiftc -O -package-name replan -module-name PlanningStability ${STABILITY_FLAGS:-} -I "$work" -L "$work" -lExchange -lPlanning -lJSON \
     -o "$work/planning-stability" "$root/bench/PlanningStability/main.swift"

@@ -9,5 +9,5 @@ trap 'rm -rf "$work"' EXIT INT TERM
 swiftc -O -package-name replan -parse-as-library -module-name JSON -emit-module -emit-module-path "$work/JSON.swiftmodule" \
     -emit-library -static -o "$work/libJSON.a" "$root"/Sources/JSON/*.swift
 swiftc -O -package-name replan -module-name PlanningBenchmark -I "$work" -L "$work" -lJSON -o "$work/planning-bench" \
-    "$root"/Sources/Planning/*.swift "$root/bench/PlanningBenchmark/main.swift"
+    $(find "$root"/Sources/Planning -name "*.swift" | sort) "$root/bench/PlanningBenchmark/main.swift"
 "$work/planning-bench" "$@"

@@ -7,7 +7,7 @@
     population.py fingerprint     (hash of the generator, for caching populations)
 
 `generate` lets replan create the schema (`replan --db OUT.db user list` on a fresh file), then
-inserts rows that match Sources/Store/Schema.swift and the encodings replan itself writes
+inserts rows that match Sources/Store/Schema/Schema.swift and the encodings replan itself writes
 (settings windows as JSON text, subtasks as sorted-key JSON, civil `YYYY-MM-DDTHH:MM` times,
 UTC `...Z` stamps) in one transaction with executemany. Every user is drawn from its own RNG
 seeded with (seed, index), so the first 1,000 students of the 100,000 population are the

@@ -28,7 +28,7 @@ import Testing
             while trimmed.hasSuffix("\n") { trimmed = trimmed.dropLast() }
             #expect(
                 NoteTexts.files[String(file.dropLast(5))] == String(trimmed),
-                "texts/\(file) and Sources/Planning/NoteTextsData.swift differ: run scripts/texts")
+                "texts/\(file) and Sources/Planning/Notes/NoteTextsData.swift differ: run scripts/texts")
         }
     }
 

@@ -1,6 +1,6 @@
 // Planning benchmark: CPU time of the night's local rules for one user with about 300
 // occurrences in the planning range. Compiled by bench/planning.sh together with
-// Sources/Planning/*.swift into one optimised module, so there is no `import Planning`.
+// every file under Sources/Planning/ into one optimised module, so there is no `import Planning`.
 import Foundation
 
 /// CPU time of this process in nanoseconds (the machine is shared; wall time would measure
