@@ -35,7 +35,45 @@ struct LogCommand: ReplanCommand {
     @Flag(name: "--no-pager", help: "never page") var noPager: Bool
     @Flag(name: "--json", help: "print JSON") var json: Bool
 
-    func run(_ ctx: CommandContext) throws -> ExitCode { try Self.run(ctx, self) }
+    func run(_ ctx: CommandContext) throws -> ExitCode {
+        let limit = self.limit ?? 20
+        let runID = self.runID
+        let filter = try Self.statusFilter(self.status)
+        let since = try Self.sinceDate(self.since)
+        let prices = try Prices(context: ctx)
+        let db = try ctx.openExistingDatabase()
+        let user = self.user
+        var query = RunLog.Query()
+        query.runID = runID
+        query.userID = user
+        query.filter = filter
+        query.since = since
+        query.limit = limit
+        query.includeEmpty = self.all
+        query.students = runID != nil || user != nil || self.detail || self.json
+        let found = try useCase { () throws(UseCaseError) in try RunLog(database: db).entries(query) }
+        let (totals, students, changesets) = (found.totals, found.students, found.changesets)
+
+        if self.json {
+            ctx.console.out(
+                Self.json(totals, nights: found.nights, students: students, changesets: changesets, prices: prices)
+                    .prettyText)
+            return .success
+        }
+        // Each changeset's numbers in its student's words (docs/planning.md §12).
+        var languages: [String: String] = [:]
+        let reader = PlanReader(database: db)
+        for id in Set(changesets.map(\.userID)) {
+            languages[id] = (try? useCase { () throws(UseCaseError) in try reader.user(id) })?.language ?? "en"
+        }
+        let text = Self.render(
+            ctx.console, totals, nights: found.nights, students: students, changesets: changesets, prices: prices,
+            userMode: user != nil && runID == nil, runMode: runID != nil, detail: self.detail, languages: languages)
+        Pager.show(
+            text, console: ctx.console, environment: ctx.environment, allowed: !self.noPager,
+            interruption: ctx.interruption)
+        return .success
+    }
 
     /// The prices of the configuration (`ModelSetup.prices`: gpt-5.1's unless set), the same
     /// ones `run` estimates a night's cost with.
@@ -57,46 +95,6 @@ struct LogCommand: ReplanCommand {
             (Double(max(0, prompt - cached)) * input + Double(cached) * cachedInput + Double(completion) * output)
                 / 1_000_000
         }
-    }
-
-    static func run(_ ctx: CommandContext, _ a: LogCommand) throws -> ExitCode {
-        let limit = a.limit ?? 20
-        let runID = a.runID
-        let filter = try statusFilter(a.status)
-        let since = try sinceDate(a.since)
-        let prices = try Prices(context: ctx)
-        let db = try ctx.openExistingDatabase()
-        let user = a.user
-        var query = RunLog.Query()
-        query.runID = runID
-        query.userID = user
-        query.filter = filter
-        query.since = since
-        query.limit = limit
-        query.includeEmpty = a.all
-        query.students = runID != nil || user != nil || a.detail || a.json
-        let found = try useCase { () throws(UseCaseError) in try RunLog(database: db).entries(query) }
-        let (totals, students, changesets) = (found.totals, found.students, found.changesets)
-
-        if a.json {
-            ctx.console.out(
-                json(totals, nights: found.nights, students: students, changesets: changesets, prices: prices)
-                    .prettyText)
-            return .success
-        }
-        // Each changeset's numbers in its student's words (docs/planning.md §12).
-        var languages: [String: String] = [:]
-        let reader = PlanReader(database: db)
-        for id in Set(changesets.map(\.userID)) {
-            languages[id] = (try? useCase { () throws(UseCaseError) in try reader.user(id) })?.language ?? "en"
-        }
-        let text = render(
-            ctx.console, totals, nights: found.nights, students: students, changesets: changesets, prices: prices,
-            userMode: user != nil && runID == nil, runMode: runID != nil, detail: a.detail, languages: languages)
-        Pager.show(
-            text, console: ctx.console, environment: ctx.environment, allowed: !a.noPager,
-            interruption: ctx.interruption)
-        return .success
     }
 
     static func statusFilter(_ text: String?) throws(CLIError) -> UserRunFilter? {
