@@ -123,10 +123,18 @@ package struct UserPipeline: Sendable {
         if let memory, let remembered,
             loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true
         {
-            let tonight = ModelPlanDigest.make(
-                original, from: memory.planFrom, through: memory.planThrough, instruction: "",
-                modelSessions: [], covered: [])
-            planChanged = remembered.asks(tonight: original, digest: tonight)
+            // Most nights the student changed nothing: the whole plan's digest says so, and the
+            // per-category digests (most of the cost) are made only when it differs.
+            if ModelCallPolicy.planDigest(original, from: memory.planFrom, through: memory.planThrough)
+                == remembered.whole
+            {
+                planChanged = false
+            } else {
+                let tonight = ModelPlanDigest.make(
+                    original, from: memory.planFrom, through: memory.planThrough, instruction: "",
+                    modelSessions: [], covered: [])
+                planChanged = remembered.asks(tonight: original, digest: tonight)
+            }
         }
         let decision = policy.decide(
             userID: original.user.id, settings: original.settings, language: original.user.language,
