@@ -24,6 +24,43 @@ struct RetentionTests {
     }
 
     @Test(
+        "a night is one use case: it runs, then prunes what is older than the retention; an interrupted night prunes nothing",
+        arguments: EngineUnderTest.engines)
+    func theNightPrunesAfterItself(_ engine: DatabaseEngine) throws {
+        let f = try NightlyFixture(engine: engine)
+        try f.addStudents(2)
+        _ = try NightlyRunner(
+            databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: RunOptions(now: NightlyFixture.now)
+        ).run()
+        let later = NightlyFixture.now.addingTimeInterval(40 * 86_400)
+        func job(stop: Bool) throws -> NightlyJob {
+            NightlyJob(
+                database: try f.database(),
+                runner: NightlyRunner(
+                    databasePath: f.path, pipeline: UserPipeline(reviewer: nil), options: RunOptions(now: later),
+                    shouldStop: { stop }),
+                retentionDays: 30, shouldStop: { stop })
+        }
+        let interrupted = try job(stop: true).run(now: later)
+        #expect(interrupted.report.interrupted && interrupted.pruned == nil)
+        let outcome = try job(stop: false).run(now: later)
+        #expect(outcome.report.due == 2 && outcome.pruneError == nil)
+        // The first night's changesets (and whatever else the fixture wrote then) are 40 days
+        // old: gone; tonight's two stay.
+        #expect((outcome.pruned?.changesets ?? 0) >= 2)
+        let left = try f.connect().query("SELECT origin FROM changesets", []) { $0.text(0) }
+        #expect(left == ["nightly", "nightly"])
+    }
+
+    @Test("the pipelines of a night: 8 locally, the model's in flight with it, at most 64 a worker on PostgreSQL")
+    func defaultConcurrency() {
+        #expect(NightlyJob.defaultConcurrency(modelOn: false, modelConcurrency: 256, engine: .sqlite) == 8)
+        #expect(NightlyJob.defaultConcurrency(modelOn: true, modelConcurrency: 256, engine: .sqlite) == 256)
+        #expect(NightlyJob.defaultConcurrency(modelOn: true, modelConcurrency: 256, engine: .postgresql) == 64)
+        #expect(NightlyJob.defaultConcurrency(modelOn: true, modelConcurrency: 16, engine: .postgresql) == 16)
+    }
+
+    @Test(
         "an undo writes the reminders it changes; rows come after the cursor and an ack removes them",
         arguments: EngineUnderTest.engines)
     func outbox(_ engine: DatabaseEngine) throws {

@@ -54,17 +54,15 @@ enum NightlyCommands {
                 options.runAfter = time
             }
             let model = try ModelSetup.stage(context: ctx, options: self.model)
-            // Decision: a night that asks the model spends its time waiting on the network, so
-            // it gets as many pipelines as requests may be in flight; a local night keeps 8. On
-            // PostgreSQL each pipeline holds a connection and the workers share the limit, so a
-            // worker opens 64 unless told more (docs/model.md §16).
-            let postgres = ReplanDatabase.isServer(ctx.databasePath)
-            options.concurrency =
-                try ctx.intSetting(.concurrency, in: 1...256)
-                ?? (model.disabledReason == nil ? min(model.modelConcurrency, postgres ? 64 : 256) : 8)
             // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
             // database: a mistyped path must not become an empty database and a green night.
-            _ = try ctx.openExistingDatabase()
+            let database = try ctx.openExistingDatabase()
+            let retentionDays = try PruneCommand.retentionDays(ctx)
+            options.concurrency =
+                try ctx.intSetting(.concurrency, in: 1...256)
+                ?? NightlyJob.defaultConcurrency(
+                    modelOn: model.disabledReason == nil, modelConcurrency: model.modelConcurrency,
+                    engine: database.engine)
             let json = self.json
             let collected = Collected()
             let requests = Atomic<Int>(0)
@@ -99,10 +97,14 @@ enum NightlyCommands {
                     }
                 },
                 onProgress: { progress.update($0) })
-            let report: NightlyRunner.Report
-            do throws(NightlyRunner.RunError) { report = try runner.run() } catch {
+            let job = NightlyJob(
+                database: database, runner: runner, retentionDays: retentionDays,
+                shouldStop: { ctx.interruption.isRaised })
+            let outcome: NightlyJob.Outcome
+            do throws(NightlyRunner.RunError) { outcome = try job.run(now: ctx.now) } catch {
                 throw CLIError(error.useCaseError)
             }
+            let report = outcome.report
             progress.finish()
             if json {
                 let nights = collected.all.sorted { $0.userID < $1.userID }
@@ -149,8 +151,19 @@ enum NightlyCommands {
                     "interrupted: finished users are committed, the one in progress left no trace", priority: .warning)
                 return ctx.interruption.exitCode
             }
-            // History older than retention_days goes after every run, in short batches.
-            PruneCommand.afterRun(ctx)
+            // History older than retention_days went after the night, in short batches.
+            if let error = outcome.pruneError {
+                ctx.console.log("retention: \(error)", priority: .warning)
+            } else if let pruned = outcome.pruned, let days = retentionDays,
+                pruned.changesets + pruned.userRuns + pruned.runs + pruned.outbox > 0 || pruned.stopped
+            {
+                ctx.console.log(
+                    "retention (\(days) days): "
+                        + PruneCommand.text(
+                            pruned, cutoff: Retention.cutoff(days: days, now: ctx.now), dryRun: false,
+                            seconds: outcome.pruneSeconds),
+                    priority: .info)
+            }
             if report.modelUnavailableForAll { return .modelUnavailable }
             return report.failed > 0 ? .someUsersFailed : .success
         }

@@ -72,31 +72,4 @@ struct PruneCommand: ReplanCommand {
             + (r.stopped ? " (stopped early)" : "")
     }
 
-    /// The prune after a nightly run: bounded in time, so a first prune of a large backlog is
-    /// spread over several nights. Failures are logged, never fatal to the night.
-    static func afterRun(_ ctx: CommandContext, budgetSeconds: Double = 60) {
-        do {
-            guard let days = try retentionDays(ctx) else { return }
-            let cutoff = cutoff(days: days, now: ctx.now)
-            let db = try ctx.openExistingDatabase()
-            let started = Date()
-            let pruned = try useCase { () throws(UseCaseError) in
-                try Retention(database: db).prune(
-                    olderThan: cutoff,
-                    shouldStop: {
-                        ctx.interruption.isRaised || Date().timeIntervalSince(started) > budgetSeconds
-                    })
-            }
-            // Another worker of the night is pruning: once is enough.
-            guard let report = pruned else { return }
-            if report.changesets + report.userRuns + report.runs + report.outbox > 0 || report.stopped {
-                ctx.console.log(
-                    "retention (\(days) days): "
-                        + text(report, cutoff: cutoff, dryRun: false, seconds: Date().timeIntervalSince(started)),
-                    priority: .info)
-            }
-        } catch {
-            ctx.console.log("retention: \(error)", priority: .warning)
-        }
-    }
 }
