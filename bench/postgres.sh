@@ -39,11 +39,6 @@ gen_hash=$(python3 bench/population.py fingerprint)
 conc_flag=()
 [ -n "$concurrency" ] && conc_flag=(--concurrency "$concurrency")
 
-postmaster_cpu() { # seconds of CPU of the postmaster and every child it reaped
-  local pid
-  pid=$(head -1 "$TEST_POSTGRES_DIR/data/postmaster.pid")
-  awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15 + $16 + $17) / hz }' "/proc/$pid/stat"
-}
 psql_value() { python3 - "$1" "$2" <<'PY'
 import sys, subprocess, urllib.parse
 url, sql = sys.argv[1], sys.argv[2]
@@ -55,7 +50,7 @@ measure() { # LABEL DB → one result line
   local log=$out/pg-bench-${label// /-}.time
   local before_cpu=0 before_commits=0
   if [[ $db == postgresql://* ]]; then
-    before_cpu=$(postmaster_cpu); before_commits=$(psql_value "$db" "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")
+    before_cpu=$(test_postgres_cpu); before_commits=$(psql_value "$db" "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")
   fi
   /usr/bin/time -v "$bin" --db "$db" --now "$now" run --no-model "${conc_flag[@]}" --quiet >"$log.out" 2>"$log" || true
   local wall user sys rss students
@@ -66,7 +61,7 @@ measure() { # LABEL DB → one result line
   local server_cpu=0 commits=0
   if [[ $db == postgresql://* ]]; then
     sleep 1
-    server_cpu=$(python3 -c "print($(postmaster_cpu) - $before_cpu)")
+    server_cpu=$(python3 -c "print($(test_postgres_cpu) - $before_cpu)")
     commits=$(python3 -c "print($(psql_value "$db" "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()") - $before_commits)")
   fi
   python3 - "$label" "$students" "$wall" "$user" "$sys" "$server_cpu" "$commits" "$rss" <<'PY'

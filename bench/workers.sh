@@ -52,11 +52,6 @@ if [ ! -s "$pop" ]; then
   python3 bench/population.py generate --db "$pop.tmp" --users "$students" --replan "$bin" --seed "$seed" --now "$now" >"$pop.gen.json"
   mv "$pop.tmp" "$pop"
 fi
-postmaster_cpu() { # seconds of CPU of the postmaster and every child it reaped
-  local pid
-  pid=$(head -1 "$TEST_POSTGRES_DIR/data/postmaster.pid")
-  awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15 + $16 + $17) / hz }' "/proc/$pid/stat"
-}
 q() { psql -At -c "$2" "$1"; }
 # The claim's share of the statement time since the last reset, and its mean ms per call.
 claim_share() {
@@ -83,7 +78,7 @@ for w in "${list[@]}"; do
   rm -f "$copy" "$copy-wal" "$copy-shm"
   q "$target" "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >/dev/null
   q "$target" "SELECT pg_stat_statements_reset()" >/dev/null
-  before_cpu=$(postmaster_cpu)
+  before_cpu=$(test_postgres_cpu)
   start=$(date +%s.%N)
   rm -f "$out/workers-$w.err"
   pids=()
@@ -109,7 +104,7 @@ for w in "${list[@]}"; do
   wall=$(python3 -c "print($(date +%s.%N) - $start)")
   [ $phase = end ] && last=$(claim_share "$target")
   sleep 1
-  server_cpu=$(python3 -c "print($(postmaster_cpu) - $before_cpu)")
+  server_cpu=$(python3 -c "print($(test_postgres_cpu) - $before_cpu)")
   done_n=$(q "$target" "SELECT count(*) FROM user_runs WHERE status IN ('changed', 'unchanged') AND run_id IN (SELECT run_id FROM night_workers)")
   python3 - "$w" "$done_n" "$wall" "$server_cpu" "${first:--}" "${last:--}" <<'PY'
 import sys

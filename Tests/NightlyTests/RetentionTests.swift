@@ -41,9 +41,9 @@ struct RetentionTests {
                     shouldStop: { stop }),
                 retentionDays: 30, shouldStop: { stop })
         }
-        let interrupted = try job(stop: true).run(now: later)
+        let interrupted = try job(stop: true).run()
         #expect(interrupted.report.interrupted && interrupted.pruned == nil)
-        let outcome = try job(stop: false).run(now: later)
+        let outcome = try job(stop: false).run()
         #expect(outcome.report.due == 2 && outcome.pruneError == nil)
         // The first night's changesets (and whatever else the fixture wrote then) are 40 days
         // old: gone; tonight's two stay.

@@ -44,24 +44,20 @@ package struct NightlyJob {
         self.shouldStop = shouldStop
     }
 
-    package func run(now: Date, pruneBudget: TimeInterval = NightlyJob.pruneBudget) throws(NightlyRunner.RunError)
-        -> Outcome
-    {
+    /// The night, then the prune: the retention counts back from the night's `now`.
+    package func run(pruneBudget: TimeInterval = NightlyJob.pruneBudget) throws(NightlyRunner.RunError) -> Outcome {
         var outcome = Outcome(report: try runner.run())
         guard !outcome.report.interrupted, let days = retentionDays else { return outcome }
-        let started = ContinuousClock.now
-        let elapsed = { () -> Double in
-            let d = ContinuousClock.now - started
-            return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        }
+        let now = runner.options.now
+        let clock = RunClock(start: now)
         do throws(UseCaseError) {
             outcome.pruned = try Retention(database: database).prune(
                 olderThan: Retention.cutoff(days: days, now: now),
-                shouldStop: { shouldStop() || elapsed() > pruneBudget })
+                shouldStop: { shouldStop() || clock.elapsed > pruneBudget })
         } catch {
             outcome.pruneError = error
         }
-        outcome.pruneSeconds = elapsed()
+        outcome.pruneSeconds = clock.elapsed
         return outcome
     }
 }

@@ -101,7 +101,7 @@ enum NightlyCommands {
                 database: database, runner: runner, retentionDays: retentionDays,
                 shouldStop: { ctx.interruption.isRaised })
             let outcome: NightlyJob.Outcome
-            do throws(NightlyRunner.RunError) { outcome = try job.run(now: ctx.now) } catch {
+            do throws(NightlyRunner.RunError) { outcome = try job.run() } catch {
                 throw CLIError(error.useCaseError)
             }
             let report = outcome.report
