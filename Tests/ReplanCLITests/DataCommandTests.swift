@@ -179,7 +179,8 @@ import Testing
             "--start", "2025-01-07T20:00", "--end", "2025-01-07T20:30", "--repeat", "daily", "--until", "2025-01-08",
         ])
         try await s.ok([
-            "task", "add", "--user", "mei", "--id", "tue", "--title", "Math", "--category", "Math", "--color", "red",
+            "task", "add", "--user", "mei", "--id", "tue", "--title", "Math", "--category", "Math", "--task-color",
+            "red",
             "--start", "2025-01-07T09:00", "--end", "2025-01-07T10:30", "--note", "chapter 2", "--subtask", "exercises",
         ])
 
@@ -357,7 +358,7 @@ import Testing
         ]
         let cases: [([String], Int32, String)] = [
             (base, 64, "--category"),
-            (base + ["--category", "English", "--color", "purple"], 65, "purple"),
+            (base + ["--category", "English", "--task-color", "purple"], 65, "purple"),
             (
                 [
                     "task", "add", "--user", "mei", "--title", "Essay", "--category", "E", "--start", "tomorrow",
@@ -392,7 +393,7 @@ import Testing
         }
         #expect(try SQL.int(s.db, "SELECT count(*) FROM tasks") == 0)
         // An RGBA colour of the original app is accepted here too, and an offset is converted into the zone.
-        try await s.ok(base + ["--category", "English", "--color", "0.2,0.4,0.75,1", "--id", "e"])
+        try await s.ok(base + ["--category", "English", "--task-color", "0.2,0.4,0.75,1", "--id", "e"])
         try await s.addTask("z", "Call", "2025-01-08T02:00:00Z", "2025-01-08T03:00:00Z", category: "Life")
         #expect(
             try SQL.rows(s.db, "SELECT id, color, start, \"end\" FROM tasks ORDER BY id")

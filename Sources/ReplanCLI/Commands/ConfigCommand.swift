@@ -25,8 +25,10 @@ enum ConfigCommand {
         @Flag(name: "--json", help: "print JSON") var json: Bool
 
         func run(_ ctx: CommandContext) throws -> ExitCode {
-            let rows = try resolvedRows(ctx)
-            let state = ModelAvailability.check(context: ctx)
+            // The same resolution and checks as `run`: a value that would fail tonight fails here.
+            let settings = try ReplanSettings(context: ctx)
+            let state = ModelAvailability.check(settings, context: ctx)
+            let rows = ConfigCommand.rows(settings, model: state)
             if self.json {
                 ctx.console.out(
                     JSONValue.object([
@@ -81,30 +83,27 @@ enum ConfigCommand {
         var source: String
     }
 
-    /// Every setting's effective value and source, after checking the values the way the
-    /// commands that use them do.
-    static func resolvedRows(_ ctx: CommandContext) throws(CLIError) -> [Row] {
-        // The same checks as `run`: a value that would fail tonight fails here.
-        try SettingsValidation.validate(ctx)
-        let model = try ModelSetup.endpoint(context: ctx).effective
-
+    /// Every setting's effective value and source: as given, else its default.
+    static func rows(_ settings: ReplanSettings, model state: HealthCheck.Model) -> [Row] {
+        let model = settings.endpoint.effective
         var rows: [Row] = []
         for spec in SettingSpec.all {
             switch spec {
             case .database:
                 // A PostgreSQL URI may hold the password: shown by its parts, never as given.
                 rows.append(
-                    Row(key: spec.key, value: DatabaseLocationText.shown(ctx.databasePath), source: ctx.databaseSource))
+                    Row(
+                        key: spec.key, value: DatabaseLocationText.shown(settings.database.value),
+                        source: settings.database.source))
             case .apiKeyFile:
                 // Where the key would be read from and whether the service will use the
                 // model; the key itself is never printed.
-                let state = ModelAvailability.check(context: ctx)
                 rows.append(
                     Row(
                         key: "model_stage", value: ModelAvailability.text(state),
-                        source: KeySource.find(context: ctx)?.description ?? "the sources run reads"))
+                        source: settings.keySource?.description ?? "the sources run reads"))
             default:
-                let resolved = ctx.setting(spec)
+                let resolved = settings.given[spec.key]
                 var value = resolved?.value
                 if spec == .reasoningEffort, value == "" { value = "(not sent)" }
                 if resolved == nil {

@@ -11,21 +11,16 @@ struct ExportCommand: ReplanCommand {
             "iCalendar lists each occurrence as its own event; the range defaults to 30 days back and 90 days ahead.")
 
     @Option(name: "--user", value: "ID", help: "student id") var user: String
-    @Option(
-        name: "--format", value: "json|ics", help: "json (default) or ics", completion: .words(["json", "ics"]))
-    var format: String?
+    @Option(name: "--format", help: "json (default) or ics") var format: Format?
     @Option(name: "--from", help: "ics: first date") var from: CivilDate?
     @Option(name: "--to", help: "ics: last date") var to: CivilDate?
 
     func run(_ ctx: CommandContext) throws -> ExitCode {
         let userID = self.user
-        let format = self.format ?? "json"
-        guard format == "json" || format == "ics" else {
-            throw CLIError.badInput("--format must be json or ics, got '\(format)'")
-        }
+        let format = self.format ?? .json
         let db = try ctx.openExistingDatabase()
         let exporter = Exporter(database: db)
-        if format == "ics" {
+        if format == .ics {
             let (from, to) = (self.from, self.to)
             let calendar = try useCase { () throws(UseCaseError) in
                 try exporter.calendar(userID: userID, from: from, to: to, now: ctx.now)
@@ -38,4 +33,8 @@ struct ExportCommand: ReplanCommand {
         return .success
     }
 
+    /// `--format`: the whole replan/1 document, or a date range as iCalendar.
+    enum Format: String, ArgumentChoice {
+        case json, ics
+    }
 }

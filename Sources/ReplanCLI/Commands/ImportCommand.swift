@@ -29,11 +29,8 @@ struct ImportCommand: ReplanCommand {
         completion: .file)
     var file: String
     @Flag(name: "--json", help: "print the result as JSON") var json: Bool
-    @Option(
-        name: "--from", value: "replan|firestore",
-        help: "the input's format: replan (replan/1, the default) or firestore",
-        completion: .words(["replan", "firestore"]))
-    var from: String?
+    @Option(name: "--from", help: "the input's format: replan (replan/1, the default) or firestore")
+    var from: Source?
     @Option(
         name: "--time-zone", value: "TZ", help: "--from firestore: the IANA zone of every user the map does not name")
     var timeZone: String?
@@ -46,8 +43,8 @@ struct ImportCommand: ReplanCommand {
     func run(_ ctx: CommandContext) throws -> ExitCode {
         let path = self.file
         let input: ImportInput
-        switch self.from ?? "replan" {
-        case "replan", ImportInput.replanFormat:
+        switch self.from ?? .replan {
+        case .replan:
             for (option, given) in [
                 ("--time-zone", self.timeZone != nil), ("--time-zone-map", self.timeZoneMap != nil),
             ]
@@ -56,7 +53,7 @@ struct ImportCommand: ReplanCommand {
                     "\(option) is only for --from firestore (a replan/1 document names every user's zone)")
             }
             input = try useCase { () throws(UseCaseError) in try ImportInput.replan(path, now: ctx.now) }
-        case "firestore":
+        case .firestore:
             let zone = try self.timeZone.map(CLIValues.zone)
             let zoneMap = self.timeZoneMap
             let zones = try useCase { () throws(UseCaseError) in try zoneMap.map(ImportInput.zoneMap) ?? [:] }
@@ -67,8 +64,6 @@ struct ImportCommand: ReplanCommand {
             input = try useCase { () throws(UseCaseError) in
                 try ImportInput.firestore(path, defaultZone: zone, zones: zones)
             }
-        case let other:
-            throw CLIError.usage("--from '\(other)' is not replan or firestore")
         }
         let report = input.firestoreReport
 
@@ -126,4 +121,15 @@ struct ImportCommand: ReplanCommand {
         return .success
     }
 
+    /// `--from`: the input's format. `replan/1`, the document's own name for it, is `replan`.
+    enum Source: String, ArgumentChoice {
+        case replan, firestore
+        static func choice(_ text: String) -> Source? {
+            text == ImportInput.replanFormat ? .replan : Source(rawValue: text)
+        }
+        /// A usage error, as it always was.
+        static func rejection(_ text: String, option: String) -> CLIError {
+            .usage("\(option) '\(text)' is not replan or firestore")
+        }
+    }
 }

@@ -23,10 +23,7 @@ struct LogCommand: ReplanCommand {
 
     @Option(name: "--run", range: 1...Int.max, help: "one run, with a line per student") var runID: Int?
     @Option(name: "--user", value: "ID", help: "only this student") var user: String?
-    @Option(
-        name: "--status", value: "S", help: "changed, unchanged, skipped, failed or model-error",
-        completion: .words(["changed", "unchanged", "skipped", "failed", "model-error"]))
-    var status: String?
+    @Option(name: "--status", help: "changed, unchanged, skipped, failed or model-error") var status: StatusChoice?
     @Option(name: "--since", value: "DATE", help: "runs and changesets from this date (YYYY-MM-DD) or instant on")
     var since: String?
     @Flag(name: "--detail", help: "a line per student under each run") var detail: Bool
@@ -38,7 +35,7 @@ struct LogCommand: ReplanCommand {
     func run(_ ctx: CommandContext) throws -> ExitCode {
         let limit = self.limit ?? 20
         let runID = self.runID
-        let filter = try Self.statusFilter(self.status)
+        let filter = self.status?.filter
         let since = try Self.sinceDate(self.since)
         let prices = try Prices(context: ctx)
         let db = try ctx.openExistingDatabase()
@@ -75,7 +72,7 @@ struct LogCommand: ReplanCommand {
         return .success
     }
 
-    /// The prices of the configuration (`ModelSetup.prices`: gpt-5.1's unless set), the same
+    /// The prices of the configuration (`ReplanSettings.prices`: gpt-5.1's unless set), the same
     /// ones `run` estimates a night's cost with.
     struct Prices {
         var input: Double
@@ -83,7 +80,7 @@ struct LogCommand: ReplanCommand {
         var output: Double
 
         init?(context ctx: CommandContext) throws(CLIError) {
-            let p = try ModelSetup.prices(context: ctx)
+            let p = try ReplanSettings(context: ctx).prices
             self.input = p.input
             self.cachedInput = p.cachedInput
             self.output = p.output
@@ -97,13 +94,20 @@ struct LogCommand: ReplanCommand {
         }
     }
 
-    static func statusFilter(_ text: String?) throws(CLIError) -> UserRunFilter? {
-        guard let text else { return nil }
-        if text == "model-error" { return .modelError }
-        guard let status = UserRunStatus(rawValue: text) else {
-            throw .badInput("--status must be changed, unchanged, skipped, failed or model-error, got '\(text)'")
+    /// `--status`: the runs and student lines kept.
+    enum StatusChoice: String, ArgumentChoice {
+        case changed, unchanged, skipped, failed
+        case modelError = "model-error"
+
+        var filter: UserRunFilter {
+            switch self {
+            case .changed: .status(.changed)
+            case .unchanged: .status(.unchanged)
+            case .skipped: .status(.skipped)
+            case .failed: .status(.failed)
+            case .modelError: .modelError
+            }
         }
-        return .status(status)
     }
 
     /// A date is its midnight in this machine's time zone (an operator reads the log in local

@@ -2,13 +2,13 @@ import Foundation
 import Nightly
 
 /// Whether the model stage will run, and why not, found from the sources `run` reads
-/// (`KeySource`), for `config show` and `status`. An operator's shell has no
+/// (`ReplanSettings.keySource`), for `config show` and `status`. An operator's shell has no
 /// `$CREDENTIALS_DIRECTORY`: when it uses the installed configuration file, the service's own
 /// credential file, the one its unit hands over (`LoadCredential=`), is what the service will
 /// read, so that file is what is reported.
 enum ModelAvailability {
-    static func check(context ctx: CommandContext) -> HealthCheck.Model {
-        if let source = KeySource.find(context: ctx) {
+    static func check(_ settings: ReplanSettings, context ctx: CommandContext) -> HealthCheck.Model {
+        if let source = settings.keySource {
             do throws(CLIError) {
                 guard try source.read(context: ctx) != nil else {
                     return .off(reason: "\(source.description) is empty")

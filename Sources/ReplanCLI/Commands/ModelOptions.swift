@@ -1,5 +1,5 @@
 /// The model options `run` and `preview` share, declared once. Those that are settings
-/// (`--model`, `--base-url`, …) are read through `CommandContext.setting`, which ranks the
+/// (`--model`, `--base-url`, …) go to `ReplanSettings` through `settingFlags`, which ranks the
 /// flag above the environment and the configuration file.
 struct ModelOptions: ArgumentGroup {
     @Flag(name: "--no-model", help: "skip the model: the local rules' edits are the whole changeset")
@@ -8,7 +8,7 @@ struct ModelOptions: ArgumentGroup {
         setting: .onModelError, value: "local|skip",
         help: "local (default: commit the local edits) or skip (commit nothing; retried next run)",
         completion: .words(["local", "skip"]))
-    var onModelError: String?
+    var onModelError: ModelErrorChoice?
     @Option(setting: .model, value: "NAME", help: "model name (default: $REPLAN_MODEL or gpt-5.1)") var model: String?
     @Option(
         setting: .reasoningEffort, value: "EFFORT",
@@ -58,4 +58,19 @@ struct ModelOptions: ArgumentGroup {
         name: "--student-deadline", value: "SECONDS",
         help: "seconds one student's model conversation may take; then local edits only (default 300)")
     var studentDeadline: String?
+
+    /// The settings these options give, for `ReplanSettings`.
+    var settingFlags: SettingFlags {
+        var flags = SettingFlags()
+        flags.baseURL = baseURL
+        flags.model = model
+        flags.reasoningEffort = reasoningEffort
+        flags.requestTimeout = requestTimeout
+        flags.maxCompletionTokens = maxCompletionTokens
+        flags.onModelError = onModelError
+        flags.priceInput = priceInput
+        flags.priceCachedInput = priceCached
+        flags.priceOutput = priceOutput
+        return flags
+    }
 }

@@ -47,26 +47,26 @@ enum NightlyCommands {
             options.userIDs = self.user
             options.force = self.force
             if let lease = self.lease { options.lease = lease }
-            if let t = ctx.setting(.runAfter) {
-                guard let time = TimeOfDay(t.value) else {
-                    throw CLIError.badInput("\(t.label) '\(t.value)' is not HH:MM")
-                }
-                options.runAfter = time
-            }
-            let model = try ModelSetup.stage(context: ctx, options: self.model)
+            var flags = self.model.settingFlags
+            flags.concurrency = self.concurrency
+            flags.runAfter = self.runAfter
+            flags.metricsFile = self.metricsFile
+            let settings = try ReplanSettings(flags: flags, context: ctx)
+            if let time = settings.runAfter { options.runAfter = time }
+            let model = try ModelSetup.stage(settings, options: self.model, context: ctx)
             // Migrates, and maps open failures to exit 73. Only `user add` and `import` create a
             // database: a mistyped path must not become an empty database and a green night.
             let database = try ctx.openExistingDatabase()
-            let retentionDays = try PruneCommand.retentionDays(ctx)
+            let retentionDays = settings.retentionDays
             options.concurrency =
-                try ctx.intSetting(.concurrency, in: 1...256)
+                settings.concurrency
                 ?? NightlyJob.defaultConcurrency(
                     modelOn: model.disabledReason == nil, modelConcurrency: model.modelConcurrency,
                     engine: database.engine)
             let json = self.json
             let collected = Collected()
             let requests = Atomic<Int>(0)
-            let metricsPath = try SettingsValidation.metricsFile(ctx)
+            let metricsPath = settings.metricsFile
             // The journal gets one line per run and one per failed or model-error student by
             // default (a line per changed student drowned it: 4,970 for 5,000 students).
             let verbosity: RunProgress.Verbosity = self.quiet ? .quiet : self.verbose ? .verbose : .normal
@@ -200,7 +200,8 @@ enum NightlyCommands {
         func run(_ ctx: CommandContext) throws -> ExitCode {
             let userID = self.user
             let db = try ctx.openExistingDatabase()
-            let model = try ModelSetup.stage(context: ctx, options: self.model)
+            let settings = try ReplanSettings(flags: self.model.settingFlags, context: ctx)
+            let model = try ModelSetup.stage(settings, options: self.model, context: ctx)
             let night = try useCase { () throws(UseCaseError) in
                 try NightPreview(pipeline: model.pipeline).night(userID: userID, database: db, now: ctx.now)
             }
@@ -281,7 +282,8 @@ enum NightlyCommands {
     static func reversal(_ ctx: CommandContext, undo: Bool, _ a: Reversal) throws -> ExitCode {
         let db = try ctx.openExistingDatabase()
         let reversal = ChangesetReversal(
-            database: db, direction: undo ? .undo : .redo, retentionDays: try PruneCommand.retentionDays(ctx))
+            database: db, direction: undo ? .undo : .redo,
+            retentionDays: try ReplanSettings(context: ctx).retentionDays)
         let id: ChangesetID
         if undo, a.last {
             guard let userID = a.user else { throw CLIError.usage("--user is required") }

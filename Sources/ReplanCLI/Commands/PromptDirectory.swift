@@ -1,14 +1,14 @@
 import Foundation
 
 /// Where the system-prompt templates are read from: `--prompts DIR`, else `$REPLAN_PROMPTS`,
-/// else the configuration file's `prompts`, else the `prompts/` shipped with the binary — `<exe dir>/../share/replan/prompts` for an
+/// else the configuration file's `prompts` (those three are `ReplanSettings.promptDirectory`), else the `prompts/` shipped with the binary — `<exe dir>/../share/replan/prompts` for an
 /// installed binary, or the nearest `prompts/` above the executable (the repository's, for
 /// `.build/debug/replan`).
 enum PromptDirectory {
     static let marker = "with-study-settings.txt"
 
-    static func resolve(context ctx: CommandContext) throws(CLIError) -> String {
-        if let dir = ctx.setting(.prompts) { return try checked(dir.value, source: dir.label) }
+    /// The installed templates, for a night whose settings name no directory.
+    static func installed() throws(CLIError) -> String {
         let candidates = defaultCandidates()
         if let found = candidates.first(where: holdsTemplates) { return found }
         throw CLIError(
@@ -20,8 +20,8 @@ enum PromptDirectory {
     }
 
     /// A directory named explicitly must hold the templates: a typo must not silently fall
-    /// back to other wording.
-    private static func checked(_ dir: String, source: String) throws(CLIError) -> String {
+    /// back to other wording. Checked by `ReplanSettings`, also on a night without a key.
+    static func checked(_ dir: String, source: String) throws(CLIError) -> String {
         guard holdsTemplates(dir) else {
             throw .usage(
                 "\(source) '\(dir)' does not hold the prompt templates (system.txt, \(marker) and without-study-settings.txt)"

@@ -7,12 +7,6 @@ import Planning
 /// nothing ever deleted runs, changesets or transcripts (a model night for 3,000 students
 /// doubled a 75 MB database).
 struct PruneCommand: ReplanCommand {
-    /// The configured retention in days (`retention_days`, default 30); nil means keep forever.
-    static func retentionDays(_ ctx: CommandContext) throws(CLIError) -> Int? {
-        let days = try ctx.intSetting(.retentionDays, in: 0...36_500) ?? 30
-        return days == 0 ? nil : days
-    }
-
     static func cutoff(days: Int, now: Date) -> Date { Retention.cutoff(days: days, now: now) }
 
     static let configuration = CommandConfiguration(
@@ -33,7 +27,8 @@ struct PruneCommand: ReplanCommand {
     @Flag(name: "--json", help: "print JSON") var json: Bool
 
     func run(_ ctx: CommandContext) throws -> ExitCode {
-        guard let days = try self.olderThan ?? Self.retentionDays(ctx) else {
+        // `retention_days` (default 30; 0 keeps forever), unless --older-than says otherwise.
+        guard let days = try self.olderThan ?? ReplanSettings(context: ctx).retentionDays else {
             ctx.console.out("retention_days is 0: history is kept forever; pass --older-than DAYS to prune anyway")
             return .success
         }

@@ -86,12 +86,12 @@ struct StatusCommand: ReplanCommand {
         if let text = maxAge { inputs.maxAge = try Self.duration(text, option: "--max-age") }
         if let text = outboxMaxAge { inputs.outboxMaxAge = try Self.duration(text, option: "--outbox-max-age") }
         if let n = failingNights { inputs.failingNights = n }
-        if let t = ctx.setting(.runAfter) {
-            guard let time = TimeOfDay(t.value) else { throw .badInput("\(t.label) '\(t.value)' is not HH:MM") }
-            inputs.runAfter = time
-        }
-        inputs.retentionDays = try PruneCommand.retentionDays(ctx) ?? 0
-        inputs.model = ModelAvailability.check(context: ctx)
+        // The service's settings, checked as `run` checks them: a value that fails tonight is
+        // UNKNOWN now (the check cannot judge a night that will not start).
+        let settings = try ReplanSettings(context: ctx)
+        if let time = settings.runAfter { inputs.runAfter = time }
+        inputs.retentionDays = settings.retentionDays ?? 0
+        inputs.model = ModelAvailability.check(settings, context: ctx)
         inputs.failureMarker =
             failureMarker
             ?? ((ctx.databasePath as NSString).deletingLastPathComponent as NSString)

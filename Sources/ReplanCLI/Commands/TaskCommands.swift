@@ -31,17 +31,60 @@ enum TaskCommands {
     static func editorCall<T>(_ body: () throws(UseCaseError) -> T) throws(CLIError) -> T {
         do { return try body() } catch {
             guard let field = error.field, error.kind == .badInput else { throw CLIError(error) }
-            let option = "--" + SettingsCommands.kebab(String(field.split(separator: ".").last ?? ""))
-            throw .badInput("\(option): \(error.message)")
+            throw .badInput("\(option(field: String(field.split(separator: ".").last ?? ""))): \(error.message)")
         }
     }
 
-    static func missedPolicy(_ value: String?) throws(CLIError) -> RepeatRule.MissedPolicy? {
-        guard let v = value else { return nil }
-        guard let policy = RepeatRule.MissedPolicy(rawValue: v) else {
-            throw CLIError.badInput("--missed '\(v)' is not shift, skip or make-up")
+    /// The option that sets a task's field (`end` → `--end`; a task's `color` is `--task-color`,
+    /// since `--color` is the terminal's).
+    static func option(field: String) -> String {
+        field == "color" ? "--task-color" : "--" + SettingsCommands.kebab(field)
+    }
+
+    /// `task add --repeat`: how a series repeats. `none` (no series) is accepted as it always
+    /// was, but not listed.
+    enum RepeatChoice: String, ArgumentChoice {
+        case daily, weekly, monthly, none
+        static var allCases: [RepeatChoice] { [.daily, .weekly, .monthly] }
+        static func rejection(_ text: String, option: String) -> CLIError {
+            .badInput("\(option) '\(text)' is not daily, weekly or monthly")
         }
-        return policy
+        var frequency: RepeatRule.Frequency? {
+            switch self {
+            case .daily: .daily
+            case .weekly: .weekly
+            case .monthly: .monthly
+            case .none: nil
+            }
+        }
+    }
+
+    /// `task add --missed`: what the series does with a missed session (docs/planning.md §4).
+    enum MissedChoice: String, ArgumentChoice {
+        case shift, skip
+        case makeUp = "make-up"
+        static func rejection(_ text: String, option: String) -> CLIError {
+            .badInput("\(option) '\(text)' is not shift, skip or make-up")
+        }
+        var policy: RepeatRule.MissedPolicy {
+            switch self {
+            case .shift: .shift
+            case .skip: .skip
+            case .makeUp: .makeUp
+            }
+        }
+    }
+
+    /// `task edit --missed`: a policy, or `default` (the series' kind's, docs/planning.md §4).
+    enum MissedEditChoice: String, ArgumentChoice {
+        case shift, skip
+        case makeUp = "make-up"
+        case `default`
+        static func rejection(_ text: String, option: String) -> CLIError {
+            MissedChoice.rejection(text, option: option)
+        }
+        /// nil: the kind's default.
+        var policy: RepeatRule.MissedPolicy? { MissedChoice(rawValue: rawValue)?.policy }
     }
 
     struct Add: ReplanCommand {
@@ -57,18 +100,12 @@ enum TaskCommands {
             name: "--category", value: "C", help: Help.category,
             missing: "--category is required: every task needs a specific category")
         var category: String
-        @Option(name: "--color", value: "C", help: Help.color, completion: colors) var color: String?
+        @Option(name: "--task-color", value: "C", help: Help.color, completion: colors) var color: String?
         @Option(name: "--note", value: "N", help: Help.note) var note: String?
         @Flag(name: "--all-day", help: "an all-day task (dates, end = last day)") var allDay: Bool
-        @Option(
-            name: "--repeat", value: "daily|weekly|monthly", help: "how the series repeats",
-            completion: .words(["daily", "weekly", "monthly"]))
-        var `repeat`: String?
+        @Option(name: "--repeat", help: "how the series repeats") var `repeat`: RepeatChoice?
         @Option(name: "--until", help: "last date of the series (inclusive)") var until: CivilDate?
-        @Option(
-            name: "--missed", value: "shift|skip|make-up", help: Help.missed,
-            completion: .words(["shift", "skip", "make-up"]))
-        var missed: String?
+        @Option(name: "--missed", help: Help.missed) var missed: MissedChoice?
         @Option(name: "--subtask", value: "T", help: "a checklist item") var subtasks: [String]
         @Option(name: "--id", value: "ID", help: "use this task id instead of a generated one") var id: String?
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
@@ -80,11 +117,8 @@ enum TaskCommands {
             let user = try useCase { () throws(UseCaseError) in try edit.user() }
             let allDay = self.allDay
             var rule: RepeatRule?
-            if let r = self.repeat, r != "none" {
-                guard let f = RepeatRule.Frequency(rawValue: r) else {
-                    throw CLIError.badInput("--repeat '\(r)' is not daily, weekly or monthly")
-                }
-                rule = RepeatRule(every: f, until: self.until, missed: try missedPolicy(self.missed))
+            if let f = self.repeat?.frequency {
+                rule = RepeatRule(every: f, until: self.until, missed: self.missed?.policy)
             } else if self.until != nil || self.missed != nil {
                 throw CLIError.usage("\(self.until != nil ? "--until" : "--missed") needs --repeat")
             }
@@ -104,7 +138,7 @@ enum TaskCommands {
                 repeatRule: rule,
                 createdAt: ctx.now)
             do throws(DataError) { try task.validate() } catch {
-                throw error.asCLIError(option: "--" + SettingsCommands.kebab(error.path))
+                throw error.asCLIError(option: TaskCommands.option(field: error.path))
             }
             let original = try useCase { () throws(UseCaseError) in try edit.loadPlan() }
             var working = original
@@ -137,15 +171,14 @@ enum TaskCommands {
         @Option(name: "--start", value: "DT", help: Help.start) var start: String?
         @Option(name: "--end", value: "DT", help: Help.end) var end: String?
         @Option(name: "--category", value: "C", help: Help.category) var category: String?
-        @Option(name: "--color", value: "C", help: Help.color, completion: colors) var color: String?
+        @Option(name: "--task-color", value: "C", help: Help.color, completion: colors) var color: String?
         @Option(name: "--note", value: "N", help: Help.note) var note: String?
         @Option(name: "--until", value: "DATE", help: "last date of a series (inclusive); 'none' removes it")
         var until: String?
         @Option(
-            name: "--missed", value: "shift|skip|make-up|default",
-            help: "a series' policy for missed sessions: shift, skip, make-up, or default (its kind's)",
-            completion: .words(["shift", "skip", "make-up", "default"]))
-        var missed: String?
+            name: "--missed",
+            help: "a series' policy for missed sessions: shift, skip, make-up, or default (its kind's)")
+        var missed: MissedEditChoice?
         @Flag(name: "--json", help: "print the result as JSON") var json: Bool
         @Option(name: "--from", help: "series: change sessions from this date on only (the series is split)")
         var from: CivilDate?
@@ -188,7 +221,7 @@ enum TaskCommands {
                 if let v = self.until {
                     changes.until = .some(v == "none" ? nil : try CLIValues.date(v, option: "--until"))
                 }
-                if let v = self.missed { changes.missed = .some(v == "default" ? nil : try missedPolicy(v)) }
+                if let v = self.missed { changes.missed = .some(v.policy) }
                 let scope = from
                 let edited = try editorCall { () throws(UseCaseError) in
                     try edit.editing(oid.taskID, changes, from: scope, in: original)
@@ -209,7 +242,7 @@ enum TaskCommands {
         /// The options that change the whole series, with whether each was given.
         var seriesOptions: [(String, Bool)] {
             [
-                ("--title", title != nil), ("--category", category != nil), ("--color", color != nil),
+                ("--title", title != nil), ("--category", category != nil), ("--task-color", color != nil),
                 ("--note", note != nil), ("--until", until != nil), ("--missed", missed != nil),
             ]
         }

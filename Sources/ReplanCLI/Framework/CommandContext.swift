@@ -6,15 +6,15 @@ import Synchronization
 /// Everything a command needs from the outside world, injected so tests can run commands
 /// in-process with a fixed clock, environment and captured output.
 package struct CommandContext: Sendable {
-    package var arguments: Arguments
-    /// `--db`, `--now`, `--api-key-file`, … as parsed for this command line.
+    /// `--db`, `--now`, `--api-key-file`, … as parsed for this command line. (The command's own
+    /// options are its declarations, filled from the same parse: `ParsedCommandLine`.)
     package var globals: GlobalOptions
     package var environment: [String: String]
     package var console: Console
     /// The run's instant: `--now`, else `REPLAN_NOW`, else the clock.
     package var now: Date
     /// The database path (`--db`, `REPLAN_DB`, the configuration file's `database`, systemd's
-    /// state directory, or the XDG default).
+    /// state directory, or the XDG default: `ReplanSettings.databaseLocation`).
     package var databasePath: String
     /// Where `databasePath` came from, for `config show` and "no database at …" messages.
     var databaseSource: String = "default"
@@ -33,35 +33,6 @@ package struct CommandContext: Sendable {
             )
         }
         return date
-    }
-
-    /// The database: `--db`, else `$REPLAN_DB`, else the configuration file's `database`, else
-    /// `$STATE_DIRECTORY/replan.db` (systemd), else `$XDG_DATA_HOME/replan/replan.db`. The file
-    /// ranks above the systemd default so that an operator's `sudo -u replan replan …` (no
-    /// `STATE_DIRECTORY`) and the service open the same database.
-    static func databaseLocation(
-        flag: String?, environment env: [String: String],
-        configuration: ConfigurationFile
-    ) throws(CLIError) -> ResolvedSetting {
-        if let p = flag { return ResolvedSetting(value: p, source: "--db") }
-        if let p = env["REPLAN_DB"], !p.isEmpty { return ResolvedSetting(value: p, source: "$REPLAN_DB") }
-        if let entry = configuration.entries[SettingSpec.database.key], !entry.value.isEmpty {
-            let origin = configuration.origin(of: SettingSpec.database.key) ?? "database"
-            // A relative path would depend on the directory each command happens to start in.
-            guard entry.value.hasPrefix("/") else {
-                throw .badInput("\(origin): database must be an absolute path, got '\(entry.value)'")
-            }
-            return ResolvedSetting(value: entry.value, source: origin)
-        }
-        if let state = env["STATE_DIRECTORY"], !state.isEmpty {
-            // systemd may list several directories separated by ':'; the first is ours.
-            return ResolvedSetting(
-                value: String(state.split(separator: ":").first!) + "/replan.db", source: "$STATE_DIRECTORY")
-        }
-        let xdg = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        let dataHome = xdg ?? ((env["HOME"] ?? NSHomeDirectory()) + "/.local/share")
-        return ResolvedSetting(
-            value: dataHome + "/replan/replan.db", source: xdg == nil ? "default (~/.local/share)" : "$XDG_DATA_HOME")
     }
 }
 

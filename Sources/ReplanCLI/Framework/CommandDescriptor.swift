@@ -9,7 +9,8 @@ package struct CommandDescriptor: Sendable {
     package var details: String
     package var options: [OptionSpec]
     package var arguments: [ArgumentSpec]
-    package var run: @Sendable (CommandContext) throws -> ExitCode
+    /// Fills the command's declarations from the parsed line and runs it.
+    package var run: @Sendable (Arguments, CommandContext) throws -> ExitCode
 
     /// The descriptor of a command type: everything but the path comes from the type.
     init<Command: ReplanCommand>(_ command: Command.Type, path: [String]) {
@@ -26,13 +27,13 @@ package struct CommandDescriptor: Sendable {
             if case .argument(let a) = $0 { return a }
             return nil
         }
-        run = { ctx in try Command.parse(ctx.arguments).run(ctx) }
+        run = { arguments, ctx in try Command.parse(arguments).run(ctx) }
     }
 
     /// A help-only entry (a group's `--help`), described by hand from its members.
     init(
         path: [String], synopsis: String, summary: String, details: String,
-        run: @escaping @Sendable (CommandContext) throws -> ExitCode
+        run: @escaping @Sendable (Arguments, CommandContext) throws -> ExitCode
     ) {
         self.path = path
         self.synopsis = synopsis
@@ -75,9 +76,8 @@ package struct GlobalOptions: ArgumentGroup {
     package var prompts: String?
     @Option(
         name: "--color", value: "auto|always|never",
-        help: "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never",
-        completion: .words(ColorMode.allCases.map(\.rawValue)))
-    package var color: String?
+        help: "auto (default: on a terminal, without NO_COLOR or TERM=dumb), always or never")
+    package var color: ColorMode?
     @Flag(name: "--version", help: "print the version") package var version: Bool
     @Flag(name: "--help", help: "show this help") package var help: Bool
 
@@ -98,5 +98,15 @@ package struct GlobalOptions: ArgumentGroup {
         var position = 0
         for declaration in Declarations.of(options) { try declaration.fill(from: arguments, position: &position) }
         return options
+    }
+}
+
+/// `--color`: whether the output is coloured; a terminal's colour only (a task's colour is
+/// `task add|edit --task-color`).
+extension ColorMode: ArgumentChoice {
+    package static func rejection(_ text: String, option: String) -> CLIError {
+        // The option a task's colour had before it was `--task-color`.
+        let hint = ["red", "yellow", "green", "blue"].contains(text) ? "; a task's colour is --task-color \(text)" : ""
+        return .badInput("\(option) must be \(choiceList), got '\(text)'\(hint)")
     }
 }

@@ -18,9 +18,22 @@ enum CommandTable {
     /// Every runnable command, generated once from the command types' declarations.
     static let all: [CommandDescriptor] = Replan.configuration.subcommands.flatMap { $0.descriptors(under: []) }
 
+    /// What the first non-option words of a command line name.
+    enum Found {
+        /// A command, and the tokens without its words.
+        case command(CommandDescriptor, rest: [String])
+        /// A group's word (`task`), without a subcommand of it: its help when asked for
+        /// (`replan task --help`), else `error`. `rest` is the tokens without the words.
+        case group(help: CommandDescriptor, error: CLIError, rest: [String])
+        /// No command word at all (`replan`, `replan --help`): the overview.
+        case none
+        /// Words that name no command.
+        case unknown(CLIError)
+    }
+
     /// The command named by the first non-option words, and the tokens without those words.
     /// Global options may come first (`replan --db x.db run`).
-    static func find(_ tokens: [String]) throws(CLIError) -> (CommandDescriptor?, [String]) {
+    static func find(_ tokens: [String]) -> Found {
         var wordPositions: [Int] = []
         var i = 0
         while i < tokens.count {
@@ -42,41 +55,36 @@ enum CommandTable {
             }
         }
         let words = wordPositions.map { tokens[$0] }
+        func without(_ positions: ArraySlice<Int>) -> [String] {
+            var rest = tokens
+            for p in positions.reversed() { rest.remove(at: p) }
+            return rest
+        }
         for length in stride(from: words.count, through: 1, by: -1) {
             let path = Array(words.prefix(length))
             if let d = all.first(where: { $0.path == path }) {
-                var rest = tokens
-                for p in wordPositions.prefix(length).reversed() { rest.remove(at: p) }
-                return (d, rest)
+                return .command(d, rest: without(wordPositions.prefix(length)))
             }
         }
-        if let first = words.first {
-            let group = all.filter { $0.path.first == first }
-            if !group.isEmpty {
-                if tokens.contains("--help") || tokens.contains("-h") {
-                    // `replan task --help` is a question, not a mistake: list the subcommands.
-                    var rest = tokens
-                    for p in wordPositions.reversed() { rest.remove(at: p) }
-                    return (groupHelp(first, group), rest)
-                }
-                if words.count == 1 {
-                    throw .usage(
-                        "'\(first)' needs a subcommand: \(group.map { $0.path.dropFirst().joined(separator: " ") }.joined(separator: ", "))"
-                    )
-                }
-                let subcommands = group.map { $0.path.dropFirst().joined(separator: " ") }
-                let hint =
-                    words.count > 1
-                    ? Suggestion.closest(to: words[1], among: subcommands).map { " (did you mean '\(first) \($0)'?)" }
-                        ?? "" : ""
-                throw .usage(
-                    "unknown command '\(words.joined(separator: " "))'\(hint); '\(first)' has: \(subcommands.joined(separator: ", "))"
-                )
-            }
+        guard let first = words.first else { return .none }
+        let group = all.filter { $0.path.first == first }
+        guard !group.isEmpty else {
             let hint = Suggestion.closest(to: first, among: topLevelWords).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .usage("unknown command '\(first)'\(hint)")
+            return .unknown(.usage("unknown command '\(first)'\(hint)"))
         }
-        return (nil, tokens)
+        let subcommands = group.map { $0.path.dropFirst().joined(separator: " ") }
+        let error: CLIError
+        if words.count == 1 {
+            error = .usage("'\(first)' needs a subcommand: \(subcommands.joined(separator: ", "))")
+        } else {
+            let hint =
+                Suggestion.closest(to: words[1], among: subcommands).map { " (did you mean '\(first) \($0)'?)" } ?? ""
+            error = .usage(
+                "unknown command '\(words.joined(separator: " "))'\(hint); '\(first)' has: \(subcommands.joined(separator: ", "))"
+            )
+        }
+        // `replan task --help` is a question, not a mistake: it lists the subcommands.
+        return .group(help: groupHelp(first, group), error: error, rest: without(wordPositions[...]))
     }
 
     /// The first words of all commands (`run`, `user`, `task`, …), in table order.
@@ -99,7 +107,7 @@ enum CommandTable {
             path: [name], synopsis: "\(name) SUBCOMMAND [OPTIONS]   (replan \(name) SUBCOMMAND --help for details)",
             summary: (groupAbstract(name).map { "\($0); " } ?? "") + "subcommands: \(names)",
             details: group.map { "  replan \($0.synopsis)\n      \($0.summary)" }.joined(separator: "\n")
-        ) { _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
+        ) { _, _ in throw CLIError.usage("'\(name)' needs a subcommand: \(names)") }
     }
 
     static func overview() -> String {

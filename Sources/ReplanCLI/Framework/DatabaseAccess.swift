@@ -19,7 +19,7 @@ extension CommandContext {
 
     /// Where the database path came from, for messages about a missing database.
     /// (`--db`, `$REPLAN_DB`, the configuration file and line, `$STATE_DIRECTORY`, or the
-    /// default location: resolved once, in `CommandContext.databaseLocation`.)
+    /// default location: resolved once, in `ReplanSettings.databaseLocation`.)
     var databasePathSource: String { databaseSource }
 
     func openDatabaseAt(_ databasePath: String) throws(CLIError) -> ReplanDatabase {
@@ -68,7 +68,7 @@ enum CLIValues {
 
     static func color(_ text: String) throws(CLIError) -> TaskColor {
         guard let c = TaskColor(importing: text) else {
-            throw .badInput("--color '\(text)' is not red, yellow, green or blue")
+            throw .badInput("--task-color '\(text)' is not red, yellow, green or blue")
         }
         return c
     }

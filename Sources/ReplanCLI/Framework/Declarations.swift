@@ -156,14 +156,20 @@ extension Option {
         }
     }
 
-    /// The flag of a `SettingSpec` (`--model`): its value is read through
-    /// `CommandContext.setting`, which ranks it above the environment and the configuration
-    /// file; the declaration puts it in the usage line, help and completion.
-    init(setting: SettingSpec, value: String = "VALUE", help: String, completion: CompletionKind = .none)
-    where Value == String? {
+    /// The flag of a `SettingSpec` (`--model`): the command hands its value to
+    /// `ReplanSettings` (`SettingFlags`), which ranks it above the environment and the
+    /// configuration file and checks it there, naming its source; the declaration puts it in
+    /// the usage line, help and completion. A typed choice (`--on-model-error`) is checked
+    /// when parsed, like every other choice.
+    init<T: ExpressibleByArgument>(
+        setting: SettingSpec, value: String = "VALUE", help: String, completion: CompletionKind? = nil
+    ) where Value == T? {
         let name = setting.flag ?? "--" + setting.key
-        let spec = OptionSpec.value(name, help, valueName: value, completion: completion)
-        self.init(spec: spec) { (values: [String]) throws(CLIError) -> String? in values.last }
+        let spec = OptionSpec.value(name, help, valueName: value, completion: completion ?? T.completion)
+        self.init(spec: spec) { (values: [String]) throws(CLIError) -> T? in
+            guard let text = values.last else { return nil }
+            return try T(argument: text, option: name)
+        }
     }
 }
 

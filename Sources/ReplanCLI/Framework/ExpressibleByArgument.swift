@@ -67,15 +67,25 @@ extension Bool: ExpressibleByArgument {
 }
 
 /// A fixed set of words (`--format json|ics`): parsed from the raw value, listed in usage
-/// lines and completed by the shells, from the cases themselves.
-package protocol ArgumentChoice: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+/// lines and completed by the shells, from the cases themselves. This is the one place a
+/// word-valued option rejects a word it does not know; a choice whose message or exit code
+/// predates this type keeps it by overriding `rejection`.
+package protocol ArgumentChoice: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {
+    /// The case `text` names; by default its raw value only. Overridden for an accepted word
+    /// that help does not list (`--repeat none`, `--from replan/1`).
+    static func choice(_ text: String) -> Self?
+    /// The error for a word that names no case.
+    static func rejection(_ text: String, option: String) -> CLIError
+}
 
 extension ArgumentChoice {
     package init(argument text: String, option: String) throws(CLIError) {
-        guard let v = Self(rawValue: text) else {
-            throw .badInput("\(option) must be \(Self.choiceList), got '\(text)'")
-        }
+        guard let v = Self.choice(text) else { throw Self.rejection(text, option: option) }
         self = v
+    }
+    package static func choice(_ text: String) -> Self? { Self(rawValue: text) }
+    package static func rejection(_ text: String, option: String) -> CLIError {
+        .badInput("\(option) must be \(choiceList), got '\(text)'")
     }
     package static var valueName: String { allCases.map(\.rawValue).joined(separator: "|") }
     package static var completion: CompletionKind { .words(allCases.map(\.rawValue)) }

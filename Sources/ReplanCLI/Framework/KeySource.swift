@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the model API key comes from, in the order `run` looks: `--api-key-file`, the systemd
 /// credential (`$CREDENTIALS_DIRECTORY/openai-api-key`), a non-empty `$OPENAI_API_KEY`, the
-/// configuration file's `api_key_file`. `run`, `preview`, `config show` and `status` all find
-/// it here, so they cannot disagree on whether the model is on.
+/// configuration file's `api_key_file`. `ReplanSettings` finds it here once for `run`, `preview`,
+/// `config show` and `status`, so they cannot disagree on whether the model is on.
 struct KeySource: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case file(path: String)
@@ -18,20 +18,22 @@ struct KeySource: Sendable, Equatable {
     /// The file the package's unit hands to the service as its credential (`LoadCredential=`).
     static let serviceCredential = "/etc/replan/openai-api-key"
 
-    /// The first source that is set, or nil: no key, the model stage is skipped.
-    static func find(context ctx: CommandContext) -> KeySource? {
-        if let path = ctx.globals.apiKeyFile { return KeySource(kind: .file(path: path), label: "--api-key-file") }
-        if let dir = ctx.environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
+    /// The first source that is set, or nil: no key, the model stage is skipped. `flag` is
+    /// `--api-key-file`, `setting` the configuration file's `api_key_file` (resolved by
+    /// `ReplanSettings`, which keeps the result).
+    static func find(flag: String?, environment: [String: String], setting: ResolvedSetting?) -> KeySource? {
+        if let path = flag { return KeySource(kind: .file(path: path), label: "--api-key-file") }
+        if let dir = environment["CREDENTIALS_DIRECTORY"], !dir.isEmpty,
             FileManager.default.fileExists(atPath: dir + "/openai-api-key")
         {
             return KeySource(kind: .file(path: dir + "/openai-api-key"), label: "systemd credential")
         }
         // An empty variable counts as unset (as for every other setting), so the file's
         // api_key_file still applies.
-        if let key = ctx.environment["OPENAI_API_KEY"], !key.trimmingWhitespace().isEmpty {
+        if let key = environment["OPENAI_API_KEY"], !key.trimmingWhitespace().isEmpty {
             return KeySource(kind: .environment, label: "$OPENAI_API_KEY")
         }
-        if let file = ctx.setting(.apiKeyFile) { return KeySource(kind: .file(path: file.value), label: file.label) }
+        if let file = setting { return KeySource(kind: .file(path: file.value), label: file.label) }
         return nil
     }
 

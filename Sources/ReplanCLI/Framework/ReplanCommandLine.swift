@@ -27,28 +27,20 @@ package enum ReplanCommandLine {
                 Array(tokens.dropFirst()) + ["--help"], environment: environment, console: console,
                 interruption: interruption)
         }
-        // Only options before a "--" count: after it, "--json" is someone's positional.
-        let options = tokens.prefix { $0 != "--" }
-        if options.contains("--version") {
+        let line = ParsedCommandLine(tokens)
+        if line.arguments.flag("--version") {
             console.out("replan \(ReplanVersion.current)")
             return .success
         }
-        let wantsJSON = options.contains("--json")
+        let wantsJSON = line.arguments.flag("--json")
         do {
-            let (descriptor, rest) = try CommandTable.find(tokens)
-            guard let descriptor else {
+            if let failure = line.failure { throw failure }
+            guard let descriptor = line.command else {
                 console.out(CommandTable.overview())
-                return rest.contains("--help") || rest.contains("-h") || tokens.isEmpty ? .success : .usage
+                return line.asksHelp || tokens.isEmpty ? .success : .usage
             }
-            let args = try Arguments(tokens: rest, specs: descriptor.options + GlobalOptions.specs)
-            let globals = try GlobalOptions.parse(args)
-            // `task add|edit --color` is a task's colour; those commands print no colour anyway.
-            if !descriptor.options.contains(where: { $0.name == "--color" }), let color = globals.color {
-                guard let mode = ColorMode(rawValue: color) else {
-                    throw CLIError.badInput("--color must be auto, always or never, got '\(color)'")
-                }
-                console.setColorMode(mode)
-            }
+            let globals = try GlobalOptions.parse(line.arguments)
+            if let mode = globals.color { console.setColorMode(mode) }
             if globals.help {
                 console.out(descriptor.helpText())
                 return .success
@@ -58,14 +50,14 @@ package enum ReplanCommandLine {
                 ?? CommandContext.parseNow(environment["REPLAN_NOW"], source: "REPLAN_NOW")
                 ?? Date()
             let configuration = try ConfigurationFile.load(flag: globals.config, environment: environment)
-            let database = try CommandContext.databaseLocation(
+            let database = try ReplanSettings.databaseLocation(
                 flag: globals.db, environment: environment, configuration: configuration)
             var context = CommandContext(
-                arguments: args, globals: globals, environment: environment, console: console, now: now,
+                globals: globals, environment: environment, console: console, now: now,
                 databasePath: database.value, interruption: interruption)
             context.databaseSource = database.source
             context.configuration = configuration
-            return try descriptor.run(context)
+            return try descriptor.run(line.arguments, context)
         } catch let error as CLIError {
             console.log("replan: \(error.message)", priority: error.code == .usage ? .warning : .error)
             if error.code == .usage { console.log("(run 'replan --help' for the commands)") }
