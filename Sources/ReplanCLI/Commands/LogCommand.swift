@@ -23,7 +23,7 @@ struct LogCommand: ReplanCommand {
 
     @Option(name: "--run", range: 1...Int.max, help: "one run, with a line per student") var runID: Int?
     @Option(name: "--user", value: "ID", help: "only this student") var user: String?
-    @Option(name: "--status", help: "changed, unchanged, skipped, failed or model-error") var status: StatusChoice?
+    @Option(name: "--status", help: "only runs and student lines with this outcome") var status: StatusChoice?
     @Option(name: "--since", value: "DATE", help: "runs and changesets from this date (YYYY-MM-DD) or instant on")
     var since: String?
     @Flag(name: "--detail", help: "a line per student under each run") var detail: Bool
