@@ -58,8 +58,8 @@ struct ReplanSettings: Sendable {
     /// `config show` to print as given.
     var given: [String: ResolvedSetting] = [:]
 
-    /// Resolves and checks every setting; the first bad value is the error (in the order of
-    /// `SettingSpec.all`'s model settings first, as `run` has always reported them).
+    /// Resolves and checks every setting; the first bad value is the error, in the order `run`
+    /// has always checked them (the model endpoint first, the prompt directory last).
     init(flags: SettingFlags = SettingFlags(), context ctx: CommandContext) throws(CLIError) {
         database = ResolvedSetting(value: ctx.databasePath, source: ctx.databaseSource)
         func take(_ spec: SettingSpec, _ flag: String?) -> ResolvedSetting? {
