@@ -63,10 +63,12 @@ package struct GoalCheck: Hashable, Sendable {
     /// - Parameters:
     ///   - now: the student's local time.
     ///   - through: the last day a session may be placed on (today + `horizonDays`).
-    package init(goal: Goal, plan: UserPlan, now: CivilDateTime, through: CivilDate) {
+    ///   - days: the days checked from today (`GoalCheck.days`; a model planning ahead may look
+    ///     farther).
+    package init(goal: Goal, plan: UserPlan, now: CivilDateTime, through: CivilDate, days: Int = GoalCheck.days) {
         let today = now.date
         from = today
-        self.through = min(through, today.adding(days: GoalCheck.days - 1))
+        self.through = min(through, today.adding(days: max(1, days) - 1))
         guard goal.isCheckable, self.through >= today else { return }
         let terms = goal.terms
         let last = terms.reduce(self.through) { acc, t in
