@@ -19,16 +19,20 @@ struct SensibleModel: ModelReviewer {
     /// Who is diligent, lazy, wrong or idle tonight (by student id and plan date).
     let mood: @Sendable (String, CivilDate) -> Mood
     let calls: Counter
-    /// Calls that changed nothing and stated nothing new.
+    /// Calls that had nothing to do: no goal to state, nothing the plan could mend.
     let idle: Counter
+    /// The same, asked for flags (the local rules' `could-not-fit`, which this model leaves to
+    /// the student).
+    let idleFlags: Counter
 
     init(
-        goals: [String: String], calls: Counter = Counter(), idle: Counter = Counter(),
+        goals: [String: String], calls: Counter = Counter(), idle: Counter = Counter(), idleFlags: Counter = Counter(),
         mood: @escaping @Sendable (String, CivilDate) -> Mood = { _, _ in .diligent }
     ) {
         self.goals = goals
         self.calls = calls
         self.idle = idle
+        self.idleFlags = idleFlags
         self.mood = mood
     }
 
@@ -55,6 +59,14 @@ struct SensibleModel: ModelReviewer {
             stated = true
         }
         let mood = mood(working.user.id, today)
+        // Whether the call had anything to do: a goal to state, or something the plan could mend.
+        var hadWork = stated
+        if let target {
+            let week = GoalCheck(
+                goal: target, plan: working, now: local.now, through: today.adding(days: working.settings.horizonDays))
+            hadWork = hadWork || !week.violations.isEmpty || week.shortfalls.contains { $0.hasRoom }
+        }
+        if !hadWork { (why.hasPrefix("the local rules left sessions") ? idleFlags : idle).increment() }
         if let target, mood != .idle {
             let through = today.adding(days: working.settings.horizonDays)
             // It plans the whole horizon, so the days entering the checked week hold already.
@@ -94,7 +106,6 @@ struct SensibleModel: ModelReviewer {
                     ToolCall(id: "s", name: AssistantTools.saveTask, arguments: Self.json(["tasks": .array(items)])))
             }
         }
-        if executor.touched.isEmpty && !stated { idle.increment() }
         _ = executor.execute(
             ToolCall(
                 id: "e", name: AssistantTools.endConversation,
