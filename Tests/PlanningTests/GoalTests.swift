@@ -200,4 +200,25 @@ import Testing
             [Fx.task("a", "English", "2025-01-08T10:00", "2025-01-08T10:10", category: "English")])
         #expect(a.keys != c.keys)
     }
+
+    // MARK: - The morning note
+
+    @Test(arguments: [
+        ("en", "Your goal (at-least 30m English on mon-fri) falls short", "Wed 8 Jan: 10 of 30 minutes of English"),
+        ("zh-TW", "你的目標（at-least 30m English on mon-fri）尚未達成", "English 10／30 分鐘"),
+    ])
+    func theMorningNoteSaysWhichDayFallsShort(_ language: String, _ heading: String, _ line: String) throws {
+        let goal = try Goal(parsing: "at-least 30m English on mon-fri")
+        let c = GoalCheck(
+            goal: goal,
+            plan: Fx.plan([Fx.task("b", "English", "2025-01-08T10:00", "2025-01-08T10:10", category: "English")]),
+            now: Self.now, through: date("2025-01-08"))
+        var night = MorningNote.Night(
+            edits: [], flags: [], summary: PlanSummary(), planDate: date("2025-01-07"), deleteAfterDays: 7,
+            modelQuestion: "Shall I add Saturdays?")
+        night.goalCheck = (goal, c)
+        let note = try #require(MorningNote.render(night, language: language))
+        #expect(note.body.contains(heading), "\(note.body)")
+        #expect(note.body.contains(line), "\(note.body)")
+    }
 }
