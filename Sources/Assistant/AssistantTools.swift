@@ -1,6 +1,6 @@
 import JSON
 
-/// The four tools of docs/model.md §12 as JSON Schemas (`strict: true`, no additional properties),
+/// The five tools of docs/model.md §12 as JSON Schemas (`strict: true`, no additional properties),
 /// ready to send: the schemas are `JSONValue`s, which go out with whole numbers as integers.
 ///
 /// Strict function calling requires every property to be listed in `required`; optional
@@ -10,6 +10,7 @@ package enum AssistantTools {
     package static let updateTask = "updateTask"
     package static let deleteTask = "deleteTask"
     package static let endConversation = "end_conversation"
+    package static let setGoal = "set_goal"
 
     static let dateTimeDescription = "YYYY-MM-DDTHH:MM local (YYYY-MM-DD if all-day)"
 
@@ -57,6 +58,18 @@ package enum AssistantTools {
                 "summary": ["type": ["string", "null"], "description": "one or two sentences for the student"],
                 "status": ["type": ["string", "null"], "enum": ["done", "nothing-needed", "needs-student", nil]],
                 "question": ["type": ["string", "null"], "description": "what the student must decide, if anything"],
+            ])),
+        ToolDefinition(
+            name: setGoal,
+            description:
+                "State the checkable goal you commit to for a new or changed instruction (replan checks it every night and asks you again only when the plan falls short). Terms joined by '; ': 'at-least 30m CATEGORY on mon-fri' (CATEGORY 'all' for all study), 'none-after 21:00', 'none-on sat,sun', 'total 600m CATEGORY before YYYY-MM-DD'; or 'not-checkable: why'.",
+            parameters: object([
+                "goal": ["type": "string"],
+                "reviewAgainOn": [
+                    "type": ["string", "null"],
+                    "description":
+                        "YYYY-MM-DD: when to look at the instruction again (e.g. three days before an exam); null for none",
+                ],
             ])),
     ]
 

@@ -65,6 +65,10 @@ package struct ConversationOutcome: Sendable {
     /// The `status` and `question` of `end_conversation`, when given.
     package var endStatus: String?
     package var question: String?
+    /// The goal the model stated with `set_goal` and its next review date (docs/model.md §17);
+    /// nil when it stated none or the conversation failed.
+    package var goal: Goal?
+    package var reviewAgainOn: CivilDate?
 
     package var failed: Bool { ending.isFailure }
 }

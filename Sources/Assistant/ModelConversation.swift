@@ -51,7 +51,7 @@ package struct ModelConversation: Sendable {
     package func run(
         plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
         why: String = "a review of my plan", takenBack: TakenBack = TakenBack(edits: []),
-        cancellation: CancellationToken? = nil
+        goal: GoalBrief = .none, cancellation: CancellationToken? = nil
     ) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0
@@ -72,13 +72,16 @@ package struct ModelConversation: Sendable {
             outcome.finishReasons = finishReasons
             outcome.endStatus = kept?.endStatus
             outcome.question = kept?.question
+            outcome.goal = kept?.goal
+            outcome.reviewAgainOn = kept?.reviewAgainOn
             return outcome
         }
 
         let prompt: PromptMessages
         do {
             let said = takenBack.isEmpty ? why : "\(why). \(takenBack.text())"
-            prompt = try self.prompt.render(plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said)
+            prompt = try self.prompt.render(
+                plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said, goal: goal)
         } catch {
             return finish(.failed, executor: nil, error: error.description)
         }

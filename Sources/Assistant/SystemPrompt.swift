@@ -52,7 +52,7 @@ package struct SystemPrompt: Sendable {
     ///   - why: why the model is asked tonight (the call policy's words).
     package func render(
         plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-        why: String = "a review of my plan"
+        why: String = "a review of my plan", goal: GoalBrief = .none
     ) throws(PromptError) -> PromptMessages {
         let s = plan.settings
         let window = PlanWindow(today: now.date, settings: s)
@@ -76,8 +76,12 @@ package struct SystemPrompt: Sendable {
             "plan": PlanLines.render(plan, today: now.date, through: window.through),
             "freeSlots": FreeSlots.render(plan, now: now, days: min(SystemPrompt.freeSlotDays, s.horizonDays + 1)),
         ]
-        let user = try (s.windowsEnabled ? withSettings : withoutSettings).render(
+        var user = try (s.windowsEnabled ? withSettings : withoutSettings).render(
             values, required: SystemPrompt.required)
+        // The goal section (docs/model.md §17) follows the template's text, so the templates
+        // need no placeholder for it.
+        let goalSection = SystemPrompt.goalText(goal, instruction: instruction)
+        if !goalSection.isEmpty { user += (user.hasSuffix("\n") ? "\n" : "\n\n") + goalSection + "\n" }
         return PromptMessages(system: try system.render([:], required: []), user: user)
     }
 

@@ -49,6 +49,9 @@ package struct ToolExecutor: Sendable {
     package private(set) var endStatus: String?
     /// What the student must decide, when the model said `needs-student`.
     package private(set) var question: String?
+    /// The goal the model stated with `set_goal` (docs/model.md §17), and its next review date.
+    package private(set) var goal: Goal?
+    package private(set) var reviewAgainOn: CivilDate?
 
     /// The order of every course as the model was shown it (G2, docs/model.md §13).
     private let order: CourseOrder
@@ -91,8 +94,33 @@ package struct ToolExecutor: Sendable {
     /// The names of the tools, for messages.
     static let toolNames = [
         AssistantTools.saveTask, AssistantTools.updateTask, AssistantTools.deleteTask,
-        AssistantTools.endConversation,
+        AssistantTools.endConversation, AssistantTools.setGoal,
     ]
+
+    /// `set_goal`: the goal is parsed and checked by `Goal`, the review date by `StatedGoal`
+    /// (today … today + 60 days); a later call replaces an earlier one.
+    mutating func setGoal(_ arguments: JSONObjectReader) throws(ToolFailure) -> JSONValue {
+        let text: String?
+        let reviewText: String?
+        do throws(DataError) {
+            text = try arguments.optionalString("goal")
+            reviewText = try arguments.optionalString("reviewAgainOn")
+        } catch { throw ToolFailure(error) }
+        guard let text else { throw ToolFailure("goal is required: the goal text, or 'not-checkable: why'") }
+        let parsed: Goal
+        do throws(GoalError) { parsed = try Goal(parsing: text) } catch { throw ToolFailure(error.message) }
+        var review: CivilDate?
+        if let r = reviewText?.trimmingWhitespace(), !r.isEmpty {
+            guard let date = CivilDate(r) else { throw ToolFailure("reviewAgainOn '\(r)' is not a date YYYY-MM-DD") }
+            do throws(GoalError) { try StatedGoal.validateReviewDate(date, today: now.date) } catch {
+                throw ToolFailure(error.message)
+            }
+            review = date
+        }
+        goal = parsed
+        reviewAgainOn = review
+        return ["ok": true, "goal": .string(parsed.description)]
+    }
 
     /// Runs one tool call and returns its result (see `ToolResult`).
     ///
@@ -132,6 +160,9 @@ package struct ToolExecutor: Sendable {
                 if question?.isEmpty == true { question = nil }
                 ended = true
                 return ["ok": true]
+            case AssistantTools.setGoal:
+                try arguments.rejectUnknownKeys(["goal", "reviewAgainOn"])
+                return try setGoal(arguments)
             default:
                 return ToolResult.failure(
                     "unknown tool '\(call.name)'; the tools are \(Self.toolNames.joined(separator: ", "))")

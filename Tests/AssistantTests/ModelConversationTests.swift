@@ -85,7 +85,7 @@ import Testing
             let tools = (body["tools"] as? [[String: Any]] ?? []).compactMap {
                 ($0["function"] as? [String: Any])?["name"] as? String
             }
-            #expect(tools == ["saveTask", "updateTask", "deleteTask", "end_conversation"])
+            #expect(tools == ["saveTask", "updateTask", "deleteTask", "end_conversation", "set_goal"])
             Self.expectEveryToolCallAnswered(Self.messages(body))
         }
         if let outcome { #expect(!outcome.transcript.text.contains(Self.apiKey)) }

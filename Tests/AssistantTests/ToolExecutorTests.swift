@@ -621,7 +621,7 @@ import Testing
             run("rescheduleEverything", ["tasks": []]) == [
                 "ok": false,
                 "error":
-                    "unknown tool 'rescheduleEverything'; the tools are saveTask, updateTask, deleteTask, end_conversation",
+                    "unknown tool 'rescheduleEverything'; the tools are saveTask, updateTask, deleteTask, end_conversation, set_goal",
             ])
     }
 

@@ -301,3 +301,80 @@ struct ModelCallPolicyTests {
         #expect(asked["s0"] == "asked: plan-changed")
     }
 }
+
+/// docs/model.md §17: with a checkable goal the check decides; a not-checkable one keeps the
+/// periodic review; the model's own review date asks once.
+@Suite("The call policy with a goal")
+struct GoalCallPolicyTests {
+    static let instruction = "30 minutes of English every weekday"
+    static let today = date("2025-01-07")
+
+    func memory(goal: String?, review: CivilDate? = nil, unmended: Set<String> = []) throws -> ModelMemory {
+        let digest = ModelCallPolicy.instructionDigest(Self.instruction)
+        var settings = UserSettings()
+        settings.instruction = Self.instruction
+        return ModelMemory(
+            instructionDigest: digest,
+            settingsDigest: ModelCallPolicy.settingsDigest(settings, language: "en", zone: "Asia/Taipei"),
+            reviewedOn: Self.today.adding(days: -30), planFrom: Self.today, planThrough: Self.today, planDigest: "",
+            goal: try goal.map {
+                StatedGoal(
+                    goal: try Goal(parsing: $0), setBy: .model, instructionDigest: digest, setOn: Self.today,
+                    reviewAgainOn: review)
+            }, goalUnmended: unmended)
+    }
+
+    func decide(_ memory: ModelMemory, check: GoalCheck?, planChanged: Bool? = false) -> String {
+        var settings = UserSettings()
+        settings.instruction = Self.instruction
+        let d = ModelCallPolicy().decide(
+            userID: "s0", settings: settings, language: "en", zone: "Asia/Taipei", flags: [], memory: memory,
+            planDate: Self.today, planChanged: planChanged, goalCheck: check)
+        return "\(d.ask ? "asked" : "not asked"): \(d.reason)"
+    }
+
+    func check(_ goal: String, _ tasks: [StudyTask] = []) throws -> GoalCheck {
+        GoalCheck(
+            goal: try Goal(parsing: goal), plan: Fx.plan(tasks), now: at("2025-01-07T03:00"),
+            through: date("2025-01-21"))
+    }
+
+    @Test func aGoalThatHoldsAsksNobodyEvenWhenThePlanChangedOrAReviewIsLate() throws {
+        let goal = "at-least 30m all on sat"
+        #expect(
+            decide(try memory(goal: goal), check: try check("none-on sun"), planChanged: true)
+                == "not asked: goal-holds")
+    }
+
+    @Test func aShortfallWithRoomAsksOnceAndNotWhenLeftAsItWas() throws {
+        let goal = "at-least 30m English on mon-fri"
+        let c = try check(goal)
+        #expect(decide(try memory(goal: goal), check: c) == "asked: goal-shortfall")
+        #expect(decide(try memory(goal: goal, unmended: c.keys), check: c) == "not asked: goal-unmended")
+        // A day without room is the student's: no ask.
+        let weekend = try check("at-least 30m English on sat")
+        #expect(decide(try memory(goal: "at-least 30m English on sat"), check: weekend) == "not asked: goal-unmended")
+    }
+
+    @Test func aViolationAsks() throws {
+        let c = try check("none-after 16:00", [Fx.task("x", "Piano", "2025-01-08T15:30", "2025-01-08T16:30")])
+        #expect(decide(try memory(goal: "none-after 16:00"), check: c) == "asked: goal-violation")
+    }
+
+    @Test func theModelsReviewDateAsksOnceItHasCome() throws {
+        let goal = "none-on sun"
+        #expect(decide(try memory(goal: goal, review: Self.today), check: try check(goal)) == "asked: review-date")
+        #expect(
+            decide(try memory(goal: goal, review: Self.today.adding(days: 1)), check: try check(goal))
+                == "not asked: goal-holds")
+        var reviewed = try memory(goal: goal, review: Self.today)
+        reviewed.reviewedOn = Self.today
+        #expect(decide(reviewed, check: try check(goal)) == "not asked: goal-holds")
+    }
+
+    @Test func aNotCheckableGoalKeepsThePeriodicReview() throws {
+        // Reviewed 30 days ago: the periodic review is due.
+        #expect(decide(try memory(goal: "not-checkable: tone"), check: nil) == "asked: periodic-review")
+        #expect(decide(try memory(goal: nil), check: nil) == "asked: periodic-review")
+    }
+}

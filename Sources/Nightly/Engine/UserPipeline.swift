@@ -136,10 +136,13 @@ package struct UserPipeline: Sendable {
                 planChanged = remembered.asks(tonight: original, digest: tonight)
             }
         }
+        // The instruction's goal, checked on the plan the rules left (docs/model.md §17).
+        var goals = NightGoals(original: original, memory: memory, planDate: planDate)
+        let goalCheck = goals.check(local.plan, now: localNow)
         let decision = policy.decide(
             userID: original.user.id, settings: original.settings, language: original.user.language,
             zone: original.zone.identifier, flags: local.flags, memory: memory, planDate: planDate,
-            planChanged: planChanged)
+            planChanged: planChanged, goalCheck: goalCheck)
         model.decision = decision
         var reviewed = false
         var modelTouched: Set<OccurrenceID> = []
@@ -154,7 +157,8 @@ package struct UserPipeline: Sendable {
                 }
             } else if let admission,
                 !admission.admit(
-                    urgent: Self.isUrgent(original, flags: local.flags, memory: memory, planDate: planDate))
+                    urgent: Self.isUrgent(original, flags: local.flags, memory: memory, planDate: planDate)
+                        || goals.isUrgent(goalCheck, memory: memory))
             {
                 // Not reached tonight, like the students after a deadline: local edits only, and
                 // the policy asks again next night, since nothing was reviewed.
@@ -165,7 +169,9 @@ package struct UserPipeline: Sendable {
                     error = "model unavailable: \(ModelAdmission.notReached)"
                 }
             } else {
-                let r = reviewer.review(working, local: local, now: now, why: decision.why, takenBack: takenBack)
+                let r = reviewer.review(
+                    working, local: local, now: now, why: decision.why, takenBack: takenBack,
+                    goal: goals.brief(check: goalCheck))
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(
@@ -187,6 +193,7 @@ package struct UserPipeline: Sendable {
                     }
                 } else {
                     working = r.plan
+                    goals.stated(r.goal, reviewAgainOn: r.reviewAgainOn)
                     modelTouched = Set(r.touched.keys)
                     for (id, detail) in r.touched {
                         reasons[id] = .model
@@ -218,6 +225,9 @@ package struct UserPipeline: Sendable {
                 report: report)
             status = prepared == nil ? .unchanged : .changed
         }
+        // The goal on the plan the night leaves: for the memory, and for the note when it falls short.
+        let goalAfter = goals.after(
+            prepared == nil ? original : working, now: localNow, asked: model.called && review?.failed == false)
         // What the night lists is what it counts (G5): the local rules' edits as the changeset
         // finally reads them, the model's among them under its own reason.
         let summary = prepared.map { PlanSummary(edits: $0.edits) } ?? PlanSummary()
@@ -231,11 +241,12 @@ package struct UserPipeline: Sendable {
         if status == .changed || status == .unchanged {
             var starts: [OccurrenceID: CivilDateTime] = [:]
             for f in local.flags { starts[f.id] = original.occurrence(f.id)?.start }
-            let facts = MorningNote.Night(
+            var facts = MorningNote.Night(
                 edits: prepared?.edits ?? [], flags: local.flags, summary: summary, planDate: planDate,
                 deleteAfterDays: original.settings.deleteAfterDays,
                 changesetID: prepared == nil ? nil : OutboxEntry.Note.changesetMark,
                 flagStarts: starts, modelSummary: model.summary, modelQuestion: model.question)
+            if let goal = goalAfter.stated?.goal, let check = goalAfter.check { facts.goalCheck = (goal, check) }
             if prepared == nil && !facts.isQuiet { noteReport = .object(report) }
             if original.settings.notificationsEnabled,
                 let note = MorningNote.render(facts, language: original.user.language)
@@ -265,7 +276,8 @@ package struct UserPipeline: Sendable {
         night.memoryUpdate = memoryUpdate(
             original: original, after: prepared == nil ? original : working, status: status!,
             memory: memory, planDate: planDate, reviewed: reviewed, flags: local.flags,
-            modelTouched: prepared == nil ? [] : modelTouched)
+            modelTouched: prepared == nil ? [] : modelTouched,
+            goal: goalAfter)
         return (night, review)
     }
 
@@ -294,7 +306,8 @@ package struct UserPipeline: Sendable {
     /// successfully, so a failed review is retried.
     func memoryUpdate(
         original: UserPlan, after: UserPlan, status: UserNight.Status, memory: ModelMemory?,
-        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag], modelTouched: Set<OccurrenceID> = []
+        planDate: CivilDate, reviewed: Bool, flags: [PlanFlag], modelTouched: Set<OccurrenceID> = [],
+        goal: NightGoals.After? = nil
     ) -> UserNight.MemoryUpdate? {
         guard status == .changed || status == .unchanged else { return nil }
         let instruction = original.settings.instruction.trimmingWhitespace()
@@ -325,6 +338,10 @@ package struct UserPipeline: Sendable {
                 zone: original.zone.identifier)
             next.reviewedOn = planDate
             next.reviewedFlags = Set(flags.map(ModelCallPolicy.flagKey))
+        }
+        if let goal {
+            next.goal = goal.stated
+            next.goalUnmended = goal.unmended
         }
         return next == memory ? nil : .store(next)
     }

@@ -38,6 +38,12 @@ package struct AssistantReviewer: ModelReviewer {
     package func review(
         _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack
     ) -> ModelReview {
+        review(working, local: local, now: now, why: why, takenBack: takenBack, goal: .none)
+    }
+
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
+    ) -> ModelReview {
         if let breaker, breaker.isOpen {
             shutoff?.trip(breaker.reason)
             return ModelReview(plan: working, ending: .failed, error: breaker.reason)
@@ -55,7 +61,7 @@ package struct AssistantReviewer: ModelReviewer {
         }
         let outcome = conversation.run(
             plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-            why: why, takenBack: takenBack, cancellation: watch?.token ?? cancellation)
+            why: why, takenBack: takenBack, goal: goal, cancellation: watch?.token ?? cancellation)
         watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")
@@ -91,6 +97,8 @@ package struct AssistantReviewer: ModelReviewer {
         review.finishReasons = outcome.finishReasons
         review.endStatus = outcome.endStatus
         review.question = outcome.question
+        review.goal = outcome.goal
+        review.reviewAgainOn = outcome.reviewAgainOn
         return review
     }
 }

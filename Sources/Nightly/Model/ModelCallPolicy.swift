@@ -18,11 +18,19 @@ import Store
 ///   it (a digest of the plan on the dates the last night covered; completing a session is not
 ///   a change, the nightly rules' own moves are not either, as the digest is taken after them;
 ///   when the remembered dates were not loaded, e.g. after downtime, it is no reason);
+/// - `goal-violation` / `goal-shortfall`: the instruction has a checkable goal (docs/model.md
+///   §17) and tonight's check of the coming days finds an open session that breaks it, or a day
+///   short of it where the plan has room, that the model was not asked about already (the
+///   same day and amount left as it was after the last ask is not asked again);
+/// - `review-date`: the model's own next review date (`reviewAgainOn`) has come;
+/// - `plan-changed` and `periodic-review` only without a checkable goal: a goal that holds
+///   needs no review, and a change of the plan that matters shows in the check;
 /// - `periodic-review`: a standing instruction is reviewed every `reviewEveryDays` days, on a
 ///   night chosen by a stable hash of the student id so the reviews spread evenly over the
 ///   period (or on the first night after a missed one).
 ///
-/// Not asked: `no-instruction` (nothing to carry out, no new flag) and `unchanged`.
+/// Not asked: `no-instruction` (nothing to carry out, no new flag), `goal-holds`,
+/// `goal-unmended` (only shortfalls the model was asked about, or without room) and `unchanged`.
 package struct ModelCallPolicy: Sendable {
     /// Days between reviews of an unchanged standing instruction; 0 turns them off.
     package var reviewEveryDays: Int
@@ -52,6 +60,9 @@ package struct ModelCallPolicy: Sendable {
             case "settings-changed": return "I changed my settings"
             case "plan-changed": return "I changed my plan since your last review"
             case "periodic-review": return "the periodic review of my standing instruction"
+            case "goal-shortfall": return "my plan falls short of my goal (see my goal below: which day, by how much)"
+            case "goal-violation": return "sessions of my plan break my goal (see my goal below)"
+            case "review-date": return "the review date you set for my instruction has come"
             default: return reason
             }
         }
@@ -60,9 +71,11 @@ package struct ModelCallPolicy: Sendable {
     /// - Parameters:
     ///   - planChanged: whether the plan on the remembered dates differs from the remembered
     ///     digest (nil: could not tell, e.g. no memory).
+    ///   - goalCheck: tonight's check of the instruction's current goal after the local rules
+    ///     (nil: no current, checkable goal).
     package func decide(
         userID: String, settings: UserSettings, language: String, zone: String, flags: [PlanFlag],
-        memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?
+        memory: ModelMemory?, planDate: CivilDate, planChanged: Bool?, goalCheck: GoalCheck? = nil
     ) -> Decision {
         let seen = memory?.reviewedFlags ?? []
         if flags.contains(where: { !seen.contains(Self.flagKey($0)) }) { return Decision(ask: true, reason: "flags") }
@@ -75,6 +88,22 @@ package struct ModelCallPolicy: Sendable {
         if settingsChanged(since: memory.settingsDigest, settings, language: language, zone: zone) {
             return Decision(ask: true, reason: "settings-changed")
         }
+        let goal = memory.goal.flatMap { $0.belongs(to: handled) ? $0 : nil }
+        if let goalCheck, goal?.goal.isCheckable == true {
+            if goalCheck.violations.contains(where: { !memory.goalUnmended.contains($0.key) }) {
+                return Decision(ask: true, reason: "goal-violation")
+            }
+            if goalCheck.shortfalls.contains(where: { $0.hasRoom && !memory.goalUnmended.contains($0.key) }) {
+                return Decision(ask: true, reason: "goal-shortfall")
+            }
+            if isReviewDateDue(goal, memory: memory, planDate: planDate) {
+                return Decision(ask: true, reason: "review-date")
+            }
+            return Decision(ask: false, reason: goalCheck.holds ? "goal-holds" : "goal-unmended")
+        }
+        if isReviewDateDue(goal, memory: memory, planDate: planDate) {
+            return Decision(ask: true, reason: "review-date")
+        }
         // Unknown is no reason (docs/model.md §13): after downtime the remembered dates may lie
         // before what tonight loaded, and a student who changed nothing must not be told
         // "I changed my plan".
@@ -83,6 +112,12 @@ package struct ModelCallPolicy: Sendable {
             return Decision(ask: true, reason: "periodic-review")
         }
         return Decision(ask: false, reason: "unchanged")
+    }
+
+    /// The model's own review date has come and was not reviewed on or after it yet.
+    func isReviewDateDue(_ goal: StatedGoal?, memory: ModelMemory, planDate: CivilDate) -> Bool {
+        guard let date = goal?.reviewAgainOn, date <= planDate else { return false }
+        return memory.reviewedOn.map { $0 < date } ?? true
     }
 
     /// The student's review night comes once per period (a stable hash of the id picks which),

@@ -16,6 +16,10 @@ package protocol ModelReviewer: Sendable {
     /// - Parameter takenBack: the model's edits the student undid (docs/model.md §14).
     func review(_ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack)
         -> ModelReview
+    /// - Parameter goal: the instruction's goal and tonight's check of it (docs/model.md §17).
+    func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
+    ) -> ModelReview
 }
 
 extension ModelReviewer {
@@ -29,6 +33,13 @@ extension ModelReviewer {
         _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack
     ) -> ModelReview {
         review(working, local: local, now: now, why: why)
+    }
+
+    /// Reviewers that know nothing of goals ignore them.
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
+    ) -> ModelReview {
+        review(working, local: local, now: now, why: why, takenBack: takenBack)
     }
 }
 
@@ -58,6 +69,9 @@ package struct ModelReview: Sendable {
     /// The `status` and `question` of `end_conversation`.
     package var endStatus: String?
     package var question: String?
+    /// The goal the model stated (`set_goal`) and its next review date (docs/model.md §17).
+    package var goal: Goal?
+    package var reviewAgainOn: CivilDate?
 
     package init(
         plan: UserPlan, ending: Ending, touched: [OccurrenceID: String] = [:], requests: Int = 0, turns: Int = 0,

@@ -6,7 +6,7 @@
 package struct MorningNote: Hashable, Sendable {
     /// The groups of a note, in the order a note lists them.
     package enum Group: String, Sendable, Hashable, CaseIterable {
-        case madeUp, course, appended, letGo, removed, split, model, manual, decide, assistant
+        case madeUp, course, appended, letGo, removed, split, model, manual, decide, goal, assistant
     }
 
     /// One group as rendered, and what it stands for.
@@ -37,6 +37,9 @@ package struct MorningNote: Hashable, Sendable {
         /// `end_conversation`'s summary and question, when the model was asked.
         package var modelSummary: String?
         package var modelQuestion: String?
+        /// The instruction's goal and what the plan the night leaves falls short of
+        /// (docs/model.md §17); nil when the goal holds or there is none.
+        package var goalCheck: (goal: Goal, check: GoalCheck)?
 
         package init(
             edits: [PlanEdit], flags: [PlanFlag], summary: PlanSummary, planDate: CivilDate, deleteAfterDays: Int,
@@ -153,6 +156,26 @@ private struct NoteRenderer {
         self.t = texts
     }
 
+    /// "Wed 15 Jan: 10 of 30 minutes of English", and each session that breaks the goal.
+    func goalLines(_ check: GoalCheck) -> [String] {
+        var lines = check.shortfalls.map { s -> String in
+            var values = ["date": t.date(s.date), "planned": String(s.planned), "wanted": String(s.wanted)]
+            let category: String?
+            let total: Bool
+            switch s.term {
+            case .atLeast(_, let c, _): (category, total) = (c, false)
+            case .totalBefore(_, let c, _): (category, total) = (c, true)
+            case .noneAfter, .noneOn: (category, total) = (nil, false)
+            }
+            if let category { values["category"] = category }
+            return t.text("goal.short" + (total ? ".total" : "") + (category == nil ? ".all" : ""), values)
+        }
+        lines += check.violations.map { v in
+            t.text("goal.breaks", ["title": v.title, "when": t.range(TimeRange(start: v.start, end: v.end))])
+        }
+        return lines
+    }
+
     /// Sessions of one title listed by date up to this many; more are given as a count and a span.
     static let datesListed = 5
 
@@ -247,6 +270,9 @@ private struct NoteRenderer {
                             $0, start: night.flagStarts[$0.id], deleteAfterDays: night.deleteAfterDays, texts: t)
                     },
                     flags: night.flags.map(\.id)))
+        }
+        if let (goal, check) = night.goalCheck, !check.holds {
+            add(.goal, t.text("section.goal", ["goal": goal.description]), goalLines(check), edits: [])
         }
         var said: [String] = []
         if let s = night.modelSummary?.trimmingWhitespace(), !s.isEmpty { said.append(s) }

@@ -20,14 +20,15 @@ enum SettingsCommands {
             let userID = self.user
             let db = try ctx.openExistingDatabase()
             let user = try useCase { () throws(UseCaseError) in try Roster(database: db).user(userID) }
+            let goal = try useCase { () throws(UseCaseError) in try InstructionGoals(database: db).goal(of: userID) }
             if self.json {
                 ctx.console.out(
                     JSONValue.object([
                         "schema": "replan.settings/1", "user": .string(userID),
-                        "settings": SettingsCommands.json(user.settings),
+                        "settings": SettingsCommands.json(user.settings), "goal": SettingsCommands.json(goal),
                     ]).prettyText)
             } else {
-                ctx.console.out(text(user.settings))
+                ctx.console.out(text(user.settings) + "\n" + SettingsCommands.text(goal))
             }
             return .success
         }
@@ -59,10 +60,41 @@ enum SettingsCommands {
         @Option(name: "--split-sessions", help: "on|off") var splitSessions: Bool?
         @Option(name: "--morning-time", value: "HH:MM", help: "when the morning note is delivered (07:30)")
         var morningTime: String?
+        @Option(
+            name: "--goal", value: "GOAL",
+            help: "the instruction's goal, e.g. 'at-least 30m English on mon-fri' (empty: clear it)")
+        var goal: String?
+        @Flag(name: "--clear-goal", help: "clear the instruction's goal") var clearGoal: Bool
+        @Option(name: "--goal-by", value: "WHO", help: "student|operator: who states the goal (operator)")
+        var goalBy: String?
         @Flag(name: "--json", help: "print the new settings as JSON") var json: Bool
+
+        /// What the command does to the goal (nil: leaves it), checked before anything is written.
+        func goalChange() throws(CLIError) -> (goal: Goal?, source: StatedGoal.Source)? {
+            var source = StatedGoal.Source.operator
+            if let by = self.goalBy {
+                guard let s = StatedGoal.Source(rawValue: by.lowercased()), s != .model else {
+                    throw CLIError.usage("--goal-by '\(by)': expected student or operator")
+                }
+                source = s
+            }
+            if self.clearGoal {
+                guard self.goal == nil else { throw CLIError.usage("--goal and --clear-goal exclude each other") }
+                return (nil, source)
+            }
+            guard let text = self.goal else {
+                if self.goalBy != nil { throw CLIError.usage("--goal-by needs --goal") }
+                return nil
+            }
+            if text.trimmingWhitespace().isEmpty { return (nil, source) }
+            do throws(GoalError) { return (try Goal(parsing: text), source) } catch {
+                throw CLIError.badInput("--goal: \(error.message)")
+            }
+        }
 
         func run(_ ctx: CommandContext) throws -> ExitCode {
             let userID = self.user
+            let goalChange = try self.goalChange()
             let db = try ctx.openExistingDatabase()
             let roster = Roster(database: db)
             var s = try useCase { () throws(UseCaseError) in try roster.settings(of: userID) }
@@ -110,7 +142,15 @@ enum SettingsCommands {
             }
             do throws(DataError) { try s.validate() } catch { throw error.asCLIError(option: "--" + kebab(error.path)) }
             let final = s
-            try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
+            if let goalChange {
+                let source = goalChange.source
+                try useCase { () throws(UseCaseError) in
+                    try InstructionGoals(database: db).save(
+                        final, goal: .some(goalChange.goal), by: source, of: userID, now: ctx.now)
+                }
+            } else {
+                try useCase { () throws(UseCaseError) in try roster.save(final, of: userID) }
+            }
             if self.json {
                 ctx.console.out(
                     JSONValue.object([
@@ -145,6 +185,25 @@ enum SettingsCommands {
             "keepCategories": .array(s.keepCategories.map { .string($0) }), "splitSessions": .bool(s.splitSessions),
             "morningTime": .string(s.morningTime.description),
         ]
+    }
+
+    static func json(_ shown: InstructionGoals.Shown) -> JSONValue {
+        guard let stated = shown.stated else { return .null }
+        guard case .object(var o) = stated.json else { return .null }
+        o["current"] = .bool(shown.current)
+        return .object(o)
+    }
+
+    /// The goal, who stated it, and the model's next review date; a goal stated for an earlier
+    /// instruction is shown as such (it is not checked).
+    static func text(_ shown: InstructionGoals.Shown) -> String {
+        guard let g = shown.stated else { return "goal:                -" }
+        var lines = [
+            "goal:                \(g.goal)",
+            "  set by:            \(g.setBy.rawValue) on \(g.setOn)\(shown.current ? "" : " (stale: stated for an earlier instruction)")",
+        ]
+        if let review = g.reviewAgainOn { lines.append("  next review:       \(review)") }
+        return lines.joined(separator: "\n")
     }
 
     static func text(_ s: UserSettings) -> String {

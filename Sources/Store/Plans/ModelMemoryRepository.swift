@@ -1,3 +1,4 @@
+import JSON
 import Planning
 
 /// What the model last reviewed for one student (docs/model.md §1):
@@ -18,10 +19,17 @@ package struct ModelMemory: Hashable, Sendable {
     /// rules raise again night after night (a session that fits nowhere until it turns stale,
     /// a kept category waiting for the student) is not a reason to ask again.
     package var reviewedFlags: Set<String>
+    /// The goal the instruction compiles into (docs/model.md §17), whoever stated it; stale
+    /// once the instruction changes (`StatedGoal.belongs(to:)`).
+    package var goal: StatedGoal?
+    /// The shortfalls and violations (`GoalCheck` keys) the model was last asked about and left
+    /// as they were: not asked about again until something changes.
+    package var goalUnmended: Set<String> = []
 
     package init(
         instructionDigest: String?, settingsDigest: String?, reviewedOn: CivilDate?, planFrom: CivilDate,
-        planThrough: CivilDate, planDigest: String, reviewedFlags: Set<String> = []
+        planThrough: CivilDate, planDigest: String, reviewedFlags: Set<String> = [], goal: StatedGoal? = nil,
+        goalUnmended: Set<String> = []
     ) {
         self.instructionDigest = instructionDigest
         self.settingsDigest = settingsDigest
@@ -30,6 +38,8 @@ package struct ModelMemory: Hashable, Sendable {
         self.planThrough = planThrough
         self.planDigest = planDigest
         self.reviewedFlags = reviewedFlags
+        self.goal = goal
+        self.goalUnmended = goalUnmended
     }
 }
 
@@ -44,7 +54,8 @@ package struct ModelMemoryRepository {
     package func memory(userID: String) throws(StoreError) -> ModelMemory? {
         try db.queryFirst(
             """
-            SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags
+            SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags,
+                goal, goal_unmended
             FROM model_memory WHERE user_id = ?
             """, [.text(userID)]
         ) { s -> ModelMemory? in
@@ -53,7 +64,12 @@ package struct ModelMemoryRepository {
                 instructionDigest: s.optionalText(0), settingsDigest: s.optionalText(1),
                 reviewedOn: s.optionalText(2).flatMap { CivilDate($0) }, planFrom: from, planThrough: through,
                 planDigest: s.text(5),
-                reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)))
+                reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)),
+                // An unreadable goal is no goal: the model is asked to state one again.
+                goal: s.optionalText(7).flatMap { text in
+                    (try? JSONValue(parsing: text)).flatMap { try? StatedGoal(json: $0) }
+                },
+                goalUnmended: Set(s.text(8).split(separator: "\n").map(String.init)))
         } ?? nil
     }
 
@@ -62,18 +78,19 @@ package struct ModelMemoryRepository {
             try db.execute(
                 """
                 INSERT INTO model_memory (user_id, instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest,
-                    reviewed_flags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    reviewed_flags, goal, goal_unmended)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (user_id) DO UPDATE SET instruction_digest = excluded.instruction_digest,
                     settings_digest = excluded.settings_digest, reviewed_on = excluded.reviewed_on,
                     plan_from = excluded.plan_from, plan_through = excluded.plan_through, plan_digest = excluded.plan_digest,
-                    reviewed_flags = excluded.reviewed_flags
+                    reviewed_flags = excluded.reviewed_flags, goal = excluded.goal, goal_unmended = excluded.goal_unmended
                 """,
                 [
                     .text(userID), SQLValue(m.instructionDigest), SQLValue(m.settingsDigest),
                     SQLValue(m.reviewedOn?.description), .text(m.planFrom.description),
                     .text(m.planThrough.description),
                     .text(m.planDigest), .text(m.reviewedFlags.sorted().joined(separator: "\n")),
+                    SQLValue(m.goal.map { $0.json.text }), .text(m.goalUnmended.sorted().joined(separator: "\n")),
                 ])
         }
     }

@@ -1,5 +1,5 @@
 /// The schema history of a replan database on PostgreSQL, numbered on its own (the SQLite
-/// history's steps 1 to 8 are step 1 here; SQLite's 9 is step 3, its 10 step 4 and its 11 step 5, step 2 has no SQLite twin).
+/// history's steps 1 to 8 are step 1 here; SQLite's 9 is step 3, its 10 step 4, its 11 step 5 and its 12 step 6, step 2 has no SQLite twin).
 ///
 /// The same tables and columns as on SQLite, so the repositories' SQL serves both, with what
 /// differs in kind:
@@ -28,7 +28,15 @@ package enum PostgresSchema {
             version: 4, name: "morning notes in the outbox; the student's morning time", sql: morningNotes),
         PostgresMigration(
             version: 5, name: "what a night without a changeset tells the student", sql: nightsWithoutChangeset),
+        PostgresMigration(version: 6, name: "the goal of the instruction", sql: instructionGoals),
     ]
+
+    /// Step 6, SQLite's migration 12 (`Schema.instructionGoals`): the instruction's goal and
+    /// the shortfalls the model left, on the student's model memory.
+    static let instructionGoals = """
+        ALTER TABLE model_memory ADD COLUMN goal TEXT COLLATE "C";
+        ALTER TABLE model_memory ADD COLUMN goal_unmended TEXT COLLATE "C" NOT NULL DEFAULT '';
+        """
 
     /// Step 5, SQLite's migration 11 (`Schema.nightsWithoutChangeset`): the report of a night
     /// that needs the student without a changeset, on its user run.

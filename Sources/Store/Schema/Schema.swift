@@ -32,7 +32,20 @@ package enum Schema {
         // Issue 25.
         .sql(version: 10, name: "morning notes in the outbox; the student's morning time", morningNotes),
         .sql(version: 11, name: "what a night without a changeset tells the student", nightsWithoutChangeset),
+        // Issue 24: instructions compile into goals.
+        .sql(version: 12, name: "the goal of the instruction", instructionGoals),
     ]
+
+    /// Migration 12: the goal the student's instruction compiles into (docs/model.md §17), kept
+    /// with what the model last handled: `goal` is the stated goal as JSON (`StatedGoal`: the
+    /// goal, who stated it, the instruction it belongs to, the model's next review date), and
+    /// `goal_unmended` the shortfalls and violations the model was asked about and left as they
+    /// were, so they are not asked again night after night. Plain `ADD COLUMN`s, the same on
+    /// PostgreSQL (its step 6).
+    static let instructionGoals = """
+        ALTER TABLE model_memory ADD COLUMN goal TEXT;
+        ALTER TABLE model_memory ADD COLUMN goal_unmended TEXT NOT NULL DEFAULT '';
+        """
 
     /// Migration 11: a night that changed nothing can still need the student (a session that
     /// could not be placed, the model's question), and that night writes no changeset to carry
