@@ -198,7 +198,7 @@ package struct SystemPrompt: Sendable {
         return lines.isEmpty ? "- nothing" : lines.joined(separator: "\n")
     }
 
-    static func shortDate(_ d: CivilDate) -> String {
+    package static func shortDate(_ d: CivilDate) -> String {
         "\(shortWeekday(d.weekday)) \(d.description.dropFirst(5))"
     }
 
