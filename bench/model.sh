@@ -3,7 +3,7 @@
 #
 #   bench/model.sh [--users 1000] [--seed 42] [--bin PATH] [--scale 10] [--latency 8]
 #                  [--tpm 2000000] [--rpm 10000] [--headers-at answer|admission] [--skip-rate]
-#                  [--skip-nights] [--done 0.9] [--cap 1500] [--out DIR]
+#                  [--skip-nights] [--done 0.9] [--cap 1500] [--rate-args "ARGS"] [--out DIR]
 #
 # 1. who is asked: a catch-up night (`replan run` against the recording mock, every answer
 #    at once: a deleteTask with no items, then end_conversation), then between the nights
@@ -24,13 +24,14 @@
 #    settings: share of the limit used, share of requests answered 429, students failed, the
 #    time to finish (scaled back to real time), the most requests in flight and the output cap
 #    sent last. --headers-at admission makes the mock write its rate-limit headers when it admits
-#    a request (as a provider may), not when it answers. --skip-nights runs item 4 alone.
+#    a request (as a provider may), not when it answers. --skip-nights runs item 4 alone;
+#    --rate-args adds `run` flags to it (e.g. "--concurrency 128").
 # Prints one markdown table (also written to $out/results.md). Not part of the tests.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 users=1000 seed=42 bin="" scale=10 latency=8 tpm=2000000 rpm=10000 skip_rate=0 skip_nights=0 headers_at=answer
-done_share=0.9 cap=1500
+done_share=0.9 cap=1500 rate_args=""
 out=$root/bench/out/model
 now=2025-01-14T04:00:00Z next=2025-01-15T04:00:00Z day=2025-01-14
 while [ $# -gt 0 ]; do
@@ -47,6 +48,7 @@ while [ $# -gt 0 ]; do
     --headers-at) headers_at=$2; shift 2 ;;
     --done) done_share=$2; shift 2 ;;
     --cap) cap=$2; shift 2 ;;
+    --rate-args) rate_args=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 64 ;;
@@ -172,8 +174,9 @@ if [ "$skip_rate" = 0 ]; then
   log "rate limit: $tpm tokens and $rpm requests per ${window}s, ${delay}s per answer, headers at $headers_at, default settings"
   start_mock "$out/script-rate.json" "$out/rate.jsonl"
   started=$(date +%s.%N)
+  # shellcheck disable=SC2086 # --rate-args are extra `run` flags, meant to split
   OPENAI_BASE_URL=http://127.0.0.1:$mock_port/v1 "$bin" --db "$rdb" --now "$now" run --api-key-file "$out/api-key" --json \
-    > "$out/rate.json" 2> "$out/rate.stderr" || true
+    $rate_args > "$out/rate.json" 2> "$out/rate.stderr" || true
   wall=$(python3 -c "import time; print(round(time.time() - $started, 1))")
   curl -s "http://127.0.0.1:$mock_port/_stats" > "$out/rate-stats.json"
   stop_mock
