@@ -16,6 +16,12 @@ Cached input: for the first request, the prefix every student shares (tools + sy
 message) when it reaches 1,024 tokens, in 128-token steps; for a later request, the whole
 previous request (the provider caches per prompt_cache_key). Multiplied by --scale (the
 1,000 bench students are the first 1,000 of the 100,000).
+
+The measured cost (`measuredNightCostUSD`) prices the requests actually recorded instead: each
+request's own tokens (tools + every message's content and tool-call arguments), cached as above
+(the shared prefix on a student's first request, the previous request of the same student on a
+later one), and --output tokens out per request (what the scripted mock answers: its usage says
+1,000 completion tokens). Multiplied by --scale.
 """
 import argparse
 import json
@@ -43,6 +49,7 @@ def main(argv):
     count = lambda text: len(enc.encode(text)) if text else 0
     firsts = {}
     systems = set()
+    measured = []  # (cache key, tokens) of every request, in order
     tools_tokens = None
     requests = 0
     for line in open(a.requests, encoding="utf-8"):
@@ -53,6 +60,15 @@ def main(argv):
             continue
         requests += 1
         key = body.get("prompt_cache_key") or ("#%d" % requests)
+        if tools_tokens is None:
+            tools_tokens = count(json.dumps(body.get("tools") or [], separators=(",", ":"), ensure_ascii=False))
+        tokens = tools_tokens
+        for m in messages:
+            content = m.get("content")
+            tokens += count(content if isinstance(content, str) else json.dumps(content or ""))
+            for call in m.get("tool_calls") or []:
+                tokens += count((call.get("function") or {}).get("arguments") or "")
+        measured.append((key, tokens))
         if len(messages) != 2 or key in firsts:
             continue
         if tools_tokens is None:
@@ -76,6 +92,12 @@ def main(argv):
             cost += ((tokens - hit) * a.price_input + hit * a.price_cached + a.output * a.price_output) / 1e6
             input_tokens += tokens
             previous = tokens
+    measured_cost = 0.0
+    last = {}
+    for key, tokens in measured:
+        hit = min(tokens, cached(last[key] if key in last else static))
+        measured_cost += ((tokens - hit) * a.price_input + hit * a.price_cached + a.output * a.price_output) / 1e6
+        last[key] = tokens
     json.dump({
         "students": len(firsts),
         "requests": requests,
@@ -89,6 +111,9 @@ def main(argv):
         "conversationInputMedian": statistics.median(4 * t + 6 * a.growth for t in totals),
         "nightCostUSD": round(cost, 4),
         "scaledNightCostUSD": round(cost * a.scale, 2),
+        "measuredRequests": len(measured),
+        "measuredInputTokens": sum(t for _, t in measured),
+        "measuredNightCostUSD": round(measured_cost * a.scale, 2),
         "scale": a.scale,
     }, sys.stdout)
     print()

@@ -19,6 +19,17 @@ package struct GoalBrief: Sendable, Hashable {
 
     /// No instruction, nothing to say.
     package static let none = GoalBrief()
+
+    /// The days the goal section names: a short day, a breaking session's day and a total's
+    /// date. The plan is listed as far as the latest of them, so the model sees those days.
+    package var dates: [CivilDate] {
+        guard current, let stated else { return [] }
+        var days = (check?.shortfalls.map(\.date) ?? []) + (check?.violations.map(\.start.date) ?? [])
+        for term in stated.goal.terms {
+            if case .totalBefore(_, _, let date) = term { days.append(date) }
+        }
+        return days
+    }
 }
 
 extension SystemPrompt {

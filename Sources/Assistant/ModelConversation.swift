@@ -79,7 +79,9 @@ package struct ModelConversation: Sendable {
 
         let prompt: PromptMessages
         do {
-            let said = takenBack.isEmpty ? why : "\(why). \(takenBack.text())"
+            // After a list of changes (a plan-changed request), the undo is a line of its own.
+            let said =
+                takenBack.isEmpty ? why : "\(why)\(why.contains("\n") ? "\n" : ". ")\(takenBack.text())"
             prompt = try self.prompt.render(
                 plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said, goal: goal)
         } catch {

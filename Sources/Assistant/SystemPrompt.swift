@@ -23,8 +23,9 @@ package struct SystemPrompt: Sendable {
     package static let withSettingsFile = "with-study-settings.txt"
     package static let withoutSettingsFile = "without-study-settings.txt"
     static let required: Set<String> = ["now", "plan", "localChanges", "language", "instruction", "freeSlots"]
-    /// Days of free slots listed (from today).
-    package static let freeSlotDays = 7
+    /// Days after today whose sessions are listed one by one, unless the request needs the whole
+    /// horizon (`lastDayShown`); the free slots always cover the whole horizon.
+    package static let listedDays = 7
 
     package let system: PromptTemplate
     package let withSettings: PromptTemplate
@@ -50,12 +51,17 @@ package struct SystemPrompt: Sendable {
     ///   - now: the run's local wall-clock time.
     ///   - localEdits: what the local rules did tonight; `flags` what they could not decide.
     ///   - why: why the model is asked tonight (the call policy's words).
+    ///   - reaching: dates the request is about besides the flags, the instruction and the goal
+    ///     (a change of the student's): one after today + `listedDays` lists the whole horizon.
+    ///   - goal: the goal section; the days it names count as reached too.
     package func render(
         plan: UserPlan, now: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
-        why: String = "a review of my plan", goal: GoalBrief = .none
+        why: String = "a review of my plan", reaching: [CivilDate] = [], goal: GoalBrief = .none
     ) throws(PromptError) -> PromptMessages {
         let s = plan.settings
         let window = PlanWindow(today: now.date, settings: s)
+        let shown = SystemPrompt.lastDayShown(
+            plan, today: now.date, through: window.through, flags: flags, reaching: reaching + goal.dates)
         let instruction = s.instruction.trimmingWhitespace()
         let values: [String: String] = [
             "tone": s.tone,
@@ -73,8 +79,8 @@ package struct SystemPrompt: Sendable {
             "flags": SystemPrompt.flagsText(flags, plan: plan),
             "planFrom": now.date.description,
             "planThrough": window.through.description,
-            "plan": PlanLines.render(plan, today: now.date, through: window.through),
-            "freeSlots": FreeSlots.render(plan, now: now, days: min(SystemPrompt.freeSlotDays, s.horizonDays + 1)),
+            "plan": PlanLines.render(plan, today: now.date, through: window.through, shown: shown),
+            "freeSlots": FreeSlots.render(plan, now: now, through: window.through),
         ]
         var user = try (s.windowsEnabled ? withSettings : withoutSettings).render(
             values, required: SystemPrompt.required)
@@ -83,6 +89,50 @@ package struct SystemPrompt: Sendable {
         let goalSection = SystemPrompt.goalText(goal, instruction: instruction)
         if !goalSection.isEmpty { user += (user.hasSuffix("\n") ? "\n" : "\n\n") + goalSection + "\n" }
         return PromptMessages(system: try system.render([:], required: []), user: user)
+    }
+
+    /// The last day whose sessions are listed one by one: today + `listedDays`, or the whole
+    /// horizon when the request reaches past it (issue 24: days 8–14 were a quarter of the
+    /// request, and most nights need none of them):
+    /// - a flagged session whose course has no session from today through today + `listedDays`
+    ///   after it (its next session is later, or there is none): the model may have to place it
+    ///   up to that next session, so it must see those days;
+    /// - the instruction names a date (YYYY-MM-DD) after today + `listedDays`;
+    /// - a date in `reaching` after it.
+    package static func lastDayShown(
+        _ plan: UserPlan, today: CivilDate, through: CivilDate, flags: [PlanFlag], reaching: [CivilDate] = []
+    ) -> CivilDate {
+        let listed = today.adding(days: listedDays)
+        guard listed < through else { return through }
+        if reaching.contains(where: { $0 > listed }) { return through }
+        if datesNamed(in: plan.settings.instruction).contains(where: { $0 > listed }) { return through }
+        guard !flags.isEmpty else { return listed }
+        let ahead = plan.occurrences(from: today, through: listed).filter { $0.state != .skipped }
+        for flag in flags {
+            guard let o = plan.occurrence(flag.id) else { continue }
+            let course = ChainKey(o)
+            let next = ahead.contains { $0.id != o.id && $0.start > o.start && ChainKey($0) == course }
+            if !next { return through }
+        }
+        return listed
+    }
+
+    /// The YYYY-MM-DD dates a text names.
+    static func datesNamed(in text: String) -> [CivilDate] {
+        var dates: [CivilDate] = []
+        let chars = Array(text.utf8)
+        var i = 0
+        while i + 10 <= chars.count {
+            let slice = chars[i..<(i + 10)]
+            let digits = slice.enumerated().allSatisfy { k, c in k == 4 || k == 7 ? c == 45 : (48...57).contains(c) }
+            if digits, let date = CivilDate(String(decoding: slice, as: UTF8.self)) {
+                dates.append(date)
+                i += 10
+            } else {
+                i += 1
+            }
+        }
+        return dates
     }
 
     static func windowsText(_ windows: WeeklyWindows) -> String {
@@ -153,7 +203,7 @@ package struct SystemPrompt: Sendable {
         return lines.isEmpty ? "- nothing" : lines.joined(separator: "\n")
     }
 
-    static func shortDate(_ d: CivilDate) -> String {
+    package static func shortDate(_ d: CivilDate) -> String {
         "\(shortWeekday(d.weekday)) \(d.description.dropFirst(5))"
     }
 
@@ -179,41 +229,105 @@ package struct PlanWindow: Sendable, Hashable {
     }
 }
 
-/// The plan as compact day-grouped lines: first each repeating series once (its id, kind,
-/// time, title, category and note), then a header per day with its weekday and one line per
-/// session. A series session's line carries only its time, title and id: repeating the
-/// series' category and note on every day was the largest part of the old prompt. Days
+/// The plan as compact lines: first each repeating series once (its id, kind, time, title,
+/// category and note; a daily series also its regular sessions as date ranges), then a header
+/// per day with its weekday and one line per session. A weekly or monthly session's line
+/// carries only its time, title and id; a daily series' session at its series' time needs no
+/// line at all (issue 24: those lines were 40 % of the student message), only its exceptions
+/// do (moved, done, missed), and a date missing from its ranges has no session of it. Days
 /// before today show only their open sessions (the missed ones the rules left: completed
 /// history needs no review); skipped sessions are left out (they block nothing and cannot be
-/// edited).
+/// edited). Days after `shown` (today + 7 unless the request needs more,
+/// `SystemPrompt.lastDayShown`) are one counted line: their free slots are listed anyway.
 package enum PlanLines {
-    package static func render(_ plan: UserPlan, today: CivilDate, through: CivilDate) -> String {
+    package static func render(_ plan: UserPlan, today: CivilDate, through: CivilDate, shown: CivilDate? = nil)
+        -> String
+    {
         let from = today.adding(days: -plan.settings.deleteAfterDays)
+        let shown = min(shown ?? through, through)
         var lines: [String] = []
         var currentDay: CivilDate?
         var series: [String: Occurrence] = [:]
+        // A daily series' regular sessions: (day, the days its sessions slid).
+        var regular: [String: [(day: CivilDate, slid: Int)]] = [:]
+        var later: [String: Int] = [:]
         for o in plan.occurrences(from: from, through: through) {
             guard o.state != .skipped else { continue }
             let day = o.start.date
             if day < today && o.state != .open { continue }
+            if o.series != nil, series[o.taskID] == nil { series[o.taskID] = o }
+            if day > shown {
+                later[o.category, default: 0] += 1
+                continue
+            }
+            if let slid = regularDay(o, plan: plan, today: today) {
+                regular[o.taskID, default: []].append((day, slid))
+                continue
+            }
             if day != currentDay {
                 currentDay = day
                 lines.append("\(SystemPrompt.shortWeekday(day.weekday)) \(day)")
             }
-            if o.series != nil, series[o.taskID] == nil { series[o.taskID] = o }
             lines.append("  " + line(o))
         }
-        guard !lines.isEmpty else { return "(no sessions)" }
+        if !later.isEmpty {
+            let count = later.values.reduce(0, +)
+            let categories = later.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(6)
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            lines.append(
+                "\(SystemPrompt.shortDate(shown.adding(days: 1)))…\(SystemPrompt.shortDate(through)): not listed, "
+                    + "\(count) session\(count == 1 ? "" : "s") (\(categories)); their free slots are listed below")
+        }
+        guard !lines.isEmpty || !series.isEmpty else { return "(no sessions)" }
         let header = series.keys.sorted().compactMap { id -> String? in
             guard let o = series[id], let kind = o.series else { return nil }
             let task = plan.tasks[id]
             var s = "- \(id) \(kind.rawValue) \(task.map { "\($0.start.time)-\($0.end.time)" } ?? "") \(o.title)"
             if o.category != o.title { s += " [\(o.category)]" }
-            return s + note(o.note)
+            s += note(o.note)
+            if kind == .daily { s += ": " + ranges(id, regular[id] ?? []) }
+            return s
         }
         if header.isEmpty { return lines.joined(separator: "\n") }
-        return (["Repeating series (a session of one is SERIES@ORIGINAL-DATE):"] + header + ["By day:"] + lines)
+        return
+            ([
+                "Repeating series (a session of one is SERIES@ORIGINAL-DATE):"
+            ] + header + ["By day:"] + (lines.isEmpty ? ["(nothing else)"] : lines))
             .joined(separator: "\n")
+    }
+
+    /// For a daily series' session at the series' own time, open, from today on: the days its
+    /// series slid it (0 when it sits on its own date); nil for any other session, which gets
+    /// a line of its own.
+    static func regularDay(_ o: Occurrence, plan: UserPlan, today: CivilDate) -> Int? {
+        guard o.series == .daily, o.state == .open, o.start.date >= today, let original = o.id.originalDate,
+            let task = plan.tasks[o.taskID], o.allDay == task.allDay, o.start.time == task.start.time,
+            o.lengthMinutes == task.lengthMinutes
+        else { return nil }
+        return original.days(until: o.start.date)
+    }
+
+    /// The days of a daily series' regular sessions as ranges of consecutive days
+    /// (`Tue 01-14…Mon 01-20, Wed 01-22`); a range whose sessions slid says how their ids read.
+    static func ranges(_ id: String, _ days: [(day: CivilDate, slid: Int)]) -> String {
+        guard !days.isEmpty else { return "no session at its time in these days" }
+        var runs: [(first: CivilDate, last: CivilDate, slid: Int)] = []
+        for d in days.sorted(by: { $0.day < $1.day }) {
+            if let last = runs.last, last.last.adding(days: 1) == d.day, last.slid == d.slid {
+                runs[runs.count - 1].last = d.day
+            } else {
+                runs.append((d.day, d.day, d.slid))
+            }
+        }
+        return runs.map { r in
+            var s = SystemPrompt.shortDate(r.first)
+            if r.last != r.first { s += "…\(SystemPrompt.shortDate(r.last))" }
+            if r.slid != 0 {
+                s +=
+                    " (slid \(r.slid) day\(abs(r.slid) == 1 ? "" : "s"): \(SystemPrompt.shortDate(r.first)) is id=\(id)@\(r.first.adding(days: -r.slid)))"
+            }
+            return s
+        }.joined(separator: ", ")
     }
 
     static func line(_ o: Occurrence) -> String {
@@ -237,28 +351,31 @@ package enum PlanLines {
 }
 
 /// The free gaps the rules would place a session in (windows, or 08:00–22:00 without them,
-/// minus busy sessions, minus the past), for the coming days: the model picks from them
-/// instead of searching by trial and error.
+/// minus busy sessions, minus the past), on every day of the horizon: the model picks from them
+/// instead of searching by trial and error. A gap shorter than the session length is listed
+/// too, marked `*`: it may hold a shorter session, or show that a day is nearly full.
 package enum FreeSlots {
     /// Gaps shorter than this are not listed.
     static let minimumMinutes = 15
 
-    package static func render(_ plan: UserPlan, now: CivilDateTime, days: Int) -> String {
-        let through = now.date.adding(days: max(0, days - 1))
+    package static func render(_ plan: UserPlan, now: CivilDateTime, through: CivilDate) -> String {
         let busy = BusyIndex(plan.occurrences(from: now.date.adding(days: -1), through: through))
         let finder = SlotFinder(settings: plan.settings, now: now, zone: plan.zone)
-        let shortest = max(
-            minimumMinutes, plan.settings.sessionMinutesEnabled ? min(plan.settings.sessionMinutes, 60) : 30)
+        let session = plan.settings.sessionMinutesEnabled ? plan.settings.sessionMinutes : 30
         var lines: [String] = []
-        for offset in 0..<max(1, days) {
-            let day = now.date.adding(days: offset)
-            let gaps = finder.gaps(on: day, notBefore: now.minuteNumber, busy: busy).filter { $0.count >= shortest }
+        var day = now.date
+        while day <= through {
+            defer { day = day.adding(days: 1) }
+            let gaps = finder.gaps(on: day, notBefore: now.minuteNumber, busy: busy).filter {
+                $0.count >= minimumMinutes
+            }
             guard !gaps.isEmpty else { continue }
             let text = gaps.map { g in
                 "\(CivilDateTime(minuteNumber: g.lowerBound).time)-\(TimeOfDay(minutes: g.upperBound - day.dayNumber * 1440))"
+                    + (g.count < session ? "*" : "")
             }.joined(separator: ", ")
             lines.append("\(SystemPrompt.shortDate(day)): \(text)")
         }
-        return lines.isEmpty ? "- none in the next \(days) days" : lines.joined(separator: "\n")
+        return lines.isEmpty ? "- none through \(through)" : lines.joined(separator: "\n")
     }
 }

@@ -38,7 +38,7 @@ import Testing
         let night = Postponer(now: Self.mondayInstant).postpone(Self.piano)
         let flagged = try #require(night.flags.first { $0.kind == .couldNotFit && $0.id.taskID == "piano" })
         // What a lazy model does: the first free slot the prompt lists, today 09:00.
-        let slots = FreeSlots.render(night.plan, now: night.now, days: 7)
+        let slots = FreeSlots.render(night.plan, now: night.now, through: night.now.date.adding(days: 6))
         let first = try #require(slots.split(separator: "\n").first)
         #expect(first.hasPrefix("Mon 01-13: 09:00-15:00"))
         var executor = Self.executor(night.plan, now: night.now)

@@ -157,6 +157,11 @@ import Testing
         let told = try #require(asked.first?.raw)
         #expect(told.contains("I undid your earlier changes and took back 'English' you created on Tue 01-07 11:00"))
         #expect(told.contains("Do not make them again"))
+        // The plan-changed request names the change, and that it was an undo (docs/model.md §15).
+        #expect(
+            told.contains(
+                "I changed my plan since your last review:\\n- I removed your 'English' Tue 01-07 11:00-12:00 (id m-"))
+        #expect(told.contains(") (I undid your change)\\nI undid your earlier changes"))
         let refused = try #require(asked.last?.raw)
         #expect(
             refused.contains("the student took back 'English' on 2025-01-07 (they undid it); do not create it again"))

@@ -119,6 +119,7 @@ package struct UserPipeline: Sendable {
         // Only a change of what the instruction covers, or of the model's own sessions, counts
         // (`ModelPlanDigest`, docs/model.md §15).
         var planChanged: Bool?
+        var planChange: PlanChange?
         let remembered = memory.map { ModelPlanDigest(parsing: $0.planDigest) }
         if let memory, let remembered,
             loaded.map({ $0.lowerBound <= memory.planFrom && memory.planThrough <= $0.upperBound }) ?? true
@@ -129,6 +130,15 @@ package struct UserPipeline: Sendable {
                 == remembered.whole
             {
                 planChanged = false
+            } else if let change = PlanChange.between(
+                remembered, tonight: original, from: memory.planFrom, through: memory.planThrough,
+                instruction: original.settings.instruction, takenBack: takenBack)
+            {
+                // The sessions the memory kept tell what changed, and only a change of a place,
+                // a title or a session's existence is a reason: a note edit gives the model
+                // nothing to do (docs/model.md §15).
+                planChange = change
+                planChanged = !change.isEmpty
             } else {
                 let tonight = ModelPlanDigest.make(
                     original, from: memory.planFrom, through: memory.planThrough, instruction: "",
@@ -169,8 +179,11 @@ package struct UserPipeline: Sendable {
                     error = "model unavailable: \(ModelAdmission.notReached)"
                 }
             } else {
+                // A plan-changed request says what changed (docs/model.md §15).
+                let why =
+                    decision.reason == "plan-changed" ? planChange?.why(decision.why) ?? decision.why : decision.why
                 let r = reviewer.review(
-                    working, local: local, now: now, why: decision.why, takenBack: takenBack,
+                    working, local: local, now: now, why: why, takenBack: takenBack,
                     goal: goals.brief(check: goalCheck))
                 review = r
                 transcript = r.transcript

@@ -7,8 +7,10 @@ import Planning
 /// session of the model; tidying an unrelated course is no reason.
 ///
 /// Stored as text, one entry a line: the first line is the whole digest (`p-…`, exactly the
-/// first form of this memory, which had nothing else), then `v 2`, `c CATEGORY<TAB>DIGEST`,
-/// `m OCCURRENCE-ID` and `k CATEGORY` lines.
+/// first form of this memory, which had nothing else), then `v 3` (`v 2` before the sessions
+/// were kept), `c CATEGORY<TAB>DIGEST`, `m OCCURRENCE-ID`, `k CATEGORY` and `s SESSION` lines
+/// (`PlanChange.Session`: the covered categories' and the model's sessions, for the diff a
+/// `plan-changed` request carries). Readers of the earlier forms skip the lines they do not know.
 package struct ModelPlanDigest: Hashable, Sendable {
     package var whole: String
     package var categories: [String: String] = [:]
@@ -18,6 +20,9 @@ package struct ModelPlanDigest: Hashable, Sendable {
     package var covered: Set<String> = []
     /// Whether the text is of this form (a memory of the first form has the whole digest only).
     package var structured = true
+    /// The sessions of the covered categories and of the model as the night committed them;
+    /// nil in a memory written before they were kept (`v 2`).
+    package var sessions: [PlanChange.Session]?
 
     package init(whole: String) { self.whole = whole }
 
@@ -33,7 +38,10 @@ package struct ModelPlanDigest: Hashable, Sendable {
                 if parts.count == 2 { categories[String(parts[0])] = String(parts[1]) }
             case "m ": if let id = OccurrenceID(body) { modelSessions.insert(id) }
             case "k ": covered.insert(body)
-            case "v ": structured = true
+            case "s ": if let session = PlanChange.Session(line: body) { sessions?.append(session) }
+            case "v ":
+                structured = true
+                if let version = Int(body), version >= 3, sessions == nil { sessions = [] }
             default: continue
             }
         }
@@ -47,7 +55,8 @@ package struct ModelPlanDigest: Hashable, Sendable {
     ) -> ModelPlanDigest {
         var digest = ModelPlanDigest(whole: ModelCallPolicy.planDigest(plan, from: from, through: through))
         var parts: [String: [String]] = [:]
-        for o in plan.occurrences(from: from, through: through) {
+        let occurrences = plan.occurrences(from: from, through: through)
+        for o in occurrences {
             parts[o.category, default: []].append(
                 "\(o.id)|\(o.start)|\(o.end)|\(o.allDay)|\(o.state == .skipped)|\(o.title)|\(o.note)")
         }
@@ -62,6 +71,8 @@ package struct ModelPlanDigest: Hashable, Sendable {
             digest.modelSessions.insert(id)
             digest.covered.insert(o.category)
         }
+        digest.sessions = PlanChange.sessions(
+            of: occurrences, covered: digest.covered, modelSessions: digest.modelSessions)
         return digest
     }
 
@@ -79,12 +90,13 @@ package struct ModelPlanDigest: Hashable, Sendable {
     }
 
     package var text: String {
-        var lines = [whole, "v 2"]
+        var lines = [whole, sessions == nil ? "v 2" : "v 3"]
         for (category, digest) in categories.sorted(by: { $0.key < $1.key }) where !category.contains("\n") {
             lines.append("c \(category)\t\(digest)")
         }
         lines += modelSessions.sorted().map { "m \($0)" }
         lines += covered.sorted().filter { !$0.contains("\n") }.map { "k \($0)" }
+        lines += (sessions ?? []).map { "s \($0.line)" }
         return lines.joined(separator: "\n")
     }
 }
