@@ -63,10 +63,15 @@ struct OutboxConcurrentWritersTests {
         let firstInserted = Mutex(false)
         let secondStarted = Mutex(false)
         let secondDone = Mutex(false)
+        let firstDone = Mutex(false)
         let firstWriter = Thread {
+            defer { firstDone.withLock { $0 = true } }
             guard let db = try? location.open() else { return }
             _ = try? db.write { (db) throws(StoreError) in
                 try OutboxRepository(db).insert([Self.entry], userID: "mei", changesetID: nil, createdAt: Fixture.now)
+                // The insert is held for the next round trip (`SQLExecutor.send`); a read sends
+                // it, so this writer holds the lower id from here on.
+                _ = try db.queryFirst("SELECT max(id) FROM notification_outbox", []) { $0.int(0) }
                 firstInserted.withLock { $0 = true }
                 while !secondStarted.withLock({ $0 }) { usleep(1_000) }
                 // The second writer tries to commit first while this one holds the lower id.
@@ -85,7 +90,7 @@ struct OutboxConcurrentWritersTests {
         firstWriter.start()
         secondWriter.start()
         let deadline = Date().addingTimeInterval(30)
-        while !secondDone.withLock({ $0 }) && Date() < deadline {
+        while !(secondDone.withLock({ $0 }) && firstDone.withLock({ $0 })) && Date() < deadline {
             try consumer.poll()
             usleep(2_000)
         }

@@ -12,6 +12,9 @@ import Store
 /// One commit per batch instead of per student spares the WAL from rewriting the same table
 /// and index pages for every student.
 ///
+/// With `maxStudents` 1 (PostgreSQL, where several workers share the night) there is no batch:
+/// each student's writes run in a transaction of their own.
+///
 /// A student's night still commits whole or not at all: a failing student rolls back only
 /// their savepoint, and a batch that fails to commit (or a crash) loses the whole batch,
 /// whose students are then simply due again next run. What a student's night did is reported
@@ -172,7 +175,11 @@ final class BatchingWriter: @unchecked Sendable {
         otherwise: ((StoreError, any SQLExecutor) throws(StoreError) -> T)?,
         then completion: @escaping Completion<T>
     ) {
-        if batchOpenedAt == nil {
+        // A batch of one student is the student's own transaction: no batch around it and no
+        // savepoint inside it, so on PostgreSQL its writes and its commit go out as one
+        // pipeline, and a failure is recorded in a transaction (and snapshot) of its own.
+        let single = maxStudents == 1
+        if !single && batchOpenedAt == nil {
             do throws(StoreError) { try db.beginBatch() } catch {
                 completion(.failure(error))
                 return
@@ -192,6 +199,10 @@ final class BatchingWriter: @unchecked Sendable {
             } else {
                 outcome = .failure(error)
             }
+        }
+        if single {
+            completion(outcome)
+            return
         }
         completions.append { batch in
             switch (batch, outcome) {

@@ -542,10 +542,10 @@ package final class NightlyRunner: Sendable {
         run.costUSD = night.model.costUSD
         run.report = night.status == .unchanged ? night.noteReport : nil
         try writer.write { (db) throws(StoreError) in
+            // Without a transcript nobody needs the row's id: it goes out with the commit.
+            guard night.transcript != [] else { return try RunStore(db).note(run) }
             let userRunID = try RunStore(db).record(run)
-            if night.transcript != [] {
-                try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript)
-            }
+            try RunStore(db).storeTranscript(userRunID: userRunID, messages: night.transcript)
         }
     }
 

@@ -40,25 +40,13 @@ struct ChangesetApplier {
             guard let row = try tasks.row(key) else { return nil }
             guard row.owner == userID else { throw StoreError.foreignRow(entity: entity.rawValue, key: key) }
             return row.version
-        case .override:
-            let (taskID, date) = try childKey(entity, key)
-            _ = try taskOwned(taskID, entity: entity, key: key)
-            return try db.queryFirst(
-                "SELECT version FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
-                [.text(taskID), .text(date.description)]
-            ) { $0.int(0) }
-        case .slide:
-            let (taskID, date) = try childKey(entity, key)
-            _ = try taskOwned(taskID, entity: entity, key: key)
-            return try db.queryFirst(
-                "SELECT version FROM series_slides WHERE task_id = ? AND from_date = ?",
-                [.text(taskID), .text(date.description)]
-            ) { $0.int(0) }
+        case .override, .slide:
+            _ = try taskOwned(try childKey(entity, key).0, entity: entity, key: key)
+            fallthrough
         case .statistic:
-            return try db.queryFirst(
-                "SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
-                [.text(userID), .text(key)]
-            ) { $0.int(0) }
+            if let known = tasks.versionAhead(ChangesetApplier.identity(entity, key)) { return known }
+            guard let query = try versionQuery(entity, key: key) else { return nil }
+            return try db.queryFirst(query.sql, query.values) { $0.int(0) }
         case .focus:
             // Stands in for a version: how many of the user's sessions have this content.
             let k = try focusKey(key)
@@ -72,6 +60,60 @@ struct ChangesetApplier {
             try requireOwnProfile(key)
             return try db.queryFirst("SELECT version FROM users WHERE id = ?", [.text(key)]) { $0.int(0) }
         }
+    }
+
+    /// The statement that reads the version of an override, slide or statistic row.
+    private func versionQuery(_ entity: EditEntity, key: String) throws(StoreError) -> TouchedTasks.VersionQuery? {
+        let identity = ChangesetApplier.identity(entity, key)
+        switch entity {
+        case .override:
+            let (taskID, date) = try childKey(entity, key)
+            return .init(
+                identity: identity,
+                sql: "SELECT version FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
+                values: [.text(taskID), .text(date.description)])
+        case .slide:
+            let (taskID, date) = try childKey(entity, key)
+            return .init(
+                identity: identity, sql: "SELECT version FROM series_slides WHERE task_id = ? AND from_date = ?",
+                values: [.text(taskID), .text(date.description)])
+        case .statistic:
+            return .init(
+                identity: identity, sql: "SELECT 0 FROM statistics WHERE user_id = ? AND category = ?",
+                values: [.text(userID), .text(key)])
+        case .task, .focus, .user: return nil
+        }
+    }
+
+    /// Reads ahead, as one batch (one round trip on PostgreSQL), what `conflicts(of:)`,
+    /// `statisticEdits(for:)` and `storedChildren(ofTask:)` would read one row at a time for
+    /// these steps: every task they touch, the children of every task they delete, the version
+    /// of every override and slide they write, and the statistic row of every category their
+    /// tasks have. Only a speed-up: a row not read ahead (a malformed key, say) is read, and
+    /// fails, where it is checked. Call it before the first write, which forgets the versions.
+    func readAhead(_ steps: [ChangesetEdit]) throws(StoreError) {
+        var taskIDs: [String] = []
+        var deleted: [String] = []
+        var versions: [TouchedTasks.VersionQuery] = []
+        var categories = Set<String>()
+        for step in steps {
+            switch step.entity {
+            case .task:
+                taskIDs.append(step.key)
+                if step.after == nil { deleted.append(step.key) }
+                if let category = step.after?["category"]?.stringValue, categories.insert(category).inserted,
+                    let query = try? versionQuery(.statistic, key: category)
+                {
+                    versions.append(query)
+                }
+            case .override, .slide:
+                guard let parsed = ChildRowKey(step.key) else { continue }
+                taskIDs.append(parsed.taskID)
+                if let query = try? versionQuery(step.entity, key: step.key) { versions.append(query) }
+            case .statistic, .focus, .user: continue
+            }
+        }
+        try tasks.readAhead(tasks: taskIDs, childrenOf: deleted, versions: versions)
     }
 
     /// The student as stored now (profile and settings), nil when absent.
@@ -226,6 +268,7 @@ struct ChangesetApplier {
     func apply(_ entity: EditEntity, key: String, image: JSONValue?, version: Int? = nil, stored: Bool = false)
         throws(StoreError)
     {
+        tasks.forgetVersionsAhead()
         switch entity {
         case .task:
             guard let image else {
@@ -262,13 +305,13 @@ struct ChangesetApplier {
             try SlideTable.upsert(s, in: db)
         case .statistic:
             if image != nil {
-                try db.execute(
+                try db.send(
                     "INSERT INTO statistics (user_id, category) VALUES (?, ?) ON CONFLICT DO NOTHING",
                     [.text(userID), .text(key)])
             } else {
                 // Removed only when no task of the category is left: another changeset may have
                 // added one since, and its statistic must survive this undo.
-                try db.execute(
+                try db.send(
                     """
                     DELETE FROM statistics WHERE user_id = ?1 AND category = ?2
                     AND NOT EXISTS (SELECT 1 FROM tasks WHERE user_id = ?1 AND category = ?2)

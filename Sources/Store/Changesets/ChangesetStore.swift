@@ -40,6 +40,7 @@ package struct ChangesetStore {
                 throw StoreError.unknownUser(changeset.userID)
             }
             let applier = ChangesetApplier(db: db, userID: changeset.userID, now: changeset.createdAt)
+            try applier.readAhead(changeset.changes.map { ChangesetEdit(seq: 0, $0) })
 
             var listed = Set<String>()
             for change in changeset.changes {
@@ -111,7 +112,7 @@ package struct ChangesetStore {
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO changesets (id, user_id, created_at, origin, plan_date, state, summary, report)
                 VALUES (?, ?, ?, ?, ?, 'applied', ?, ?)
@@ -122,7 +123,7 @@ package struct ChangesetStore {
                     .text(changeset.summaryText), .text(changeset.reportText),
                 ])
             for (edit, written) in zip(edits, editText) {
-                try db.execute(
+                try db.send(
                     """
                     INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -193,6 +194,7 @@ package struct ChangesetStore {
             }
             let steps = target == .undone ? record.edits.reversed().map(\.inverted) : record.edits
             let applier = ChangesetApplier(db: db, userID: record.header.userID, now: now)
+            try applier.readAhead(steps)
             let conflicts = try applier.conflicts(of: steps)
             if !conflicts.isEmpty && !force {
                 throw StoreError.conflict(ChangesetConflict(changesetID: id, rows: conflicts))
@@ -218,7 +220,7 @@ package struct ChangesetStore {
                     stored: stored)
                 applied.append(step)
             }
-            try db.execute(
+            try db.send(
                 "UPDATE changesets SET state = ? WHERE id = ?", [.text(target.rawValue), .text(id.rawValue)])
             // The undo of the import that created the student removed them, with every row of
             // theirs (their outbox rows too, as `user rm` does): nothing is left to invalidate

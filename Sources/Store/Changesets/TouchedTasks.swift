@@ -31,29 +31,114 @@ final class TouchedTasks {
     /// another user's).
     func row(_ taskID: String) throws(StoreError) -> Row? {
         if let known = rows[taskID] { return known }
-        // SQLite's two-argument min is PostgreSQL's least.
-        let least = db.engine == .sqlite ? "min" : "least"
-        let row = try db.queryFirst(
-            """
-            SELECT user_id, version, (SELECT coalesce(sum(-\(least)(days, 0)), 0) FROM series_slides WHERE task_id = ?1)
-            FROM tasks WHERE id = ?1
-            """, [.text(taskID)]
-        ) { Row(owner: $0.text(0), version: $0.int(1), backwardShift: $0.int(2)) }
+        let row = try db.queryFirst(rowSQL, [.text(taskID)]) { Self.decodeRow($0) }
         rows[taskID] = .some(row)
         return row
+    }
+
+    private var rowSQL: String {
+        // SQLite's two-argument min is PostgreSQL's least.
+        let least = db.engine == .sqlite ? "min" : "least"
+        return """
+            SELECT user_id, version, (SELECT coalesce(sum(-\(least)(days, 0)), 0) FROM series_slides WHERE task_id = ?1)
+            FROM tasks WHERE id = ?1
+            """
+    }
+
+    private static func decodeRow(_ s: any SQLRow) -> Row {
+        Row(owner: s.text(0), version: s.int(1), backwardShift: s.int(2))
     }
 
     /// The overrides and slides stored under the task before the changeset's writes.
     func storedChildren(ofTask taskID: String) throws(StoreError) -> [ChangesetApplier.Child] {
         if let known = children[taskID] { return known }
-        let overrides = try OverrideTable.all(taskID: taskID, in: db).map {
+        let found = Self.children(
+            overrides: try OverrideTable.all(taskID: taskID, in: db), slides: try SlideTable.all(taskID: taskID, in: db)
+        )
+        children[taskID] = found
+        return found
+    }
+
+    private static func children(overrides: [OccurrenceOverride], slides: [SeriesSlide]) -> [ChangesetApplier.Child] {
+        overrides.map {
             ChangesetApplier.Child(entity: .override, key: $0.occurrenceID.description, image: RowImage.override($0))
         }
-        let slides = try SlideTable.all(taskID: taskID, in: db).map {
-            ChangesetApplier.Child(entity: .slide, key: $0.key, image: RowImage.slide($0))
+            + slides.map { ChangesetApplier.Child(entity: .slide, key: $0.key, image: RowImage.slide($0)) }
+    }
+
+    // MARK: Reading ahead
+
+    /// Versions read ahead (`readAhead`) by `ChangesetApplier.identity`, nil for an absent
+    /// row; true only until the changeset's first write, which forgets them.
+    private var versionsAhead: [String: Int?] = [:]
+
+    /// The version read ahead for the row, if it was (`.some(nil)`: read ahead, absent).
+    func versionAhead(_ identity: String) -> Int?? { versionsAhead[identity] }
+
+    func forgetVersionsAhead() { versionsAhead.removeAll() }
+
+    /// A version to read ahead: the row's identity and the query that gives it.
+    struct VersionQuery {
+        var identity: String
+        var sql: String
+        var values: [SQLValue]
+    }
+
+    /// Reads as one batch (`queryEach`: one round trip on PostgreSQL, instead of one per row)
+    /// the rows of `taskIDs` not read yet, the stored children of `parents` and the versions
+    /// `versions` ask for, with the same statements the one-at-a-time reads run.
+    func readAhead(tasks taskIDs: [String], childrenOf parents: [String], versions: [VersionQuery])
+        throws(StoreError)
+    {
+        let taskIDs = Array(Set(taskIDs.filter { rows[$0] == nil })).sorted()
+        let parents = Array(Set(parents.filter { children[$0] == nil })).sorted()
+        var queries: [(sql: String, values: [SQLValue])] = taskIDs.map { (rowSQL, [.text($0)]) }
+        for id in parents {
+            queries.append((OverrideTable.allSQL, [.text(id)]))
+            queries.append((SlideTable.allSQL, [.text(id)]))
         }
-        children[taskID] = overrides + slides
-        return overrides + slides
+        queries += versions.map { ($0.sql, $0.values) }
+        // A single read saves nothing: the checks read it when they need it.
+        guard queries.count > 1 else { return }
+        let childrenStart = taskIDs.count
+        let versionsStart = childrenStart + 2 * parents.count
+        let answers = try db.queryEach(queries) { (index, s) throws(StoreError) -> ReadAhead in
+            if index < childrenStart { return .task(Self.decodeRow(s)) }
+            if index < versionsStart {
+                return (index - childrenStart) % 2 == 0
+                    ? .override(try OverrideTable.decode(s)) : .slide(try SlideTable.decode(s))
+            }
+            return .version(s.int(0))
+        }
+        for (i, id) in taskIDs.enumerated() {
+            guard case .task(let row)? = answers[i].first else {
+                rows[id] = .some(nil)
+                continue
+            }
+            rows[id] = .some(row)
+        }
+        for (i, id) in parents.enumerated() {
+            let overrides = answers[childrenStart + 2 * i].compactMap {
+                if case .override(let o) = $0 { o } else { nil }
+            }
+            let slides = answers[childrenStart + 2 * i + 1].compactMap { if case .slide(let s) = $0 { s } else { nil } }
+            children[id] = Self.children(overrides: overrides, slides: slides)
+        }
+        for (i, v) in versions.enumerated() {
+            guard case .version(let version)? = answers[versionsStart + i].first else {
+                versionsAhead[v.identity] = .some(nil)
+                continue
+            }
+            versionsAhead[v.identity] = .some(version)
+        }
+    }
+
+    /// One row of a batch `readAhead` sent.
+    private enum ReadAhead {
+        case task(Row)
+        case override(OccurrenceOverride)
+        case slide(SeriesSlide)
+        case version(Int)
     }
 
     /// The applier wrote the task (inserted or updated).

@@ -26,6 +26,23 @@ package protocol SQLExecutor: AnyObject {
         throws(StoreError) -> T?
     /// Runs several `;`-separated statements without bindings (schema scripts).
     func executeScript(_ sql: String) throws(StoreError)
+    /// Runs a write whose answer the caller does not need (no changed-row count, no rows, no
+    /// error it would handle itself), in the order of every other statement on the connection.
+    ///
+    /// SQLite runs it at once. PostgreSQL, inside a transaction, holds it back and sends every
+    /// held statement as one libpq pipeline together with the next statement that needs an
+    /// answer (a query, an `execute`, the savepoint's release or the commit), so a student's
+    /// writes cost one round trip instead of one each. Nothing changes but when the server
+    /// hears of them: a later statement sees their effects, and an error in one of them is
+    /// thrown by the statement that sent them, inside the same transaction or savepoint, which
+    /// then rolls back whole. Outside a transaction it runs at once on both engines.
+    func send(_ sql: String, _ values: [SQLValue]) throws(StoreError)
+    /// Runs queries of which none needs another's answer and maps every row of each (`row`
+    /// gets the query's index), in order. SQLite runs them one after another; PostgreSQL sends
+    /// them, after whatever `send` holds, as one pipeline: one round trip for all of them.
+    func queryEach<T>(
+        _ queries: [(sql: String, values: [SQLValue])], _ row: (Int, any SQLRow) throws(StoreError) -> T
+    ) throws(StoreError) -> [[T]]
 
     /// Runs `body` in a write transaction: committed when it returns, rolled back when it throws.
     /// Nested calls run in a savepoint of the outer transaction, so several store operations can

@@ -61,9 +61,9 @@ package struct FocusSessionRepository {
     /// Total focus minutes per category of a user. Summed here rather than with `GROUP BY`,
     /// which costs SQLite a sorter on every call (the nightly job asks for every student).
     package func minutesByCategory(userID: String) throws(StoreError) -> [String: Int] {
-        let rows = try db.query("SELECT category, minutes FROM focus_sessions WHERE user_id = ?", [.text(userID)]) {
-            ($0.text(0), $0.int(1))
-        }
+        let rows = try db.query(Self.minutesSQL, [.text(userID)]) { ($0.text(0), $0.int(1)) }
         return Dictionary(rows, uniquingKeysWith: +)
     }
+
+    static let minutesSQL = "SELECT category, minutes FROM focus_sessions WHERE user_id = ?"
 }

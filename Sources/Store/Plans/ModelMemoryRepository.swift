@@ -75,7 +75,7 @@ package struct ModelMemoryRepository {
 
     package func store(userID: String, _ m: ModelMemory) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO model_memory (user_id, instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest,
                     reviewed_flags, goal, goal_unmended)
@@ -97,7 +97,7 @@ package struct ModelMemoryRepository {
 
     package func delete(userID: String) throws(StoreError) {
         try db.write { (db) throws(StoreError) in
-            try db.execute("DELETE FROM model_memory WHERE user_id = ?", [.text(userID)])
+            try db.send("DELETE FROM model_memory WHERE user_id = ?", [.text(userID)])
         }
     }
 }

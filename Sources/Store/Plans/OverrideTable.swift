@@ -39,13 +39,14 @@ enum OverrideTable {
         """
 
     static func upsert(_ o: OccurrenceOverride, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute(upsertSQL, values(o))
+        try db.send(upsertSQL, values(o))
     }
 
     /// Writes the override, as an UPDATE when the caller knows the row is stored (see
     /// `TaskTable.write`).
     static func write(_ o: OccurrenceOverride, stored: Bool, in db: any SQLExecutor) throws(StoreError) {
-        if stored {
+        // On PostgreSQL the upsert goes out with the next round trip (see `TaskTable.write`).
+        if stored && db.engine == .sqlite {
             let v = values(o)
             let changed = try db.execute(
                 """
@@ -57,7 +58,7 @@ enum OverrideTable {
     }
 
     static func delete(taskID: String, date: CivilDate, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute(
+        try db.send(
             "DELETE FROM occurrence_overrides WHERE task_id = ? AND original_date = ?",
             [.text(taskID), .text(date.description)])
     }
@@ -70,10 +71,9 @@ enum OverrideTable {
         ) { (s) throws(StoreError) in try decode(s) }.first
     }
 
+    static let allSQL = "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date"
+
     static func all(taskID: String, in db: any SQLExecutor) throws(StoreError) -> [OccurrenceOverride] {
-        try db.query(
-            "SELECT \(columns) FROM occurrence_overrides WHERE task_id = ? ORDER BY original_date",
-            [.text(taskID)]
-        ) { (s) throws(StoreError) in try decode(s) }
+        try db.query(allSQL, [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
     }
 }

@@ -18,13 +18,13 @@ enum SlideTable {
         """
 
     static func upsert(_ slide: SeriesSlide, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute(
+        try db.send(
             upsertSQL,
             [.text(slide.taskID), .text(slide.from.description), .integer(slide.days), .integer(slide.version)])
     }
 
     static func delete(taskID: String, from: CivilDate, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute(
+        try db.send(
             "DELETE FROM series_slides WHERE task_id = ? AND from_date = ?", [.text(taskID), .text(from.description)])
     }
 
@@ -35,10 +35,9 @@ enum SlideTable {
         ) { (s) throws(StoreError) in try decode(s) }.first
     }
 
+    static let allSQL = "SELECT \(columns) FROM series_slides WHERE task_id = ? ORDER BY from_date"
+
     static func all(taskID: String, in db: any SQLExecutor) throws(StoreError) -> [SeriesSlide] {
-        try db.query(
-            "SELECT \(columns) FROM series_slides WHERE task_id = ? ORDER BY from_date",
-            [.text(taskID)]
-        ) { (s) throws(StoreError) in try decode(s) }
+        try db.query(allSQL, [.text(taskID)]) { (s) throws(StoreError) in try decode(s) }
     }
 }

@@ -72,7 +72,7 @@ package struct StatisticsBaseRepository {
     package func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
         var object: [String: JSONValue] = [:]
         for (category, c) in counts { object[category] = [.int(c.tasks), .int(c.completed)] }
-        try db.execute(
+        try db.send(
             """
             INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, 1, ?2, ?3)
             ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + 1, through = ?2, counts = ?3
@@ -83,7 +83,7 @@ package struct StatisticsBaseRepository {
     /// (nil: no plan date affected): raises the serial and drops the base if the write reaches
     /// back to or before its date.
     package func invalidate(userID: String, earliest: CivilDate?) throws(StoreError) {
-        try db.execute(
+        try db.send(
             """
             INSERT INTO statistics_base (user_id, serial) VALUES (?1, 1)
             ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + 1,

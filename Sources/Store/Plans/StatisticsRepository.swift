@@ -45,8 +45,23 @@ package struct StatisticsRepository {
     @discardableResult
     package func recompute(userID: String, counts: [String: CategoryCount]) throws(StoreError) -> [CategoryStatistic] {
         try db.write { (db) throws(StoreError) -> [CategoryStatistic] in
-            guard try UserRepository(db).exists(userID) else { throw StoreError.unknownUser(userID) }
-            let focus = try FocusSessionRepository(db).minutesByCategory(userID: userID)
+            // Three reads of which none needs another's answer: one batch (one round trip on
+            // PostgreSQL).
+            let answers = try db.queryEach(
+                [
+                    (UserRepository.existsSQL, [.text(userID)]), (FocusSessionRepository.minutesSQL, [.text(userID)]),
+                    (Self.statisticsSQL, [.text(userID)]),
+                ]
+            ) { (index, s) -> Read in
+                switch index {
+                case 0: .user
+                case 1: .focus(s.text(0), s.int(1))
+                default: .statistic(Self.decode(s))
+                }
+            }
+            guard !answers[0].isEmpty else { throw StoreError.unknownUser(userID) }
+            var focus: [String: Int] = [:]
+            for case .focus(let category, let minutes) in answers[1] { focus[category, default: 0] += minutes }
             let rows = Set(counts.keys).union(focus.keys).sorted().map { category in
                 let c = counts[category] ?? CategoryCount(tasks: 0, completed: 0)
                 return CategoryStatistic(
@@ -54,12 +69,11 @@ package struct StatisticsRepository {
                     completionRate: c.tasks > 0 ? Double(c.completed) / Double(c.tasks) : 0,
                     focusMinutes: focus[category] ?? 0)
             }
-            var stored = Dictionary(
-                try StatisticsRepository(db).statistics(userID: userID).map { ($0.category, $0) },
-                uniquingKeysWith: { a, _ in a })
+            var stored: [String: CategoryStatistic] = [:]
+            for case .statistic(let row) in answers[2] where stored[row.category] == nil { stored[row.category] = row }
             for r in rows {
                 if stored.removeValue(forKey: r.category) == r { continue }
-                try db.execute(
+                try db.send(
                     """
                     INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes)
                     VALUES (?, ?, ?, ?, ?, ?)
@@ -73,7 +87,7 @@ package struct StatisticsRepository {
                     ])
             }
             for category in stored.keys {
-                try db.execute(
+                try db.send(
                     "DELETE FROM statistics WHERE user_id = ? AND category = ?", [.text(userID), .text(category)])
             }
             return rows
@@ -82,15 +96,24 @@ package struct StatisticsRepository {
 
     /// A user's statistic rows by category.
     package func statistics(userID: String) throws(StoreError) -> [CategoryStatistic] {
-        try db.query(
-            """
-            SELECT category, task_count, completed_count, completion_rate, focus_minutes FROM statistics
-            WHERE user_id = ? ORDER BY category
-            """, [.text(userID)]
-        ) {
-            CategoryStatistic(
-                category: $0.text(0), taskCount: $0.int(1), completedCount: $0.int(2),
-                completionRate: $0.double(3), focusMinutes: $0.int(4))
-        }
+        try db.query(Self.statisticsSQL, [.text(userID)]) { Self.decode($0) }
+    }
+
+    static let statisticsSQL = """
+        SELECT category, task_count, completed_count, completion_rate, focus_minutes FROM statistics
+        WHERE user_id = ? ORDER BY category
+        """
+
+    static func decode(_ s: any SQLRow) -> CategoryStatistic {
+        CategoryStatistic(
+            category: s.text(0), taskCount: s.int(1), completedCount: s.int(2), completionRate: s.double(3),
+            focusMinutes: s.int(4))
+    }
+
+    /// One row of `recompute`'s batch of reads.
+    private enum Read {
+        case user
+        case focus(String, Int)
+        case statistic(CategoryStatistic)
     }
 }

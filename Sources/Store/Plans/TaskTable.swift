@@ -80,7 +80,7 @@ enum TaskTable {
         """
 
     static func upsert(_ task: StudyTask, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute(upsertSQL, values(task))
+        try db.send(upsertSQL, values(task))
     }
 
     static let updateSQL =
@@ -91,7 +91,9 @@ enum TaskTable {
     /// `IN (…)` check costs SQLite a temporary b-tree. Falls back to the upsert when no row
     /// was there after all, so the row ends up the same either way.
     static func write(_ task: StudyTask, stored: Bool, in db: any SQLExecutor) throws(StoreError) {
-        if stored {
+        // On PostgreSQL the upsert, which needs no answer, goes out with the transaction's
+        // next round trip; waiting for the update's count would cost one of its own.
+        if stored && db.engine == .sqlite {
             let v = values(task)
             if try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]]) == 1 { return }
         }
@@ -99,7 +101,7 @@ enum TaskTable {
     }
 
     static func delete(id: String, in db: any SQLExecutor) throws(StoreError) {
-        try db.execute("DELETE FROM tasks WHERE id = ?", [.text(id)])
+        try db.send("DELETE FROM tasks WHERE id = ?", [.text(id)])
     }
 
     static func find(id: String, in db: any SQLExecutor) throws(StoreError) -> StudyTask? {

@@ -29,8 +29,10 @@ package struct UserRepository {
     }
 
     package func exists(_ id: String) throws(StoreError) -> Bool {
-        try db.queryFirst("SELECT 1 FROM users WHERE id = ?", [.text(id)]) { _ in true } ?? false
+        try db.queryFirst(Self.existsSQL, [.text(id)]) { _ in true } ?? false
     }
+
+    static let existsSQL = "SELECT 1 FROM users WHERE id = ?"
 
     /// The user with settings, or nil.
     package func find(_ id: String) throws(StoreError) -> User? {

@@ -25,14 +25,14 @@ package struct OutboxRepository {
         _ entries: [OutboxEntry], userID: String, changesetID: ChangesetID?, createdAt: Date
     ) throws(StoreError) {
         if !entries.isEmpty, db.engine == .postgresql {
-            try db.execute("SELECT pg_advisory_xact_lock(?)", [.integer(Self.insertLockKey)])
+            try db.send("SELECT pg_advisory_xact_lock(?)", [.integer(Self.insertLockKey)])
         }
         for var e in entries {
             if let id = changesetID, var note = e.note {
                 note.body = OutboxRepository.replacing(OutboxEntry.Note.changesetMark, with: id.rawValue, in: note.body)
                 e.note = note
             }
-            try db.execute(
+            try db.send(
                 """
                 INSERT INTO notification_outbox
                     (user_id, occurrence_id, fire_at, action, created_at, changeset_id, kind, title, body)

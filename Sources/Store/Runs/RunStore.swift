@@ -41,24 +41,33 @@ package struct RunStore {
     @discardableResult
     package func record(_ r: UserRun) throws(StoreError) -> Int {
         try db.write { (db) throws(StoreError) -> Int in
-            try db.queryFirst(
-                """
-                INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
-                    completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
-                    finish_reasons, cost_usd, report)
-                VALUES (\(placeholders(18))) RETURNING id
-                """,
-                [
-                    .integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
-                    SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns),
-                    .integer(r.promptTokens),
-                    .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
-                    .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
-                    SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0),
-                    SQLValue(r.report?.text),
-                ]
-            ) { $0.int(0) } ?? 0
+            try db.queryFirst(RunStore.recordSQL + " RETURNING id", RunStore.values(r)) { $0.int(0) } ?? 0
         }
+    }
+
+    /// Records one user's outcome when nobody needs its id (no transcript goes with it): the
+    /// row is sent without waiting for it (`SQLExecutor.send`).
+    package func note(_ r: UserRun) throws(StoreError) {
+        try db.write { (db) throws(StoreError) in try db.send(RunStore.recordSQL, RunStore.values(r)) }
+    }
+
+    private static let recordSQL = """
+        INSERT INTO user_runs (run_id, user_id, plan_date, status, changeset_id, model_calls, turns, prompt_tokens,
+            completion_tokens, reasoning_tokens, cached_tokens, duration_ms, error, finished_at, model_decision,
+            finish_reasons, cost_usd, report)
+        VALUES (\(placeholders(18)))
+        """
+
+    private static func values(_ r: UserRun) -> [SQLValue] {
+        [
+            .integer(r.runID), .text(r.userID), .text(r.planDate.description), .text(r.status.rawValue),
+            SQLValue(r.changesetID?.rawValue), .integer(r.modelCalls), .integer(r.turns),
+            .integer(r.promptTokens),
+            .integer(r.completionTokens), .integer(r.reasoningTokens), .integer(r.cachedTokens),
+            .integer(r.durationMilliseconds), SQLValue(r.error), .text(Timestamp.text(r.finishedAt)),
+            SQLValue(r.modelDecision), SQLValue(r.finishReasons), .real(r.costUSD.isFinite ? r.costUSD : 0),
+            SQLValue(r.report?.text),
+        ]
     }
 
     /// Whether the user already has a finished (changed or unchanged) run for the plan date.

@@ -2,8 +2,12 @@ import CPostgres
 import Foundation
 
 /// One libpq connection to a PostgreSQL server: the PostgreSQL side of the `SQLExecutor`
-/// boundary. Every value is sent as text through `PQexecParams` (the server casts it to the
-/// column's type), so no value is ever part of the SQL text; results come back as text too.
+/// boundary. Every value is sent as a text parameter (the server casts it to the column's
+/// type), so no value is ever part of the SQL text; results come back as text too.
+///
+/// Inside a transaction, writes given to `send` and the transaction's own `BEGIN` or
+/// `SAVEPOINT` are held back and go out as one libpq pipeline with the next statement that
+/// needs an answer: a night's student costs a few round trips instead of one per statement.
 ///
 /// Errors carry the SQLSTATE and the server's primary message with bound values and the
 /// password taken out, and name the server by host, port, database and user.
@@ -15,6 +19,9 @@ package final class PostgresConnection: SQLExecutor {
     private var transactionDepth = 0
     /// Inside `joiningNestedWrites`: nested `write`s run in the open transaction.
     private var nestedWritesJoin = false
+    /// How many times this connection waited for the server's answer (a pipeline counts
+    /// once): what the pipeline saves, for the tests to see.
+    private(set) var roundTrips = 0
 
     package var engine: DatabaseEngine { .postgresql }
 
@@ -92,8 +99,32 @@ package final class PostgresConnection: SQLExecutor {
         return try row(PostgresRow(result: result, row: 0))
     }
 
+    /// Sends the queries, after whatever `send` holds, as one pipeline: one round trip for all.
+    package func queryEach<T>(
+        _ queries: [(sql: String, values: [SQLValue])], _ row: (Int, any SQLRow) throws(StoreError) -> T
+    ) throws(StoreError) -> [[T]] {
+        guard !pipelineBroken else { throw brokenPipeline(sql: queries.first?.sql ?? "", verb: "query") }
+        if queries.count <= 1 && held.isEmpty {
+            return try queries.map { (q) throws(StoreError) -> [T] in
+                try query(q.sql, q.values) { (s) throws(StoreError) -> T in try row(0, s) }
+            }
+        }
+        let results = try flush(then: queries.map { Held(number: 0, sql: $0.sql, values: $0.values, verb: "query") })
+        var mapped: [[T]] = []
+        mapped.reserveCapacity(results.count)
+        for (index, result) in results.enumerated() {
+            var rows: [T] = []
+            for r in 0..<PQntuples(result.handle) { rows.append(try row(index, PostgresRow(result: result, row: r))) }
+            mapped.append(rows)
+        }
+        return mapped
+    }
+
     /// Runs several `;`-separated statements without bindings (schema scripts), in one round trip.
     package func executeScript(_ sql: String) throws(StoreError) {
+        guard !pipelineBroken else { throw brokenPipeline(sql: sql, verb: "script") }
+        if !held.isEmpty { try flush(then: []) }
+        roundTrips += 1
         let result = PQexec(handle, sql)
         _ = try checked(result, sql: sql, values: [], verb: "script")
     }
@@ -106,9 +137,14 @@ package final class PostgresConnection: SQLExecutor {
     /// prepared statement outlives a transaction that rolls back, as the protocol defines, and a
     /// preparation that fails is not remembered.
     private func run(_ sql: String, _ values: [SQLValue], verb: String) throws(StoreError) -> PostgresResult {
+        guard !pipelineBroken else { throw brokenPipeline(sql: sql, verb: verb) }
+        if !held.isEmpty, let result = try flush(then: [Held(number: 0, sql: sql, values: values, verb: verb)]).first {
+            return result
+        }
         let parameters: [UnsafeMutablePointer<CChar>?] = values.map { $0.postgresText.map { strdup($0) } ?? nil }
         defer { for parameter in parameters { free(parameter) } }
         let pointers = parameters.map { $0.map { UnsafePointer($0) } }
+        roundTrips += 1
         guard !values.isEmpty else {
             let result = PQexecParams(handle, PostgresPlaceholders.numbered(sql), 0, nil, nil, nil, nil, 0)
             return try checked(result, sql: sql, values: values, verb: verb)
@@ -132,6 +168,7 @@ package final class PostgresConnection: SQLExecutor {
         if let name = prepared[sql] { return name }
         guard prepared.count < Self.preparedLimit else { return nil }
         let name = "replan_\(prepared.count + 1)"
+        roundTrips += 1
         let result = PQprepare(handle, name, PostgresPlaceholders.numbered(sql), 0, nil)
         _ = try checked(result, sql: sql, values: [], verb: "prepare")
         prepared[sql] = name
@@ -148,8 +185,17 @@ package final class PostgresConnection: SQLExecutor {
                     verb: verb))
         }
         let wrapped = PostgresResult(result)
+        try verify(wrapped, sql: sql, values: values, verb: verb)
+        return wrapped
+    }
+
+    /// Throws the failure a result reports, if it does.
+    private func verify(_ wrapped: PostgresResult, sql: String, values: [SQLValue], verb: String)
+        throws(StoreError)
+    {
+        let result = wrapped.handle
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return wrapped
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
@@ -176,6 +222,132 @@ package final class PostgresConnection: SQLExecutor {
         return PostgresFailure(
             sqlState: sqlState, message: location.redacting(text), operation: operationName(verb, sql),
             server: location.description)
+    }
+
+    // MARK: The pipeline
+
+    /// A statement held back until the next one that needs an answer; `number` counts every
+    /// statement ever held on this connection, so a rollback can tell whether the statement
+    /// that opened its transaction or savepoint reached the server.
+    private struct Held {
+        var number: Int
+        var sql: String
+        var values: [SQLValue]
+        var verb: String
+    }
+
+    /// Held statements, oldest first.
+    private var held: [Held] = []
+    /// The number of the last statement held, and of the last one sent.
+    private var heldThrough = 0
+    private var sentThrough = 0
+    /// Set when the connection could not leave pipeline mode: every later statement fails
+    /// (as a lost connection, which the caller discards) rather than run out of step.
+    private var pipelineBroken = false
+    /// How many statements one pipeline holds at most; more are sent in several. The server
+    /// answers each with a few bytes, far below what the socket buffers hold, so the client
+    /// never blocks on a full socket while the server waits for it to read.
+    static let pipelineLimit = 512
+
+    package func send(_ sql: String, _ values: [SQLValue]) throws(StoreError) {
+        guard transactionDepth > 0 else {
+            _ = try run(sql, values, verb: "execute")
+            return
+        }
+        hold(sql, values, verb: "execute")
+        if held.count >= Self.pipelineLimit { try flush(then: []) }
+    }
+
+    private func hold(_ sql: String, _ values: [SQLValue], verb: String) {
+        heldThrough += 1
+        held.append(Held(number: heldThrough, sql: sql, values: values, verb: verb))
+    }
+
+    /// Sends the held statements and then `answered` as one pipeline, and reads every
+    /// answer before looking at any: the connection leaves pipeline mode in step with the
+    /// server whatever failed. The server skips every statement after a failed one up to the
+    /// pipeline's end, so the first failure is thrown (named by its own statement) and the
+    /// transaction is left aborted for the caller's rollback.
+    ///
+    /// - Returns: the results of `answered`, in order.
+    @discardableResult
+    private func flush(then answered: [Held]) throws(StoreError) -> [PostgresResult] {
+        var statements = held
+        held.removeAll()
+        statements += answered
+        // Preparing is a round trip of its own, not allowed in pipeline mode: done first (once
+        // per text and connection, so only the first student pays it).
+        var names: [String?] = []
+        names.reserveCapacity(statements.count)
+        for statement in statements {
+            names.append(
+                statement.values.isEmpty
+                    ? nil : try preparedName(statement.sql, parameterCount: statement.values.count))
+        }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw StoreError.postgres(
+                failure(
+                    sqlState: "08000", message: String(cString: PQerrorMessage(handle)), sql: statements[0].sql,
+                    values: [], verb: statements[0].verb))
+        }
+        // From here on the held statements may have reached the server: a rollback goes there.
+        if let number = statements.last(where: { $0.number > 0 })?.number { sentThrough = number }
+        var sent = 0
+        for (statement, name) in zip(statements, names) {
+            guard pipelineSend(statement, prepared: name) else { break }
+            sent += 1
+        }
+        let synced = PQpipelineSync(handle) == 1
+        roundTrips += 1
+        // Each statement's answer is followed by a null result; the pipeline's end by a
+        // PGRES_PIPELINE_SYNC result. A lost connection gives nulls only: bounded by `sent`.
+        var results: [PostgresResult?] = Array(repeating: nil, count: sent)
+        var index = 0
+        while synced && index <= sent {
+            guard let raw = PQgetResult(handle) else {
+                index += 1
+                if PQstatus(handle) != CONNECTION_OK { break }
+                continue
+            }
+            let result = PostgresResult(raw)
+            if PQresultStatus(raw) == PGRES_PIPELINE_SYNC { break }
+            if index < sent, results[index] == nil { results[index] = result }
+        }
+        if PQexitPipelineMode(handle) != 1 { pipelineBroken = true }
+        for (offset, statement) in statements.enumerated() {
+            guard offset < sent, let result = results[offset] else {
+                throw StoreError.postgres(
+                    failure(
+                        sqlState: "08006", message: String(cString: PQerrorMessage(handle)), sql: statement.sql,
+                        values: statement.values, verb: statement.verb))
+            }
+            // Skipped because an earlier statement failed: that one was thrown already.
+            if PQresultStatus(result.handle) == PGRES_PIPELINE_ABORTED { continue }
+            try verify(result, sql: statement.sql, values: statement.values, verb: statement.verb)
+        }
+        if pipelineBroken { throw brokenPipeline(sql: statements[0].sql, verb: statements[0].verb) }
+        return results.suffix(answered.count).compactMap { $0 }
+    }
+
+    /// Queues one statement of a pipeline; false when libpq could not (a lost connection).
+    private func pipelineSend(_ statement: Held, prepared name: String?) -> Bool {
+        let parameters: [UnsafeMutablePointer<CChar>?] = statement.values.map {
+            $0.postgresText.map { strdup($0) } ?? nil
+        }
+        defer { for parameter in parameters { free(parameter) } }
+        let pointers = parameters.map { $0.map { UnsafePointer($0) } }
+        let count = Int32(statement.values.count)
+        if let name { return PQsendQueryPrepared(handle, name, count, pointers, nil, nil, 0) == 1 }
+        return PQsendQueryParams(
+            handle, PostgresPlaceholders.numbered(statement.sql), count, nil, count == 0 ? nil : pointers, nil, nil,
+            0) == 1
+    }
+
+    private func brokenPipeline(sql: String, verb: String) -> StoreError {
+        .postgres(
+            failure(
+                sqlState: "08006", message: "the connection could not leave pipeline mode; open a new one", sql: sql,
+                values: [], verb: verb))
     }
 
     // MARK: Transactions
@@ -212,24 +384,41 @@ package final class PostgresConnection: SQLExecutor {
     {
         let depth = transactionDepth
         let savepoint = "replan_\(depth)"
-        try execute(depth == 0 ? begin : "SAVEPOINT \(savepoint)")
+        if depth > 0 && !held.isEmpty {
+            // The outer level's held statements go out first, with the savepoint: an error in
+            // one of them is the outer level's, thrown before this savepoint exists.
+            try execute("SAVEPOINT \(savepoint)")
+        } else {
+            // Held, not sent: it goes out with the first statement inside that needs an answer.
+            hold(depth == 0 ? begin : "SAVEPOINT \(savepoint)", [], verb: "execute")
+        }
+        let opening = heldThrough
         transactionDepth += 1
         defer { transactionDepth = depth }
         let result: T
         do throws(StoreError) {
             result = try body(self)
+            // The release or commit sends whatever is still held: an error in it lands here.
             try execute(depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
         } catch {
-            // Best effort: after a lost connection there is nothing left to roll back.
-            if depth == 0 {
-                discard("ROLLBACK")
-            } else {
-                discard("ROLLBACK TO SAVEPOINT \(savepoint)")
-                discard("RELEASE SAVEPOINT \(savepoint)")
-            }
+            rollBack(depth: depth, savepoint: savepoint, opening: opening)
             throw error
         }
         return result
+    }
+
+    /// Undoes a failed transaction or savepoint: what it still holds is dropped unsent, and
+    /// once its opening statement has reached the server it is rolled back there too (best
+    /// effort: after a lost connection there is nothing left to roll back).
+    private func rollBack(depth: Int, savepoint: String, opening: Int) {
+        held.removeAll { $0.number >= opening }
+        guard sentThrough >= opening else { return }
+        if depth == 0 {
+            discard("ROLLBACK")
+        } else {
+            discard("ROLLBACK TO SAVEPOINT \(savepoint)")
+            discard("RELEASE SAVEPOINT \(savepoint)")
+        }
     }
 
     package func beginBatch() throws(StoreError) {
@@ -249,12 +438,14 @@ package final class PostgresConnection: SQLExecutor {
 
     package func rollbackBatch() {
         precondition(transactionDepth == 1, "no batch is open")
+        held.removeAll()
         discard("ROLLBACK")
         transactionDepth = 0
     }
 
     private func discard(_ sql: String) {
-        guard let connection else { return }
+        guard let connection, !pipelineBroken else { return }
+        roundTrips += 1
         PQclear(PQexec(connection, sql))
     }
 }

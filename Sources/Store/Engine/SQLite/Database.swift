@@ -172,6 +172,26 @@ package final class Database: SQLExecutor {
         }
     }
 
+    /// Runs the write at once: SQLite answers in the process, there is no round trip to save.
+    package func send(_ sql: String, _ values: [SQLValue]) throws(StoreError) {
+        try withStatement(sql) { (s) throws(StoreError) in
+            try s.bind(values)
+            while try s.step() {}
+        }
+    }
+
+    /// Runs the queries one after another: SQLite has no round trip to save.
+    package func queryEach<T>(
+        _ queries: [(sql: String, values: [SQLValue])], _ row: (Int, any SQLRow) throws(StoreError) -> T
+    ) throws(StoreError) -> [[T]] {
+        var mapped: [[T]] = []
+        mapped.reserveCapacity(queries.count)
+        for (index, q) in queries.enumerated() {
+            mapped.append(try query(q.sql, q.values) { (s) throws(StoreError) -> T in try row(index, s) })
+        }
+        return mapped
+    }
+
     /// Runs a query and maps every row.
     package func query<T>(_ sql: String, _ values: [SQLValue], _ row: (any SQLRow) throws(StoreError) -> T)
         throws(StoreError) -> [T]
