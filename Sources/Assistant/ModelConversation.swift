@@ -48,10 +48,12 @@ package struct ModelConversation: Sendable {
     ///   - why: why the call policy asks the model tonight, told to the model.
     ///   - takenBack: the model's edits the student undid: told to the model after `why`, and
     ///     refused by the tools (docs/model.md §14).
+    ///   - reaching: the days `why` names (a plan-changed request's diff); with those of
+    ///     `takenBack`, the plan is listed as far as they reach.
     package func run(
         plan: UserPlan, now: Date, localNow: CivilDateTime, localEdits: [PlanEdit], flags: [PlanFlag],
         why: String = "a review of my plan", takenBack: TakenBack = TakenBack(edits: []),
-        goal: GoalBrief = .none, cancellation: CancellationToken? = nil
+        goal: GoalBrief = .none, reaching: [CivilDate] = [], cancellation: CancellationToken? = nil
     ) -> ConversationOutcome {
         var transcript = ConversationTranscript()
         var turns = 0
@@ -83,7 +85,8 @@ package struct ModelConversation: Sendable {
             let said =
                 takenBack.isEmpty ? why : "\(why)\(why.contains("\n") ? "\n" : ". ")\(takenBack.text())"
             prompt = try self.prompt.render(
-                plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said, goal: goal)
+                plan: plan, now: localNow, localEdits: localEdits, flags: flags, why: said,
+                reaching: reaching + takenBack.dates(), goal: goal)
         } catch {
             return finish(.failed, executor: nil, error: error.description)
         }

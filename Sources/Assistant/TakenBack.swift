@@ -28,6 +28,11 @@ package struct TakenBack: Hashable, Sendable {
             "I undid your earlier changes and took back \(clauses.joined(separator: "; ")). Do not make them again; follow my instruction in another way or leave it."
     }
 
+    /// The days the sentence names (`text`): listed in the request like a goal's short days.
+    package func dates(limit: Int = 12) -> [CivilDate] {
+        edits.prefix(limit).compactMap { ($0.after ?? $0.before)?.start.date }
+    }
+
     /// Why `edit`-like work is refused, or nil: a creation with the same title on the same
     /// day as one taken back, a move of the same session to the same day, a removal again.
     func refusal(creating title: String, on day: CivilDate) -> String? {

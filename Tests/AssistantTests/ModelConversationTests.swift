@@ -243,6 +243,35 @@ import Testing
         try expectWellFormedRequests(server, outcome: outcome)
     }
 
+    @Test("a change or an undo after the first week lists the plan as far as it reaches")
+    func theDaysTheRequestNamesAreListed() throws {
+        let plan = Fx.plan(
+            F.standard.sortedTasks + [
+                Fx.task("late", "Essay plan", "2025-01-17T10:00", "2025-01-17T11:00", category: "English")
+            ], settings: UserSettings())
+        let unlisted = "Wed 01-15…Tue 01-21: not listed"
+        func user(reaching: [CivilDate] = [], takenBack: TakenBack = TakenBack(edits: [])) throws -> String {
+            let server = try Self.server([MockScript.text("Nothing to do.")])
+            _ = try conversation(server).run(
+                plan: plan, now: Date(timeIntervalSince1970: 1_736_190_000), localNow: F.now, localEdits: [],
+                flags: [], takenBack: takenBack, reaching: reaching)
+            let messages = Self.messages(try #require(try bodies(server).first))
+            return try #require(messages.last?["content"] as? String)
+        }
+        #expect(try user().contains(unlisted))
+        // The days of a plan-changed request's diff.
+        let changed = try user(reaching: [date("2025-01-17")])
+        #expect(!changed.contains(unlisted))
+        #expect(changed.contains("id=late"))
+        // The day of an edit the student took back.
+        let created = PlanEdit(
+            op: .create, id: id("m-1"), title: "Reading", before: nil,
+            after: TimeRange(start: at("2025-01-18T10:00"), end: at("2025-01-18T11:00")), reason: .model)
+        let undone = try user(takenBack: TakenBack(edits: [created]))
+        #expect(undone.contains("'Reading' you created on Sat 01-18 10:00"))
+        #expect(!undone.contains(unlisted))
+    }
+
     @Test func theTurnLimitKeepsTheValidatedEdits() throws {
         // A model that never stops: it adds the same session every turn (refused after the first).
         let server = try Self.server(

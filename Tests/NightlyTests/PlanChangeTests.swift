@@ -134,6 +134,47 @@ struct PlanChangeTests {
     }
 }
 
+extension PlanChangeTests {
+    @Test("a change after the first week reaches the request: the plan is listed as far as the change")
+    func aLateChangeIsListed() throws {
+        let reached = Shared<[[CivilDate]]>([])
+        var first = UserPipeline(reviewer: FakeReviewer(behaviour: .createSession, calls: Counter()))
+        first.policy = ModelCallPolicy(reviewEveryDays: 0)
+        let start = Fx.plan(
+            [Fx.task("eng", "English reading", "2025-01-09T10:00", "2025-01-09T11:00", category: "English")],
+            settings: Self.settings)
+        let (night, _) = first.prepare(original: start, now: Self.night)
+        guard case .store(let memory) = night.memoryUpdate, var after = night.plans?.after else {
+            Issue.record("the first night remembers nothing")
+            return
+        }
+        // Ten days ahead: past the week the request lists by default.
+        after.move(id("eng"), start: at("2025-01-17T13:00"), end: at("2025-01-17T14:00"))
+        var second = UserPipeline(reviewer: ReachRecorder(reached: reached))
+        second.policy = ModelCallPolicy(reviewEveryDays: 0)
+        let (next, _) = second.prepare(original: after, now: Self.night.addingTimeInterval(Self.day), memory: memory)
+        #expect(next.model.decision?.reason == "plan-changed")
+        #expect(reached.value == [[date("2025-01-09"), date("2025-01-17")]])
+    }
+}
+
+/// Records the days a request reaches, and ends at once.
+struct ReachRecorder: ModelReviewer {
+    let reached: Shared<[[CivilDate]]>
+
+    func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
+        ModelReview(plan: working, ending: .endConversation, requests: 1, turns: 1)
+    }
+
+    func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief,
+        reaching: [CivilDate]
+    ) -> ModelReview {
+        reached.update { $0.append(reaching) }
+        return ModelReview(plan: working, ending: .endConversation, requests: 1, turns: 1)
+    }
+}
+
 /// Records why it was asked, and ends at once.
 struct WhyRecorder: ModelReviewer {
     let calls: Shared<[String]>

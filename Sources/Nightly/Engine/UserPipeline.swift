@@ -180,11 +180,11 @@ package struct UserPipeline: Sendable {
                 }
             } else {
                 // A plan-changed request says what changed (docs/model.md §15).
-                let why =
-                    decision.reason == "plan-changed" ? planChange?.why(decision.why) ?? decision.why : decision.why
+                let diff = decision.reason == "plan-changed" ? planChange : nil
+                let why = diff?.why(decision.why) ?? decision.why
                 let r = reviewer.review(
                     working, local: local, now: now, why: why, takenBack: takenBack,
-                    goal: goals.brief(check: goalCheck))
+                    goal: goals.brief(check: goalCheck), reaching: diff?.dates ?? [])
                 review = r
                 transcript = r.transcript
                 model = ModelSummary(

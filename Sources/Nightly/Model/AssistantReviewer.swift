@@ -44,6 +44,13 @@ package struct AssistantReviewer: ModelReviewer {
     package func review(
         _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
     ) -> ModelReview {
+        review(working, local: local, now: now, why: why, takenBack: takenBack, goal: goal, reaching: [])
+    }
+
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief,
+        reaching: [CivilDate]
+    ) -> ModelReview {
         if let breaker, breaker.isOpen {
             shutoff?.trip(breaker.reason)
             return ModelReview(plan: working, ending: .failed, error: breaker.reason)
@@ -61,7 +68,7 @@ package struct AssistantReviewer: ModelReviewer {
         }
         let outcome = conversation.run(
             plan: working, now: now, localNow: local.now, localEdits: local.edits, flags: local.flags,
-            why: why, takenBack: takenBack, goal: goal, cancellation: watch?.token ?? cancellation)
+            why: why, takenBack: takenBack, goal: goal, reaching: reaching, cancellation: watch?.token ?? cancellation)
         watch?.finish()
         if outcome.quotaExhausted {
             shutoff?.trip("\(outcome.error ?? "the model account has no quota left"); no more model calls in this run")

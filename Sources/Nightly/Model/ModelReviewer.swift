@@ -20,6 +20,12 @@ package protocol ModelReviewer: Sendable {
     func review(
         _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
     ) -> ModelReview
+    /// - Parameter reaching: the days `why` names (a plan-changed request's diff): the request
+    ///   lists the plan as far as they reach.
+    func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief,
+        reaching: [CivilDate]
+    ) -> ModelReview
 }
 
 extension ModelReviewer {
@@ -40,6 +46,14 @@ extension ModelReviewer {
         _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief
     ) -> ModelReview {
         review(working, local: local, now: now, why: why, takenBack: takenBack)
+    }
+
+    /// Reviewers that list no plan ignore the days the request reaches.
+    package func review(
+        _ working: UserPlan, local: PostponementResult, now: Date, why: String, takenBack: TakenBack, goal: GoalBrief,
+        reaching: [CivilDate]
+    ) -> ModelReview {
+        review(working, local: local, now: now, why: why, takenBack: takenBack, goal: goal)
     }
 }
 

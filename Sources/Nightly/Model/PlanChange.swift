@@ -191,6 +191,12 @@ package struct PlanChange: Hashable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The days the request's lines name (before and after of each change spelled out): the
+    /// plan is listed as far as the latest, so the model sees the change it is told about.
+    package var dates: [CivilDate] {
+        items.prefix(Self.maxItems).flatMap { [$0.before?.start.date, $0.after?.start.date].compactMap { $0 } }
+    }
+
     /// Why the model is asked, with the changes: the policy's words, then one line per change.
     package func why(_ reason: String) -> String {
         isEmpty ? reason : "\(reason):\n\(text)"
