@@ -16,7 +16,7 @@
 #    same priced from the requests the mock recorded (the scripted model's two a student, its
 #    1,000 output tokens each); and the time that night needs under --tpm: every recorded
 #    request's reservation (bytes / 4 + --cap, the output cap the sized pacing settles at,
-#    docs/model.md §8) x 100,000 / N / the limit;
+#    docs/model.md §8) x 100,000 / N / the limit, for the steady and the catch-up night;
 # 4. the rate limit: a population whose students all have an instruction (everyone asked,
 #    2 requests each) against the mock enforcing --tpm tokens and --rpm requests per minute
 #    and answering after --latency seconds, all of it --scale times faster (a 6 s window and
@@ -153,13 +153,16 @@ due1=$(c1 "d['counts']['due']") due2=$(c2 "d['counts']['due']")
 reasons2=$(c2 "', '.join('%s %d' % kv for kv in sorted(d.get('modelReasons', {}).items(), key=lambda kv: -kv[1])) or 'n/a'")
 t() { json "$out/steady-tokens.json" "$1"; }
 # The steady night's reservations, scaled to 100,000 students, against the limit.
-night_minutes=$(python3 - "$out/steady.jsonl" "$users" "$cap" "$tpm" <<'PY'
+minutes() { # RECORDING → minutes of the limit that night's reservations need, at 100,000 students
+python3 - "$1" "$users" "$cap" "$tpm" <<'PY'
 import json, sys
 reserved = sum((len(json.dumps(json.loads(l)["body"], separators=(",", ":")).encode()) + 3) // 4 + int(sys.argv[3])
                for l in open(sys.argv[1], encoding="utf-8"))
 print(round(reserved * 100000 / int(sys.argv[2]) / int(sys.argv[4]), 1))
 PY
-)
+}
+night_minutes=$(minutes "$out/steady.jsonl")
+catchup_minutes=$(minutes "$out/catchup.jsonl")
 fi
 
 # --- 4: the rate limit ---------------------------------------------------------------------------------
@@ -210,6 +213,7 @@ fi
     echo "| estimated cost of a steady 100,000-student night, 4-request formula | | \$$(t "d['scaledNightCostUSD']") |"
     echo "| **estimated cost of a steady 100,000-student night, the recorded requests** ($(t "d['measuredRequests']") requests, $(t "d['measuredInputTokens']") input tokens, × 100,000 / $users) | ≤ \$300 | **\$$(t "d['measuredNightCostUSD']")** |"
     echo "| that night under $tpm tokens a minute: minutes of the limit its reservations need (output cap $cap) | ≤ 120 | $night_minutes |"
+    echo "| the catch-up night the same way (× 100,000 / $users): minutes of the limit | ≤ 120, or the urgent first | $catchup_minutes ($(python3 -c "print(min(100, round(100 * 120 / max(0.1, $catchup_minutes))))") % of its requests fit 120 min) |"
   fi
   if [ "$skip_rate" = 0 ]; then
     echo "| rate limit: ${latency} s answers, headers written at $headers_at | | |"

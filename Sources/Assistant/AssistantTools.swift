@@ -37,7 +37,7 @@ package enum AssistantTools {
         ToolDefinition(
             name: updateTask,
             description:
-                "Edit or move sessions by the ids of the plan (SERIES@DATE moves one session of a series; the bare SERIES id changes title, note, category or color of all its sessions). Null fields stay unchanged.",
+                "Edit or move sessions by their ids in the plan (SERIES@DATE: one session of a series; SERIES: title, note, category or color of all its sessions). Null fields stay unchanged.",
             parameters: object([
                 "tasks": array(
                     of: object([
@@ -62,13 +62,11 @@ package enum AssistantTools {
         ToolDefinition(
             name: setGoal,
             description:
-                "State the checkable goal you commit to for a new or changed instruction (replan checks it every night and asks you again only when the plan falls short). Terms joined by '; ': 'at-least 30m CATEGORY on mon-fri' (CATEGORY 'all' for all study), 'none-after 21:00', 'none-on sat,sun', 'total 600m CATEGORY before YYYY-MM-DD'; or 'not-checkable: why'.",
+                "State the goal the instruction commits the plan to, in the terms of the system message, or 'not-checkable: why'.",
             parameters: object([
                 "goal": ["type": "string"],
                 "reviewAgainOn": [
-                    "type": ["string", "null"],
-                    "description":
-                        "YYYY-MM-DD: when to look at the instruction again (e.g. three days before an exam); null for none",
+                    "type": ["string", "null"], "description": "YYYY-MM-DD to look again, or null",
                 ],
             ])),
     ]

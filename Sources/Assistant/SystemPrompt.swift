@@ -135,10 +135,25 @@ package struct SystemPrompt: Sendable {
         return dates
     }
 
+    /// `Mon-Fri 18:00-22:00; Sat-Sun 10:00-12:00, 14:00-18:00`: consecutive days with the same
+    /// windows share one entry (most students' weeks are one or two patterns; a line per day
+    /// was a tenth of the student message).
     static func windowsText(_ windows: WeeklyWindows) -> String {
-        Weekday.allCases.map { day in
+        let days = Weekday.allCases
+        var runs: [(first: Weekday, last: Weekday, text: String)] = []
+        for day in days {
             let list = windows.windows(on: day)
-            return "\(shortWeekday(day)) " + (list.isEmpty ? "none" : list.map(\.description).joined(separator: ", "))
+            let text = list.isEmpty ? "none" : list.map(\.description).joined(separator: ", ")
+            if let last = runs.last, last.text == text {
+                runs[runs.count - 1].last = day
+            } else {
+                runs.append((day, day, text))
+            }
+        }
+        return runs.map { run in
+            let days =
+                run.first == run.last ? shortWeekday(run.first) : "\(shortWeekday(run.first))-\(shortWeekday(run.last))"
+            return "\(days) \(run.text)"
         }.joined(separator: "; ")
     }
 

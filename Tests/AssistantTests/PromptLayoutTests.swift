@@ -46,6 +46,21 @@ import Testing
         #expect(!text.contains("id=gram@2025-01-1"))
     }
 
+    @Test("consecutive days with the same windows share one entry")
+    func windowsAreGroupedByRunsOfDays() throws {
+        let week = try WeeklyWindows(
+            text: [
+                .mon: ["18:00-22:00"], .tue: ["18:00-22:00"], .wed: ["18:00-22:00"], .thu: ["18:00-22:00"],
+                .fri: ["18:00-22:00"], .sat: ["10:00-12:00", "14:00-18:00"], .sun: ["10:00-12:00", "14:00-18:00"],
+            ])
+        #expect(SystemPrompt.windowsText(week) == "Mon-Fri 18:00-22:00; Sat-Sun 10:00-12:00, 14:00-18:00")
+        let broken = try WeeklyWindows(text: [.mon: ["09:00-10:00"], .wed: ["09:00-10:00"]])
+        #expect(SystemPrompt.windowsText(broken) == "Mon 09:00-10:00; Tue none; Wed 09:00-10:00; Thu-Sun none")
+        let every = try WeeklyWindows(
+            text: Dictionary(uniqueKeysWithValues: Weekday.allCases.map { ($0, ["18:00-22:00"]) }))
+        #expect(SystemPrompt.windowsText(every) == "Mon-Sun 18:00-22:00")
+    }
+
     @Test func daysAfterTheFirstWeekAreCountedUnlessTheRequestReachesThem() throws {
         let prompt = try SystemPrompt.load(directory: F.promptDirectory)
         let plan = Fx.plan(
