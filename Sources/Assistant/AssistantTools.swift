@@ -17,7 +17,8 @@ package enum AssistantTools {
     package static let all: [ToolDefinition] = [
         ToolDefinition(
             name: saveTask,
-            description: "Create one-off sessions. Each item is checked on its own; the result lists the new ids.",
+            description:
+                "Create one-off sessions, or series (repeat). Each item is checked on its own; the result lists the new ids.",
             parameters: object([
                 "tasks": array(
                     of: object([
@@ -31,6 +32,7 @@ package enum AssistantTools {
                         "start": ["type": "string", "description": .string(dateTimeDescription)],
                         "end": ["type": "string"],
                         "allDay": ["type": "boolean"],
+                        "repeat": repeatRule,
                         "reason": reason,
                     ]))
             ])),
@@ -69,6 +71,19 @@ package enum AssistantTools {
                     "type": ["string", "null"], "description": "YYYY-MM-DD to look again, or null",
                 ],
             ])),
+    ]
+
+    /// `saveTask`'s nullable `repeat` (docs/model.md §12): null creates a one-off session. A
+    /// nested nullable object is written as `anyOf` with null, the form strict mode documents.
+    static let repeatRule: JSONValue = [
+        "anyOf": [
+            object([
+                "every": ["type": "string", "enum": ["daily", "weekly", "monthly"]],
+                "until": ["type": ["string", "null"], "description": "last date YYYY-MM-DD; null: no end"],
+                "missed": ["type": ["string", "null"], "enum": ["shift", "skip", "make-up", nil]],
+            ]),
+            ["type": "null"],
+        ]
     ]
 
     /// The per-item reason of the edit tools, stored with the edit in the changeset.

@@ -6,8 +6,15 @@ import Planning
 package struct TakenBack: Hashable, Sendable {
     /// The model's edits as the undone changeset listed them.
     package var edits: [PlanEdit]
+    /// The series among the model's creations taken back, as their rows were created: a
+    /// series is listed once among `edits` (at its first session), but every day it repeats
+    /// on was taken back.
+    package var series: [StudyTask]
 
-    package init(edits: [PlanEdit]) { self.edits = edits.filter { $0.reason == .model } }
+    package init(edits: [PlanEdit], series: [StudyTask] = []) {
+        self.edits = edits.filter { $0.reason == .model }
+        self.series = series.filter(\.isSeries)
+    }
 
     package var isEmpty: Bool { edits.isEmpty }
 
@@ -17,7 +24,12 @@ package struct TakenBack: Hashable, Sendable {
         for e in edits.prefix(limit) {
             let place = (e.after ?? e.before).map { "\(SystemPrompt.shortDate($0.start.date)) \($0.start.time)" } ?? ""
             switch e.op {
-            case .create: clauses.append("'\(e.title)' you created on \(place)")
+            case .create:
+                if let s = series.first(where: { $0.id == e.id.taskID }), let rule = s.repeatRule {
+                    clauses.append("the \(rule.every.rawValue) series '\(e.title)' you created from \(place)")
+                } else {
+                    clauses.append("'\(e.title)' you created on \(place)")
+                }
             case .move: clauses.append("the move of '\(e.title)' (\(e.id)) to \(place)")
             case .delete, .skip: clauses.append("the removal of '\(e.title)' (\(e.id)) on \(place)")
             case .update: clauses.append("the change of '\(e.title)' (\(e.id))")
@@ -34,9 +46,17 @@ package struct TakenBack: Hashable, Sendable {
     }
 
     /// Why `edit`-like work is refused, or nil: a creation with the same title on the same
-    /// day as one taken back, a move of the same session to the same day, a removal again.
+    /// day as one taken back (or on a day a series taken back repeats on), a move of the same
+    /// session to the same day, a removal again. A new series is asked once per session.
     func refusal(creating title: String, on day: CivilDate) -> String? {
         let normalized = ChainKey(title: title, category: "").title
+        if let s = series.first(where: {
+            ChainKey(title: $0.title, category: "").title == normalized
+                && OccurrenceExpander.isRecurrenceDate(day, of: $0)
+        }) {
+            return
+                "the student took back the series '\(s.title)' that had a session on \(day) (they undid it); do not create it again"
+        }
         guard
             let e = edits.first(where: {
                 $0.op == .create && $0.after?.start.date == day

@@ -45,10 +45,14 @@ struct ToolFailure: Error, Equatable {
     let message: String
     /// The nearest slot the rules would accept, for a placement refused for want of room.
     var nearest: TimeRange?
+    /// What the offer holds for the rest of the call (docs/model.md §13): the nearest slot, or
+    /// for a series every session at the time offered.
+    var reserved: [TimeRange]
 
-    init(_ message: String, nearest: TimeRange? = nil) {
+    init(_ message: String, nearest: TimeRange? = nil, reserved: [TimeRange]? = nil) {
         self.message = message
         self.nearest = nearest
+        self.reserved = reserved ?? nearest.map { [$0] } ?? []
     }
 
     /// Any error of the rules the executor consults, in the words of its own description.
@@ -58,12 +62,15 @@ struct ToolFailure: Error, Equatable {
         case let data as DataError:
             message = data.description
             nearest = nil
+            reserved = []
         case let placement as PlacementError:
             message = placement.description
             nearest = nil
+            reserved = []
         default:
             message = String(describing: error)
             nearest = nil
+            reserved = []
         }
     }
 }

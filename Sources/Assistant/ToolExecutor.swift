@@ -189,8 +189,8 @@ package struct ToolExecutor: Sendable {
             } catch {
                 let failure = ToolFailure(error)
                 let named = Self.namedID(item)
-                if let nearest = failure.nearest {
-                    offered.append((nearest, named ?? item["title"]?.stringValue ?? "an earlier item"))
+                for range in failure.reserved {
+                    offered.append((range, named ?? item["title"]?.stringValue ?? "an earlier item"))
                 }
                 results.append(ToolResult.failure(failure.message, id: named, nearest: failure.nearest))
             }
@@ -206,8 +206,12 @@ package struct ToolExecutor: Sendable {
     // MARK: - saveTask
 
     private static let saveFields: Set<String> = [
-        "title", "note", "category", "color", "start", "end", "allDay", "reason",
+        "title", "note", "category", "color", "start", "end", "allDay", "repeat", "reason",
     ]
+
+    /// The longest a series the model creates may run: `until` at most this many days after
+    /// its first session (docs/model.md §12).
+    package static let maxSeriesDays = 366
 
     private mutating func save(_ item: JSONValue, explanation: String) throws -> String {
         let fields = try ToolArguments.object(item)
@@ -224,16 +228,22 @@ package struct ToolExecutor: Sendable {
         let end = try fields.dateTime("end", zone: plan.zone, allowDate: allDay)
         try TaskRules.validateTimes(start: start, end: end, allDay: allDay)
         try checkPlacementDate(start)
-        if let refusal = takenBack.refusal(creating: title, on: start.date) { throw ToolFailure(refusal) }
-        try validatePlacement(
-            PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
+        var task = StudyTask(
+            id: Self.candidateID, userID: plan.user.id, title: title, note: note, category: category, color: color,
+            start: start, end: end, allDay: allDay, repeatRule: try Self.repeatRule(fields, start: start),
+            createdAt: createdAt)
+        if task.isSeries {
+            try validateSeries(task)
+        } else {
+            if let refusal = takenBack.refusal(creating: title, on: start.date) { throw ToolFailure(refusal) }
+            try validatePlacement(
+                PlacementCandidate(.newTask(title: title, category: category), start: start, end: end, allDay: allDay))
+        }
 
         let explanation = try Self.reason(fields) ?? explanation
         let id = newTaskID()
-        plan.put(
-            StudyTask(
-                id: id, userID: plan.user.id, title: title, note: note, category: category, color: color,
-                start: start, end: end, allDay: allDay, createdAt: createdAt))
+        task.id = id
+        plan.put(task)
         createdTaskIDs.insert(id)
         touched[OccurrenceID(taskID: id)] = explanation
         return id
@@ -244,6 +254,115 @@ package struct ToolExecutor: Sendable {
             let id = makeTaskID()
             if plan.tasks[id] == nil, !createdTaskIDs.contains(id), (try? TaskRules.validateID(id)) != nil { return id }
         }
+    }
+
+    // MARK: - A new series
+
+    /// The id a new task is checked under before it gets its own (ids are drawn only for
+    /// tasks that are created, so a refused item uses none of them).
+    private static let candidateID = "m-candidate"
+
+    /// `saveTask`'s `repeat`: null or absent for a one-off session; `every` required, `until`
+    /// (inclusive) from the first session's day to `maxSeriesDays` after it, `missed` one of
+    /// the policies of docs/planning.md §4 (null: the kind's default).
+    private static func repeatRule(_ fields: JSONObjectReader, start: CivilDateTime) throws -> RepeatRule? {
+        guard let value = fields.value("repeat") else { return nil }
+        do throws(DataError) {
+            let r = try ToolArguments.object(value)
+            try r.rejectUnknownKeys(["every", "until", "missed"])
+            let everyText = try r.string("every")
+            guard let every = RepeatRule.Frequency(rawValue: everyText.lowercased()) else {
+                throw DataError(path: "every", message: "'\(everyText)' is not one of daily, weekly, monthly")
+            }
+            let until = try r.optionalDate("until")
+            if let until, until < start.date {
+                throw DataError(path: "until", message: "\(until) is before the first session on \(start.date)")
+            }
+            if let until, start.date.days(until: until) > maxSeriesDays {
+                throw DataError(
+                    path: "until",
+                    message:
+                        "\(until) is more than \(maxSeriesDays) days after the first session; end it by \(start.date.adding(days: maxSeriesDays))"
+                )
+            }
+            var missed: RepeatRule.MissedPolicy?
+            if let text = try r.optionalString("missed") {
+                guard let policy = RepeatRule.MissedPolicy(rawValue: text.lowercased()) else {
+                    throw DataError(path: "missed", message: "'\(text)' is not one of shift, skip, make-up")
+                }
+                missed = policy
+            }
+            return RepeatRule(every: every, until: until, missed: missed)
+        } catch { throw error.under("repeat") }
+    }
+
+    /// A new series is placed like its sessions one by one: every session from its first to
+    /// the last day the model may place on (`lastPlacementDate`) must be accepted where a
+    /// one-off session would be (not in the past, inside the windows, no overlap with the plan,
+    /// the earlier items of this call and the slots offered to them, nothing the student took
+    /// back). The first session refused names the refusal, with the nearest time of the first
+    /// day at which every session fits, when there is one; nothing is created.
+    ///
+    /// A series is a course of its own (`ChainKey`), so one titled like an existing course
+    /// joins none, and like a one-off creation it is held to no order. Its sessions after
+    /// `lastPlacementDate` lie where the working copy is not loaded: the rules meet them night
+    /// by night, as they meet the student's own series.
+    private func validateSeries(_ task: StudyTask) throws {
+        let oneDay =
+            task.allDay ? task.end.date == task.start.date : task.lengthMinutes <= 1440 - task.start.time.minutes
+        guard oneDay else {
+            throw ToolFailure("a session of a repeating series lies within one day; end it on \(task.start.date)")
+        }
+        guard let (session, failure) = seriesRefusal(task) else { return }
+        let nearest = task.allDay ? nil : nearestSeriesTime(task)
+        throw ToolFailure(
+            "the series' session on \(session.start.date) (\(session.start.date.weekday.englishAbbreviation)): \(failure.message); nothing was created",
+            nearest: nearest?.first, reserved: nearest ?? [])
+    }
+
+    /// The sessions of `task` the model may place on, by start.
+    private func placeableSessions(of task: StudyTask) -> [Occurrence] {
+        OccurrenceExpander(zone: plan.zone).occurrences(
+            of: [task], overrides: [], slides: [], from: task.start.date, through: lastPlacementDate
+        ).filter { $0.start.date <= lastPlacementDate }
+    }
+
+    /// The first session of `task` a one-off session at its place would be refused, with why
+    /// (without a nearest slot of its own: the series is offered one time for all its sessions).
+    private func seriesRefusal(_ task: StudyTask) -> (Occurrence, ToolFailure)? {
+        for session in placeableSessions(of: task) {
+            if let refusal = takenBack.refusal(creating: task.title, on: session.start.date) {
+                return (session, ToolFailure(refusal))
+            }
+            do {
+                try validatePlacement(
+                    PlacementCandidate(
+                        .newTask(title: task.title, category: task.category), start: session.start, end: session.end,
+                        allDay: task.allDay),
+                    offerNearest: false)
+            } catch {
+                return (session, ToolFailure(error))
+            }
+        }
+        return nil
+    }
+
+    /// The sessions of the series at the time of day nearest its own, on its first day, at
+    /// which every session is accepted (quarter hours, at or after now), or nil.
+    private func nearestSeriesTime(_ task: StudyTask) -> [TimeRange]? {
+        let own = task.start.time.minutes
+        let times = stride(from: 0, to: 1440 - task.lengthMinutes + 1, by: 15).filter { $0 != own }
+            .sorted { (abs($0 - own), $0) < (abs($1 - own), $1) }
+        for minutes in times {
+            var moved = task
+            moved.start = CivilDateTime(date: task.start.date, time: TimeOfDay(minutes: minutes))
+            moved.end = moved.start.adding(minutes: task.lengthMinutes)
+            guard moved.start >= now else { continue }
+            if seriesRefusal(moved) == nil {
+                return placeableSessions(of: moved).map(TimeRange.init)
+            }
+        }
+        return nil
     }
 
     // MARK: - updateTask
@@ -430,6 +549,14 @@ package struct ToolExecutor: Sendable {
         }
         let id = try occurrenceID(idText)
         guard let task = plan.tasks[id.taskID] else { throw PlacementError.unknownOccurrence(id) }
+        let ownCreation = createdTaskIDs.contains(task.id)
+        if task.isSeries && id.originalDate == nil && ownCreation {
+            // A series the model created in this conversation: deleting it undoes the creation.
+            plan.deleteTask(task.id)
+            createdTaskIDs.remove(task.id)
+            touched = touched.filter { $0.key.taskID != task.id }
+            return idText
+        }
         if task.isSeries && id.originalDate == nil {
             throw ToolFailure(
                 "'\(idText)' is a repeating series; series are the student's to end. Skip single sessions with \(idText)@YYYY-MM-DD"
@@ -441,7 +568,6 @@ package struct ToolExecutor: Sendable {
         case .skipped: throw ToolFailure("'\(idText)' is already skipped")
         case .open: break
         }
-        let ownCreation = createdTaskIDs.contains(task.id)
         if !ownCreation, let refusal = takenBack.refusal(removing: id) { throw ToolFailure(refusal) }
         if !ownCreation {
             guard deletions < maxDeletes else {
@@ -455,7 +581,7 @@ package struct ToolExecutor: Sendable {
         } else {
             plan.deleteTask(task.id)
         }
-        if ownCreation {
+        if ownCreation && id.originalDate == nil {
             createdTaskIDs.remove(task.id)
             touched[id] = nil
         } else {
@@ -479,31 +605,32 @@ package struct ToolExecutor: Sendable {
     /// A move also keeps its course's order and pace (G2, `CourseOrder`): refused with the
     /// nearest slot that keeps them (from the earliest day the course allows when nothing from
     /// the same day on does). And a slot offered to an earlier item of this call is that item's.
-    private func validatePlacement(_ candidate: PlacementCandidate, moving id: OccurrenceID? = nil) throws {
+    private func validatePlacement(
+        _ candidate: PlacementCandidate, moving id: OccurrenceID? = nil, offerNearest: Bool = true
+    ) throws {
         let bounds = id.flatMap { plan.occurrence($0) }.map { order.bounds(of: $0, in: plan) }
+        func nearest() -> TimeRange? {
+            offerNearest && !candidate.allDay ? nearestSlot(to: candidate, ignoring: id, bounds: bounds) : nil
+        }
         do {
             try PlacementValidator(plan: plan, now: now).validate(candidate)
         } catch {
             switch error {
             case .startsInPast, .outsideWindows, .nonexistentTime, .overlaps:
-                throw ToolFailure(
-                    error.description,
-                    nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id, bounds: bounds))
+                throw ToolFailure(error.description, nearest: nearest())
             default:
                 throw error
             }
         }
         if let bounds, let error = bounds.error(for: candidate.start.date) {
-            throw ToolFailure(
-                error.description,
-                nearest: candidate.allDay ? nil : nearestSlot(to: candidate, ignoring: id, bounds: bounds))
+            throw ToolFailure(error.description, nearest: nearest())
         }
         if !candidate.allDay,
             let taken = offered.first(where: { candidate.start < $0.range.end && $0.range.start < candidate.end })
         {
             throw ToolFailure(
                 "overlaps \(taken.range.start.time)–\(taken.range.end.time) on \(taken.range.start.date), the slot offered to '\(taken.forItem)' earlier in this call",
-                nearest: nearestSlot(to: candidate, ignoring: id, bounds: bounds))
+                nearest: nearest())
         }
     }
 

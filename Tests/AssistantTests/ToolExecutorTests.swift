@@ -651,7 +651,8 @@ import Testing
         item["priority"] = "high"
         #expect(
             Self.onlyError(run("saveTask", ["tasks": [item]]))
-                == "priority: unknown key (expected one of: allDay, category, color, end, note, reason, start, title)")
+                == "priority: unknown key (expected one of: allDay, category, color, end, note, reason, repeat, start, title)"
+        )
         #expect(executor.plan == F.standard)
     }
 

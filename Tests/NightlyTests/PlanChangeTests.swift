@@ -87,6 +87,26 @@ struct PlanChangeTests {
         #expect(change.text == "- I removed your 'Grammar' Fri 01-10 14:00-15:00 (id m-1) (I undid your change)")
     }
 
+    @Test("a series the model created covers its category, and is not taken for a session gone")
+    func theModelsSeriesCoversItsCategory() throws {
+        var plan = Self.plan
+        plan.put(Fx.series("m-2", "Spanish", "2025-01-08T16:00", "2025-01-08T16:30", .weekly, category: "Spanish"))
+        let digest = ModelPlanDigest.make(
+            plan, from: Self.today, through: Self.through, instruction: Self.settings.instruction,
+            modelSessions: [id("m-1"), id("m-2")])
+        #expect(digest.covered.contains("Spanish"))
+        #expect(digest.modelSessions == [id("m-1")])
+        #expect(digest.sessions?.map(\.id.description).contains("m-2@2025-01-15") == true)
+        // Nothing changed: no reason to ask. A student's edit of the series' category is one.
+        #expect(!digest.asks(tonight: plan, digest: digest))
+        var moved = plan
+        moved.move(id("m-2@2025-01-15"), start: at("2025-01-15T10:00"), end: at("2025-01-15T10:30"))
+        let tonight = ModelPlanDigest.make(
+            moved, from: Self.today, through: Self.through, instruction: Self.settings.instruction,
+            modelSessions: [id("m-1")])
+        #expect(digest.asks(tonight: moved, digest: tonight))
+    }
+
     @Test("a memory written before the sessions were kept gives no diff; the kept sessions survive the text")
     func earlierMemories() throws {
         let digest = ModelPlanDigest.make(

@@ -70,13 +70,21 @@ package struct UserPipeline: Sendable {
         let digest = ModelCallPolicy.instructionDigest(instruction)
         let store = ChangesetStore(db)
         var edits: [PlanEdit] = []
+        var series: [StudyTask] = []
         for header in try store.changesets(userID: user.id, limit: takenBackSearch)
         where header.state == .undone && header.origin == .nightly {
             let record = try store.changeset(header.id)
             guard record.report["instructionDigest"]?.stringValue == digest else { continue }
             edits += (record.report["edits"]?.arrayValue ?? []).compactMap(EditReport.edit(from:))
+            // The series the model created, from their rows: the edits list a series once.
+            for e in record.edits
+            where e.entity == .task && e.before == nil && e.reason == PlanEdit.Reason.model.rawValue {
+                if let after = e.after, let task = try? RowImage.task(from: after), task.isSeries {
+                    series.append(task)
+                }
+            }
         }
-        return TakenBack(edits: edits)
+        return TakenBack(edits: edits, series: series)
     }
 
     /// The dates a user's night loads (`PlanningRange`, in the user's own zone at `now`).

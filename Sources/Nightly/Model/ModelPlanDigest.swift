@@ -67,6 +67,11 @@ package struct ModelPlanDigest: Hashable, Sendable {
             if named.contains(category.lowercased()) { digest.covered.insert(category) }
         }
         for id in modelSessions {
+            // A series the model created is named by its bare id: its category is covered.
+            if id.originalDate == nil, let series = plan.tasks[id.taskID], series.isSeries {
+                digest.covered.insert(series.category)
+                continue
+            }
             guard let o = plan.occurrence(id), o.state != .skipped, o.start.date >= from else { continue }
             digest.modelSessions.insert(id)
             digest.covered.insert(o.category)
