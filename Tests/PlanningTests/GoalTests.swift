@@ -187,6 +187,26 @@ import Testing
         #expect(try Self.check("total 300m Exam before 2025-01-07", tasks).holds)
     }
 
+    @Test func aTotalCountsTheRevisionDoneSinceTheGoalWasStated() throws {
+        // Stated on Monday 6 Jan: 120 minutes done that day, a missed hour (no minutes), an hour
+        // done the day before the goal (not counted), and 180 minutes planned Wed–Thu.
+        let tasks = [
+            Fx.task("done", "Revision", "2025-01-06T10:00", "2025-01-06T12:00", category: "Exam", completed: true),
+            Fx.task("missed", "Revision", "2025-01-06T13:00", "2025-01-06T14:00", category: "Exam"),
+            Fx.task("early", "Revision", "2025-01-05T10:00", "2025-01-05T11:00", category: "Exam", completed: true),
+            Fx.task("r1", "Revision", "2025-01-08T10:00", "2025-01-08T12:00", category: "Exam"),
+            Fx.task("r2", "Revision", "2025-01-09T10:00", "2025-01-09T11:00", category: "Exam"),
+        ]
+        let goal = try Goal(parsing: "total 300m Exam before 2025-01-10")
+        let since = GoalCheck(
+            goal: goal, plan: Fx.plan(tasks), now: Self.now, through: Self.through, countedFrom: date("2025-01-06"))
+        #expect(since.holds, "\(since.shortfalls)")
+        let later = try Goal(parsing: "total 400m Exam before 2025-01-10")
+        let short = GoalCheck(
+            goal: later, plan: Fx.plan(tasks), now: Self.now, through: Self.through, countedFrom: date("2025-01-06"))
+        #expect(short.shortfalls.map { "\($0.planned)/\($0.wanted)" } == ["300/400"])
+    }
+
     @Test func aNotCheckableGoalChecksNothing() throws {
         #expect(try Self.check("not-checkable: tone only", []).holds)
     }

@@ -29,8 +29,8 @@ package struct NightGoals: Sendable {
 
     /// The check of the current goal on `plan`; nil without a current, checkable goal.
     package func check(_ plan: UserPlan, now: CivilDateTime) -> GoalCheck? {
-        guard let goal = current?.goal, goal.isCheckable else { return nil }
-        return GoalCheck(goal: goal, plan: plan, now: now, through: through)
+        guard let current, current.goal.isCheckable else { return nil }
+        return GoalCheck(goal: current.goal, plan: plan, now: now, through: through, countedFrom: current.setOn)
     }
 
     /// What the request says of the goal.

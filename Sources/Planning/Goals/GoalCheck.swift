@@ -5,7 +5,12 @@
 /// model may place a session on (`through`, today + `horizonDays`). A week holds every weekday
 /// once, so a weekday goal is checked on each of its days, and the model can mend every day it
 /// is told about. A total before a date is checked once its last day lies within `through`
-/// (before that the model still has days it cannot see in full), over today … the day before.
+/// (before that the model still has days it cannot see in full), over today … the day before,
+/// plus the sessions of the category completed since the goal was stated (`countedFrom`): the
+/// revision a student has done counts toward "10 hours before the exam" (counted from today
+/// only, every hour done was asked for again the next night, issue 24's simulation planned up to
+/// three times the total). Only what the plan holds is counted: the night loads the last
+/// `deleteAfterDays` + 1 days of history (`PlanningRange`), so revision done before them is not.
 ///
 /// What counts: timed sessions that are not skipped (open or completed; a deleted session is
 /// not in the plan), by their start's day, of the goal's category (case-insensitive; `all`
@@ -65,7 +70,12 @@ package struct GoalCheck: Hashable, Sendable {
     ///   - through: the last day a session may be placed on (today + `horizonDays`).
     ///   - days: the days checked from today (`GoalCheck.days`; a model planning ahead may look
     ///     farther).
-    package init(goal: Goal, plan: UserPlan, now: CivilDateTime, through: CivilDate, days: Int = GoalCheck.days) {
+    ///   - countedFrom: the day the goal was stated: a total also counts the sessions completed
+    ///     from then until yesterday (nil: from today only).
+    package init(
+        goal: Goal, plan: UserPlan, now: CivilDateTime, through: CivilDate, days: Int = GoalCheck.days,
+        countedFrom: CivilDate? = nil
+    ) {
         let today = now.date
         from = today
         self.through = min(through, today.adding(days: max(1, days) - 1))
@@ -109,7 +119,14 @@ package struct GoalCheck: Hashable, Sendable {
             case .totalBefore(let wanted, let category, let date):
                 let lastDay = date.adding(days: -1)
                 guard lastDay >= today, lastDay <= through else { continue }
-                let planned = minutes(on: today...lastDay, category: category)
+                var planned = minutes(on: today...lastDay, category: category)
+                if let first = countedFrom, first < today {
+                    let yesterday = today.adding(days: -1)
+                    planned += plan.occurrences(from: first, through: yesterday).filter {
+                        !$0.allDay && $0.state == .completed && (first...yesterday).contains($0.start.date)
+                            && GoalCheck.matches($0.category, category)
+                    }.reduce(0) { $0 + $1.lengthMinutes }
+                }
                 if planned < wanted {
                     shortfalls.append(
                         Shortfall(
