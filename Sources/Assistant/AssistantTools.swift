@@ -18,7 +18,7 @@ package enum AssistantTools {
         ToolDefinition(
             name: saveTask,
             description:
-                "Create one-off sessions, or series (repeat). Each item is checked on its own; the result lists the new ids.",
+                "Create sessions: one-off, or a series (repeat). Each item is checked on its own; the result lists the new ids.",
             parameters: object([
                 "tasks": array(
                     of: object([
@@ -39,7 +39,7 @@ package enum AssistantTools {
         ToolDefinition(
             name: updateTask,
             description:
-                "Edit or move sessions by their ids in the plan (SERIES@DATE: one session of a series; SERIES: title, note, category or color of all its sessions). Null fields stay unchanged.",
+                "Edit or move sessions by id (SERIES@DATE: one session of a series; SERIES: title, note, category, color of all its sessions). Null: unchanged.",
             parameters: object([
                 "tasks": array(
                     of: object([

@@ -291,7 +291,7 @@ package enum PlanLines {
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append(
                 "\(SystemPrompt.shortDate(shown.adding(days: 1)))…\(SystemPrompt.shortDate(through)): not listed, "
-                    + "\(count) session\(count == 1 ? "" : "s") (\(categories)); their free slots are listed below")
+                    + "\(count) session\(count == 1 ? "" : "s") (\(categories))")
         }
         guard !lines.isEmpty || !series.isEmpty else { return "(no sessions)" }
         let header = series.keys.sorted().compactMap { id -> String? in
@@ -306,7 +306,7 @@ package enum PlanLines {
         if header.isEmpty { return lines.joined(separator: "\n") }
         return
             ([
-                "Repeating series (a session of one is SERIES@ORIGINAL-DATE):"
+                "Repeating series:"
             ] + header + ["By day:"] + (lines.isEmpty ? ["(nothing else)"] : lines))
             .joined(separator: "\n")
     }

@@ -128,6 +128,26 @@ struct ModelCallPolicyTests {
         #expect(calls.count == 1)
     }
 
+    @Test(
+        "a could-not-fit flag asks only when a shorter gap before the course's next session gives the model an option")
+    func aFlagWithoutAnOptionIsTheStudents() throws {
+        func decision(saturday: [String]) throws -> ModelCallPolicy.Decision? {
+            var settings = UserSettings()
+            var windows: [Weekday: [String]] = [.mon: ["18:00-19:00"]]
+            if !saturday.isEmpty { windows[.sat] = saturday }
+            settings.windows = try WeeklyWindows(text: windows)
+            // A weekly lesson missed on Mon 6 Jan; the next is Mon 13 Jan, and no Monday window holds it.
+            let plan = Fx.plan(
+                [Fx.series("piano", "Piano", "2025-01-06T18:00", "2025-01-06T19:00", .weekly, category: "Piano")],
+                settings: settings)
+            let pipeline = UserPipeline(reviewer: FakeReviewer(behaviour: .endAtOnce, calls: Counter()))
+            let (night, _) = pipeline.prepare(original: plan, now: Fx.taipei.instant(at("2025-01-08T20:00")))
+            return night.model.decision
+        }
+        #expect(try decision(saturday: ["10:00-10:45"]) == ModelCallPolicy.Decision(ask: true, reason: "flags"))
+        #expect(try decision(saturday: [])?.ask == false)
+    }
+
     @Test("a standing instruction is reviewed once a week, on a night spread by the student id")
     func periodicReviewsAreSpreadOverTheWeek() {
         let policy = ModelCallPolicy(reviewEveryDays: 7)

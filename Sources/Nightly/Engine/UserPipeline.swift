@@ -157,9 +157,17 @@ package struct UserPipeline: Sendable {
         // The instruction's goal, checked on the plan the rules left (docs/model.md §17).
         var goals = NightGoals(original: original, memory: memory, planDate: planDate)
         let goalCheck = goals.check(local.plan, now: localNow)
+        // A flag asks only when the model has an option the rules lack (`FlagRoom`); the others
+        // are the student's, and the morning note tells them (docs/model.md §1).
+        let placeable = localNow.date.adding(days: original.settings.horizonDays)
+        let askingFlags = local.flags.filter { flag in
+            guard flag.kind == .couldNotFit else { return true }
+            guard let session = local.plan.occurrence(flag.id) else { return false }
+            return FlagRoom.shortened(for: session, in: local.plan, now: localNow, through: placeable) != nil
+        }
         let decision = policy.decide(
             userID: original.user.id, settings: original.settings, language: original.user.language,
-            zone: original.zone.identifier, flags: local.flags, memory: memory, planDate: planDate,
+            zone: original.zone.identifier, flags: askingFlags, memory: memory, planDate: planDate,
             planChanged: planChanged, goalCheck: goalCheck)
         model.decision = decision
         var reviewed = false
@@ -175,7 +183,7 @@ package struct UserPipeline: Sendable {
                 }
             } else if let admission,
                 !admission.admit(
-                    urgent: Self.isUrgent(original, flags: local.flags, memory: memory, planDate: planDate)
+                    urgent: Self.isUrgent(original, flags: askingFlags, memory: memory, planDate: planDate)
                         || goals.isUrgent(goalCheck, memory: memory))
             {
                 // Not reached tonight, like the students after a deadline: local edits only, and
