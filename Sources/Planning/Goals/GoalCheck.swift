@@ -22,6 +22,8 @@ package struct GoalCheck: Hashable, Sendable {
     package static let days = 7
     /// A gap shorter than this is no room to mend a shortfall in.
     package static let shortestRoom = 15
+    /// How near a total's date turns its shortfall soon (`Shortfall.soon`).
+    package static let totalSoonDays = 3
 
     /// A day (or a run-up to a date) with fewer minutes than the goal asks.
     package struct Shortfall: Hashable, Sendable {
@@ -35,12 +37,18 @@ package struct GoalCheck: Hashable, Sendable {
         /// or `none-on` term of the same goal forbids.
         package var room: Int
 
+        /// The day is today or tomorrow (a total: its date is at most `GoalCheck.totalSoonDays`
+        /// away). A shortfall the model left as it was is asked about once more when it turns
+        /// soon: a lazy answer days ahead should not cost the student the day itself.
+        package var soon = false
+
         package var missing: Int { max(0, wanted - planned) }
         /// Whether the plan has room to mend it, at least in part.
         package var hasRoom: Bool { room >= min(missing, GoalCheck.shortestRoom) }
 
-        /// Stable across nights while nothing changes: the day, the term and the amount.
-        package var key: String { "s|\(date)|\(term)|\(planned)" }
+        /// Stable across nights while nothing changes: the day, the term, the amount, and
+        /// whether it is soon.
+        package var key: String { "s|\(date)|\(term)|\(planned)" + (soon ? "|soon" : "") }
     }
 
     /// An open session that breaks a `none-after` or `none-on` term.
@@ -111,7 +119,7 @@ package struct GoalCheck: Hashable, Sendable {
                             shortfalls.append(
                                 Shortfall(
                                     term: term, date: day, planned: planned, wanted: wanted,
-                                    room: room(day...day)))
+                                    room: room(day...day), soon: day <= today.adding(days: 1)))
                         }
                     }
                     day = day.adding(days: 1)
@@ -130,7 +138,8 @@ package struct GoalCheck: Hashable, Sendable {
                 if planned < wanted {
                     shortfalls.append(
                         Shortfall(
-                            term: term, date: date, planned: planned, wanted: wanted, room: room(today...lastDay)))
+                            term: term, date: date, planned: planned, wanted: wanted, room: room(today...lastDay),
+                            soon: date <= today.adding(days: GoalCheck.totalSoonDays)))
                 }
             case .noneAfter, .noneOn:
                 for o in sessions where o.state == .open && o.start.date <= self.through && GoalCheck.breaks(o, term) {
