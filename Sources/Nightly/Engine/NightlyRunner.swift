@@ -7,7 +7,7 @@ import Synchronization
 /// The nightly job over many users: streams the due users from the database, runs their
 /// pipelines on `concurrency` worker threads (each with its own read connection, at a lower
 /// CPU priority than the writer) and hands every user's changeset, user-run row and statistics
-/// to one writer thread and connection (`BatchingWriter`), so a user's night is either fully
+/// to the writer threads and connections (`WriterPool`: one on SQLite), so a user's night is either fully
 /// recorded or not at all (crash-only) and writers never fight over the database.
 package final class NightlyRunner: Sendable {
     /// Why a run could not start.
@@ -128,9 +128,12 @@ package final class NightlyRunner: Sendable {
         // PostgreSQL commits each student in a transaction of its own: a write that meets a
         // row the app's backend changed fails as a serialization failure, and inside a shared
         // batch the retry would see the same snapshot again.
-        let writer = BatchingWriter(
-            try wrap { () throws(StoreError) in try location.open() },
-            maxStudents: shared ? 1 : BatchingWriter.defaultMaxStudents)
+        let writer = WriterPool(
+            try (0..<(shared ? WriterPool.postgresWriters : 1)).map { _ throws(RunError) in
+                BatchingWriter(
+                    try wrap { () throws(StoreError) in try location.open() },
+                    maxStudents: shared ? 1 : BatchingWriter.defaultMaxStudents)
+            })
         defer { writer.stop() }
         let runID = try wrap { () throws(StoreError) in
             try writer.perform { [options] (db) throws(StoreError) in
@@ -364,7 +367,7 @@ package final class NightlyRunner: Sendable {
     }
 
     private func process(
-        _ user: User, claim: NightClaims.Claim?, worker: String, reader: any SQLExecutor, writer: BatchingWriter,
+        _ user: User, claim: NightClaims.Claim?, worker: String, reader: any SQLExecutor, writer: WriterPool,
         runID: Int
     ) {
         let userID = user.id
