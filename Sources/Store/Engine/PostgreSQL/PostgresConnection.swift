@@ -383,6 +383,7 @@ package final class PostgresConnection: SQLExecutor {
         throws(StoreError) -> T
     {
         let depth = transactionDepth
+        if depth == 0 { replanIfDue() }
         let savepoint = "replan_\(depth)"
         if depth > 0 && !held.isEmpty {
             // The outer level's held statements go out first, with the savepoint: an error in
@@ -423,6 +424,7 @@ package final class PostgresConnection: SQLExecutor {
 
     package func beginBatch() throws(StoreError) {
         precondition(transactionDepth == 0, "a batch can not start inside a transaction")
+        replanIfDue()
         try execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         transactionDepth = 1
     }
@@ -441,6 +443,24 @@ package final class PostgresConnection: SQLExecutor {
         held.removeAll()
         discard("ROLLBACK")
         transactionDepth = 0
+    }
+
+    /// Top-level transactions begun on this connection, and the count at which its cached
+    /// plans are next thrown away.
+    private var transactionsBegun = 0
+    private var replanAt = 64
+
+    /// The server keeps the plan of a prepared statement, and of the foreign-key checks its
+    /// writes fire, for the connection's life. A plan made while a table was nearly empty (the
+    /// changesets of a first night) scans it whole, and keeps scanning as the night fills it,
+    /// so a long first night slows as it goes (docs/benchmark.md). After 64, 128, 256, …
+    /// transactions the plans are dropped and made again for the tables as they are now:
+    /// doubling keeps the re-planning to a few dozen times however long the night.
+    private func replanIfDue() {
+        transactionsBegun += 1
+        guard transactionsBegun >= replanAt, held.isEmpty else { return }
+        replanAt = replanAt > Int.max / 2 ? Int.max : replanAt * 2
+        discard("DISCARD PLANS")
     }
 
     private func discard(_ sql: String) {
