@@ -52,6 +52,43 @@ import Testing
         }
     }
 
+    /// `sendRows`: any number of rows, in groups of 32, 16, …, 1, written in order, and a bad
+    /// row anywhere fails the whole transaction.
+    @Test(arguments: EngineUnderTest.engines) func rowsGoInGroupsInOrderAndABadOneFailsThemAll(
+        _ engine: DatabaseEngine
+    ) throws {
+        try EngineUnderTest(engine).run { db in
+            try db.execute("CREATE TABLE ordered (seq BIGINT PRIMARY KEY, batch BIGINT NOT NULL, n BIGINT NOT NULL CHECK (n >= 0))", [])
+            for count in [0, 1, 2, 3, 31, 32, 33, 63, 100] {
+                try db.write { (db) throws(StoreError) in
+                    try db.sendRows(
+                        "INSERT INTO ordered (seq, batch, n)",
+                        (0..<count).map { [.integer(count * 1_000 + $0), .integer(count), .integer($0)] })
+                }
+            }
+            let rows = try db.query("SELECT batch, n FROM ordered ORDER BY seq", []) { [$0.int(0), $0.int(1)] }
+            let expected = [0, 1, 2, 3, 31, 32, 33, 63, 100].flatMap { count in (0..<count).map { [count, $0] } }
+            #expect(rows == expected)
+            // An upsert's tail applies to every row of every group.
+            try db.write { (db) throws(StoreError) in
+                try db.sendRows(
+                    "INSERT INTO ordered (seq, batch, n)", (0..<40).map { [.integer(100_000 + $0), 100, .integer($0)] },
+                    then: "ON CONFLICT (seq) DO UPDATE SET n = excluded.n + 1")
+            }
+            #expect(try db.queryFirst("SELECT sum(n) FROM ordered WHERE batch = ?", [100]) { $0.int(0) } == 4_950 + 40)
+            let before = try db.queryFirst("SELECT count(*) FROM ordered", []) { $0.int(0) }
+            #expect(throws: StoreError.self) {
+                try db.write { (db) throws(StoreError) in
+                    try db.sendRows(
+                        "INSERT INTO ordered (seq, batch, n)",
+                        (0..<50).map { [.integer(200_000 + $0), 7, .integer($0 == 45 ? -1 : $0)] })
+                }
+            }
+            #expect(try db.queryFirst("SELECT count(*) FROM ordered", []) { $0.int(0) } == before)
+            #expect(!db.isInTransaction)
+        }
+    }
+
     @Test(arguments: EngineUnderTest.engines) func aHeldWriteIsSeenByTheNextReadAndKeepsItsOrder(
         _ engine: DatabaseEngine
     ) throws {

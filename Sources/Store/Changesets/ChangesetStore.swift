@@ -122,19 +122,16 @@ package struct ChangesetStore {
                     .text(changeset.origin.rawValue), SQLValue(changeset.planDate?.description),
                     .text(changeset.summaryText), .text(changeset.reportText),
                 ])
-            for (edit, written) in zip(edits, editText) {
-                try db.send(
-                    """
-                    INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
+            try db.sendRows(
+                "INSERT INTO changeset_edits (changeset_id, seq, entity, entity_key, before, after, reason)",
+                zip(edits, editText).map { edit, written in
                     [
                         .text(id.rawValue), .integer(edit.seq), .text(edit.entity.rawValue), .text(edit.key),
                         SQLValue(written.map(\.before) ?? edit.before?.text),
                         SQLValue(written.map(\.after) ?? edit.after?.text),
                         .text(edit.reason),
-                    ])
-            }
+                    ]
+                })
             try OutboxRepository(db).insert(
                 changeset.outbox, userID: changeset.userID, changesetID: id, createdAt: changeset.createdAt)
             return id

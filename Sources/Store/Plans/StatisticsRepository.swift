@@ -71,21 +71,21 @@ package struct StatisticsRepository {
             }
             var stored: [String: CategoryStatistic] = [:]
             for case .statistic(let row) in answers[2] where stored[row.category] == nil { stored[row.category] = row }
-            for r in rows {
-                if stored.removeValue(forKey: r.category) == r { continue }
-                try db.send(
-                    """
-                    INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (user_id, category) DO UPDATE SET task_count = excluded.task_count,
-                        completed_count = excluded.completed_count, completion_rate = excluded.completion_rate,
-                        focus_minutes = excluded.focus_minutes
-                    """,
+            // Categories are distinct, so no statement upserts one row twice.
+            let changed = rows.filter { stored.removeValue(forKey: $0.category) != $0 }
+            try db.sendRows(
+                "INSERT INTO statistics (user_id, category, task_count, completed_count, completion_rate, focus_minutes)",
+                changed.map { r in
                     [
                         .text(userID), .text(r.category), .integer(r.taskCount), .integer(r.completedCount),
                         .real(r.completionRate), .integer(r.focusMinutes),
-                    ])
-            }
+                    ]
+                },
+                then: """
+                    ON CONFLICT (user_id, category) DO UPDATE SET task_count = excluded.task_count,
+                        completed_count = excluded.completed_count, completion_rate = excluded.completion_rate,
+                        focus_minutes = excluded.focus_minutes
+                    """)
             for category in stored.keys {
                 try db.send(
                     "DELETE FROM statistics WHERE user_id = ? AND category = ?", [.text(userID), .text(category)])
