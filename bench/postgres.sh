@@ -30,11 +30,16 @@ if [ -z "$bin" ]; then
   swift build -c release >/dev/null
   bin=$(swift build -c release --show-bin-path)/replan
 fi
+# Always a server of its own: the server CPU it reports is that server's postmaster's.
+unset REPLAN_TEST_POSTGRES_URL
 # shellcheck source=scripts/test-postgres
 source "$root/scripts/test-postgres"
 start_test_postgres
 [ -n "${REPLAN_TEST_POSTGRES_URL:-}" ] || { echo "bench/postgres.sh: no PostgreSQL server" >&2; exit 1; }
-server=$REPLAN_TEST_POSTGRES_URL
+# The throwaway server's password goes in PGPASSWORD (libpq reads it), never on a command line.
+PGPASSWORD=$(python3 -c "import sys, urllib.parse as u; print(u.urlsplit(sys.argv[1]).password or '')" "$REPLAN_TEST_POSTGRES_URL")
+export PGPASSWORD
+server=$(python3 -c "import sys, urllib.parse as u; p = u.urlsplit(sys.argv[1]); print(u.urlunsplit(p._replace(netloc=f'{p.username}@{p.hostname}:{p.port}')))" "$REPLAN_TEST_POSTGRES_URL")
 gen_hash=$(python3 bench/population.py fingerprint)
 conc_flag=()
 [ -n "$concurrency" ] && conc_flag=(--concurrency "$concurrency")
