@@ -95,6 +95,7 @@ struct ChangesetApplier {
         var taskIDs: [String] = []
         var deleted: [String] = []
         var versions: [TouchedTasks.VersionQuery] = []
+        var overrides: [TouchedTasks.OverrideKey] = []
         var categories = Set<String>()
         for step in steps {
             switch step.entity {
@@ -106,14 +107,21 @@ struct ChangesetApplier {
                 {
                     versions.append(query)
                 }
-            case .override, .slide:
+            case .override:
+                guard let parsed = ChildRowKey(step.key) else { continue }
+                taskIDs.append(parsed.taskID)
+                overrides.append(
+                    .init(
+                        identity: ChangesetApplier.identity(.override, step.key), taskID: parsed.taskID,
+                        date: parsed.date.description))
+            case .slide:
                 guard let parsed = ChildRowKey(step.key) else { continue }
                 taskIDs.append(parsed.taskID)
                 if let query = try? versionQuery(step.entity, key: step.key) { versions.append(query) }
             case .statistic, .focus, .user: continue
             }
         }
-        try tasks.readAhead(tasks: taskIDs, childrenOf: deleted, versions: versions)
+        try tasks.readAhead(tasks: taskIDs, childrenOf: deleted, overrides: overrides, versions: versions)
     }
 
     /// The student as stored now (profile and settings), nil when absent.
@@ -284,15 +292,11 @@ struct ChangesetApplier {
             try TaskTable.write(task, stored: stored, in: db)
             tasks.wrote(task)
         case .override:
-            let (taskID, date) = try childKey(entity, key)
-            guard let image else { return try OverrideTable.delete(taskID: taskID, date: date, in: db) }
-            var o = try decode(entity, key) { (image) throws(DataError) in try RowImage.override(from: image) }(image)
-            guard o.taskID == taskID, o.originalDate == date else {
-                throw StoreError.malformedRow(entity: "override", key: key, problem: "image differs from key")
+            guard let image else {
+                let (taskID, date) = try childKey(entity, key)
+                return try OverrideTable.delete(taskID: taskID, date: date, in: db)
             }
-            try requireTask(taskID, entity: entity, key: key)
-            if let version { o.version = version }
-            try OverrideTable.write(o, stored: stored, in: db)
+            try OverrideTable.write(try override(key: key, image: image, version: version), stored: stored, in: db)
         case .slide:
             let (taskID, date) = try childKey(entity, key)
             guard let image else { return try SlideTable.delete(taskID: taskID, from: date, in: db) }
@@ -341,6 +345,48 @@ struct ChangesetApplier {
         case .user:
             try applyProfile(key: key, image: image)
         }
+    }
+
+    /// The override an edit's image writes, checked against its key and its task.
+    private func override(key: String, image: JSONValue, version: Int?) throws(StoreError) -> OccurrenceOverride {
+        let (taskID, date) = try childKey(.override, key)
+        var o = try decode(.override, key) { (image) throws(DataError) in try RowImage.override(from: image) }(image)
+        guard o.taskID == taskID, o.originalDate == date else {
+            throw StoreError.malformedRow(entity: "override", key: key, problem: "image differs from key")
+        }
+        try requireTask(taskID, entity: .override, key: key)
+        if let version { o.version = version }
+        return o
+    }
+
+    /// `apply` of each edit in turn (a row with a before image is stored), except that a run of
+    /// override writes one after the other goes out as one write of several rows
+    /// (`OverrideTable.writeAll`): a night moves a student's sessions mostly by overrides,
+    /// seven of them for an average student, and on PostgreSQL each statement costs the server
+    /// about what a row does. A run ends at any other edit, so every row is still written after
+    /// the task it hangs off and before anything that follows it.
+    func applyAll(_ edits: [ChangesetEdit]) throws(StoreError) {
+        var run: [(OccurrenceOverride, stored: Bool)] = []
+        var keys = Set<String>()
+        for edit in edits {
+            if edit.entity == .override, let image = edit.after {
+                tasks.forgetVersionsAhead()
+                let o = try override(key: edit.key, image: image, version: nil)
+                if !keys.insert(edit.key).inserted {
+                    // The same row twice in one statement is an error on PostgreSQL: the
+                    // first write goes out alone, then the run starts again.
+                    try OverrideTable.writeAll(run, in: db)
+                    run.removeAll()
+                }
+                run.append((o, edit.before != nil))
+                continue
+            }
+            try OverrideTable.writeAll(run, in: db)
+            run.removeAll()
+            keys.removeAll()
+            try apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
+        }
+        try OverrideTable.writeAll(run, in: db)
     }
 
     /// Writes a `user` edit's image: creates the student (with their settings row), or changes

@@ -84,58 +84,117 @@ final class TouchedTasks {
         var values: [SQLValue]
     }
 
+    /// An override whose version to read ahead, by its identity (`ChangesetApplier.identity`).
+    struct OverrideKey {
+        var identity: String
+        var taskID: String
+        var date: String
+    }
+
     /// Reads as one batch (`queryEach`: one round trip on PostgreSQL, instead of one per row)
-    /// the rows of `taskIDs` not read yet, the stored children of `parents` and the versions
-    /// `versions` ask for, with the same statements the one-at-a-time reads run.
-    func readAhead(tasks taskIDs: [String], childrenOf parents: [String], versions: [VersionQuery])
-        throws(StoreError)
-    {
+    /// the rows of `taskIDs` not read yet, the stored children of `parents`, the versions of
+    /// `overrides` and the versions `versions` ask for.
+    ///
+    /// Tasks and override versions go several rows to a statement (groups of 32, 16, …, 1:
+    /// `rowGroups`): a night's student reads a dozen of each, and a server spends on a
+    /// statement about what it spends on a row (docs/benchmark.md). The rows they answer are
+    /// those the one-at-a-time reads (`row`, `ChangesetApplier.currentVersion`) would give.
+    func readAhead(
+        tasks taskIDs: [String], childrenOf parents: [String], overrides: [OverrideKey], versions: [VersionQuery]
+    ) throws(StoreError) {
         let taskIDs = Array(Set(taskIDs.filter { rows[$0] == nil })).sorted()
         let parents = Array(Set(parents.filter { children[$0] == nil })).sorted()
-        var queries: [(sql: String, values: [SQLValue])] = taskIDs.map { (rowSQL, [.text($0)]) }
-        for id in parents {
-            queries.append((OverrideTable.allSQL, [.text(id)]))
-            queries.append((SlideTable.allSQL, [.text(id)]))
-        }
-        queries += versions.map { ($0.sql, $0.values) }
+        var seen = Set<String>()
+        let overrides = overrides.filter { versionsAhead[$0.identity] == nil && seen.insert($0.identity).inserted }
         // A single read saves nothing: the checks read it when they need it.
-        guard queries.count > 1 else { return }
-        let childrenStart = taskIDs.count
-        let versionsStart = childrenStart + 2 * parents.count
-        let answers = try db.queryEach(queries) { (index, s) throws(StoreError) -> ReadAhead in
-            if index < childrenStart { return .task(Self.decodeRow(s)) }
-            if index < versionsStart {
-                return (index - childrenStart) % 2 == 0
-                    ? .override(try OverrideTable.decode(s)) : .slide(try SlideTable.decode(s))
-            }
-            return .version(s.int(0))
+        guard taskIDs.count + 2 * parents.count + overrides.count + versions.count > 1 else { return }
+        var queries: [(sql: String, values: [SQLValue])] = []
+        var kinds: [Kind] = []
+        for group in rowGroups(taskIDs.count) {
+            queries.append((rowsSQL(group.count), taskIDs[group].map { .text($0) }))
+            kinds.append(.tasks)
         }
-        for (i, id) in taskIDs.enumerated() {
-            guard case .task(let row)? = answers[i].first else {
-                rows[id] = .some(nil)
-                continue
-            }
-            rows[id] = .some(row)
+        for group in rowGroups(overrides.count) {
+            queries.append((Self.overrideVersionsSQL(group.count), overrides[group].flatMap { [.text($0.taskID), .text($0.date)] }))
+            kinds.append(.overrideVersions)
         }
         for (i, id) in parents.enumerated() {
-            let overrides = answers[childrenStart + 2 * i].compactMap {
-                if case .override(let o) = $0 { o } else { nil }
-            }
-            let slides = answers[childrenStart + 2 * i + 1].compactMap { if case .slide(let s) = $0 { s } else { nil } }
-            children[id] = Self.children(overrides: overrides, slides: slides)
+            queries.append((OverrideTable.allSQL, [.text(id)]))
+            kinds.append(.overridesOf(i))
+            queries.append((SlideTable.allSQL, [.text(id)]))
+            kinds.append(.slidesOf(i))
         }
-        for (i, v) in versions.enumerated() {
-            guard case .version(let version)? = answers[versionsStart + i].first else {
-                versionsAhead[v.identity] = .some(nil)
-                continue
-            }
-            versionsAhead[v.identity] = .some(version)
+        for i in versions.indices {
+            queries.append((versions[i].sql, versions[i].values))
+            kinds.append(.version(i))
         }
+        let answers = try db.queryEach(queries) { (index, s) throws(StoreError) -> ReadAhead in
+            switch kinds[index] {
+            case .tasks: .task(id: s.text(0), Row(owner: s.text(1), version: s.int(2), backwardShift: s.int(3)))
+            case .overrideVersions: .overrideVersion(taskID: s.text(0), date: s.text(1), s.int(2))
+            case .overridesOf: .override(try OverrideTable.decode(s))
+            case .slidesOf: .slide(try SlideTable.decode(s))
+            case .version: .version(s.int(0))
+            }
+        }
+        for id in taskIDs { rows[id] = .some(nil) }
+        var identities: [String: String] = [:]
+        for o in overrides {
+            versionsAhead[o.identity] = .some(nil)
+            identities[o.taskID + "@" + o.date] = o.identity
+        }
+        var overridesOf = Array(repeating: [OccurrenceOverride](), count: parents.count)
+        var slidesOf = Array(repeating: [SeriesSlide](), count: parents.count)
+        for (index, rowsOfQuery) in answers.enumerated() {
+            for answer in rowsOfQuery {
+                switch (kinds[index], answer) {
+                case (.tasks, .task(let id, let row)): rows[id] = .some(row)
+                case (.overrideVersions, .overrideVersion(let taskID, let date, let version)):
+                    if let identity = identities[taskID + "@" + date] { versionsAhead[identity] = .some(version) }
+                case (.overridesOf(let i), .override(let o)): overridesOf[i].append(o)
+                case (.slidesOf(let i), .slide(let slide)): slidesOf[i].append(slide)
+                case (.version(let i), .version(let version)):
+                    if versionsAhead[versions[i].identity] == nil { versionsAhead[versions[i].identity] = .some(version) }
+                default: continue
+                }
+            }
+        }
+        for (i, id) in parents.enumerated() {
+            children[id] = Self.children(overrides: overridesOf[i], slides: slidesOf[i])
+        }
+        for v in versions where versionsAhead[v.identity] == nil { versionsAhead[v.identity] = .some(nil) }
+    }
+
+    /// The task rows of `count` ids (`row`'s columns, the id first).
+    private func rowsSQL(_ count: Int) -> String {
+        let least = db.engine == .sqlite ? "min" : "least"
+        return """
+            SELECT t.id, t.user_id, t.version,
+                (SELECT coalesce(sum(-\(least)(s.days, 0)), 0) FROM series_slides s WHERE s.task_id = t.id)
+            FROM tasks t WHERE t.id IN (\(repeatElement("?", count: count).joined(separator: ", ")))
+            """
+    }
+
+    /// The versions of `count` overrides, by key. An `OR` of keys rather than a row-value `IN`:
+    /// both engines look each key up in the primary key (SQLite scans the table for `IN (VALUES …)`).
+    private static func overrideVersionsSQL(_ count: Int) -> String {
+        "SELECT task_id, original_date, version FROM occurrence_overrides WHERE "
+            + repeatElement("(task_id = ? AND original_date = ?)", count: count).joined(separator: " OR ")
+    }
+
+    /// What a statement of the read ahead reads.
+    private enum Kind {
+        case tasks
+        case overrideVersions
+        case overridesOf(Int)
+        case slidesOf(Int)
+        case version(Int)
     }
 
     /// One row of a batch `readAhead` sent.
     private enum ReadAhead {
-        case task(Row)
+        case task(id: String, Row)
+        case overrideVersion(taskID: String, date: String, Int)
         case override(OccurrenceOverride)
         case slide(SeriesSlide)
         case version(Int)

@@ -85,17 +85,13 @@ extension SQLExecutor {
     package func sendRows(_ insert: String, _ rows: [[SQLValue]], then tail: String = "") throws(StoreError) {
         guard let columns = rows.first?.count else { return }
         let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
-        var start = 0
-        while start < rows.count {
-            var size = 32
-            while size > rows.count - start { size /= 2 }
-            let values = rows[start..<(start + size)]
+        for group in rowGroups(rows.count) {
+            let values = rows[group]
             precondition(values.allSatisfy { $0.count == columns }, "rows of different columns")
             try send(
-                insert + " VALUES " + repeatElement(row, count: size).joined(separator: ", ")
+                insert + " VALUES " + repeatElement(row, count: group.count).joined(separator: ", ")
                     + (tail.isEmpty ? "" : " " + tail),
                 Array(values.joined()))
-            start += size
         }
     }
 
@@ -106,4 +102,19 @@ extension SQLExecutor {
     package func queryFirst<T>(_ sql: String, _ row: (any SQLRow) throws(StoreError) -> T) throws(StoreError) -> T? {
         try queryFirst(sql, [], row)
     }
+}
+
+/// `0..<count` cut, in order, into groups of 32, 16, …, 1 (as many of the largest as fit):
+/// the sizes of the statements that carry several rows each (`sendRows`, the changeset's read
+/// ahead), so a handful of statement texts serve every count and each is prepared once.
+package func rowGroups(_ count: Int) -> [Range<Int>] {
+    var groups: [Range<Int>] = []
+    var start = 0
+    while start < count {
+        var size = 32
+        while size > count - start { size /= 2 }
+        groups.append(start..<(start + size))
+        start += size
+    }
+    return groups
 }
