@@ -602,4 +602,44 @@ import Testing
         try f.changesets.undo(changesetID: second, now: Fixture.later)
         #expect(try f.changesets.lastApplied(userID: "mei")?.id == first)
     }
+
+    /// A night's overrides go out several rows to a statement on PostgreSQL
+    /// (`ChangesetApplier.applyAll`): a changeset of 45 override writes (new rows and stored
+    /// ones, around a task it creates and after a task it deletes) stores exactly the working
+    /// copy, each row with the changeset's version, and its undo puts back every row.
+    @Test(arguments: EngineUnderTest.engines) func aRunOfManyOverridesIsWrittenAsTheWorkingCopyAndUndoneWhole(
+        _ engine: DatabaseEngine
+    ) throws {
+        let f = try Fixture(engine)
+        let mei = try f.addUser()
+        let ids = ["a", "b", "c", "gone"]
+        try f.seed(UserPlan(user: mei, tasks: ids.map { series($0, "2025-01-01T10:00", "2025-01-01T11:00") }))
+        let window = date("2024-12-31")...date("2025-01-31")
+        var before = try f.plans.loadPlan(userID: "mei", window: window)
+        var first = before
+        for day in 2...9 { first.complete(OccurrenceID(taskID: "a", originalDate: date("2025-01-0\(day)"))) }
+        first.complete(OccurrenceID(taskID: "gone", originalDate: date("2025-01-05")))
+        try f.commit(from: before, to: first)
+        before = try f.plans.loadPlan(userID: "mei", window: window)
+        var working = before
+        for day in 2...9 { working.skip(OccurrenceID(taskID: "a", originalDate: date("2025-01-0\(day)"))) }
+        for day in 10...28 {
+            working.move(
+                OccurrenceID(taskID: "b", originalDate: date("2025-01-\(day)")), start: at("2025-01-\(day)T15:00"),
+                end: at("2025-01-\(day)T16:00"))
+            working.complete(OccurrenceID(taskID: "c", originalDate: date("2025-01-\(day)")))
+        }
+        working.deleteTask("gone")
+        working.put(series("new", "2025-01-20T08:00", "2025-01-20T09:00"))
+        working.complete(OccurrenceID(taskID: "new", originalDate: date("2025-01-21")))
+        let id = try f.commit(from: before, to: working, at: Fixture.later)
+
+        let loaded = try f.plans.loadPlan(userID: "mei", window: window)
+        #expect(content(loaded) == content(working))
+        #expect(loaded.allOverrides.count == 8 + 19 + 19 + 1)
+        let fresh = try #require(loaded.tasks["new"]?.version)
+        #expect(loaded.allOverrides.filter { $0.taskID != "a" }.allSatisfy { $0.version == fresh })
+        try f.changesets.undo(changesetID: id, now: Fixture.later)
+        #expect(content(try f.plans.loadPlan(userID: "mei", window: window)) == content(before))
+    }
 }

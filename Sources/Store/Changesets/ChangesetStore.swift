@@ -106,9 +106,7 @@ package struct ChangesetStore {
             }
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
-            for edit in edits {
-                try applier.apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
-            }
+            try applier.applyAll(edits)
             try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
 
             let id = try newID(at: changeset.createdAt)

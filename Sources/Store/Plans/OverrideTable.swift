@@ -32,11 +32,22 @@ enum OverrideTable {
             taskID: s.text(0), originalDate: date, state: state, start: start, end: end, version: s.int(5))
     }
 
-    static let upsertSQL = """
-        INSERT INTO occurrence_overrides (\(columns)) VALUES (?, ?, ?, ?, ?, ?)
+    static let upsertSQL = "INSERT INTO occurrence_overrides (\(columns)) VALUES (?, ?, ?, ?, ?, ?) " + upsertTail
+
+    private static let upsertTail = """
         ON CONFLICT (task_id, original_date) DO UPDATE SET
             state = excluded.state, start = excluded.start, "end" = excluded."end", version = excluded.version
         """
+
+    /// Writes the overrides (`write` of each, with `stored` as there), on PostgreSQL several
+    /// rows to a statement (`sendRows`). No override may appear twice.
+    static func writeAll(_ rows: [(OccurrenceOverride, stored: Bool)], in db: any SQLExecutor) throws(StoreError) {
+        guard db.engine == .postgresql, rows.count > 1 else {
+            for row in rows { try write(row.0, stored: row.stored, in: db) }
+            return
+        }
+        try db.sendRows("INSERT INTO occurrence_overrides (\(columns))", rows.map { values($0.0) }, then: upsertTail)
+    }
 
     static func upsert(_ o: OccurrenceOverride, in db: any SQLExecutor) throws(StoreError) {
         try db.send(upsertSQL, values(o))
