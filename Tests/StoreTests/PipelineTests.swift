@@ -58,7 +58,9 @@ import Testing
         _ engine: DatabaseEngine
     ) throws {
         try EngineUnderTest(engine).run { db in
-            try db.execute("CREATE TABLE ordered (seq BIGINT PRIMARY KEY, batch BIGINT NOT NULL, n BIGINT NOT NULL CHECK (n >= 0))", [])
+            try db.execute(
+                "CREATE TABLE ordered (seq BIGINT PRIMARY KEY, batch BIGINT NOT NULL, n BIGINT NOT NULL CHECK (n >= 0))",
+                [])
             for count in [0, 1, 2, 3, 31, 32, 33, 63, 100] {
                 try db.write { (db) throws(StoreError) in
                     try db.sendRows(
@@ -72,7 +74,8 @@ import Testing
             // An upsert's tail applies to every row of every group.
             try db.write { (db) throws(StoreError) in
                 try db.sendRows(
-                    "INSERT INTO ordered (seq, batch, n)", (0..<40).map { [.integer(100_000 + $0), 100, .integer($0)] },
+                    "INSERT INTO ordered (seq, batch, n)",
+                    (0..<40).map { [.integer(100_000 + $0), 100, .integer($0)] },
                     then: "ON CONFLICT (seq) DO UPDATE SET n = excluded.n + 1")
             }
             #expect(try db.queryFirst("SELECT sum(n) FROM ordered WHERE batch = ?", [100]) { $0.int(0) } == 4_950 + 40)

@@ -115,7 +115,8 @@ final class TouchedTasks {
             kinds.append(.tasks)
         }
         for group in rowGroups(overrides.count) {
-            queries.append((Self.overrideVersionsSQL(group.count), overrides[group].flatMap { [.text($0.taskID), .text($0.date)] }))
+            let arguments: [SQLValue] = overrides[group].flatMap { [.text($0.taskID), .text($0.date)] }
+            queries.append((Self.overrideVersionsSQL(group.count), arguments))
             kinds.append(.overrideVersions)
         }
         for (i, id) in parents.enumerated() {
@@ -154,7 +155,8 @@ final class TouchedTasks {
                 case (.overridesOf(let i), .override(let o)): overridesOf[i].append(o)
                 case (.slidesOf(let i), .slide(let slide)): slidesOf[i].append(slide)
                 case (.version(let i), .version(let version)):
-                    if versionsAhead[versions[i].identity] == nil { versionsAhead[versions[i].identity] = .some(version) }
+                    let identity = versions[i].identity
+                    if versionsAhead[identity] == nil { versionsAhead[identity] = .some(version) }
                 default: continue
                 }
             }
