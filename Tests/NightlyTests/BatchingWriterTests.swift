@@ -134,7 +134,7 @@ struct BatchingWriterTests {
         defer { writer.stop() }
         let reported = Reports()
         writer.stage(night("a"), then: reported.add)
-        try writer.perform { (db) throws(StoreError) in
+        _ = try writer.perform { (db) throws(StoreError) in
             try db.write { (db) throws(StoreError) in
                 try db.execute("INSERT INTO notes VALUES ('run', 'finished')", [])
             }

@@ -298,7 +298,7 @@ struct EditBehindTheBack: ModelReviewer {
     let victim: String
     func review(_ working: UserPlan, local: PostponementResult, now: Date) -> ModelReview {
         if working.user.id == victim, let db = try? StoreLocation(path).open() {
-            try? db.execute(
+            _ = try? db.execute(
                 "UPDATE tasks SET title = 'edited in the app', version = version + 1 WHERE id = ?",
                 [.text("\(victim)-eng-0")])
         }

@@ -95,6 +95,7 @@ import Testing
         let show = try await s.run(["config", "show", "--json", "--config", path], environment: ["OPENAI_API_KEY": ""])
         let model = try show.json()["model"] as? [String: Any]
         #expect(model?["state"] as? String == "off", "\(show)")
-        #expect((model?["text"] as? String ?? "").contains("\(keyFile) (\(path):1: api_key_file) is empty"), "\(show)")
+        let text = (model?["text"] as? String) ?? ""
+        #expect(text.contains("\(keyFile) (\(path):1: api_key_file) is empty"), "\(show)")
     }
 }

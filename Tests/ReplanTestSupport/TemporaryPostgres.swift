@@ -35,7 +35,7 @@ package final class TemporaryPostgres: Sendable {
 
     deinit {
         guard let server = Self.serverURL, let admin = try? PostgresConnection.connect(server) else { return }
-        try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        _ = try? admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 
     /// A connection to this test's database. The database is dropped when this value goes

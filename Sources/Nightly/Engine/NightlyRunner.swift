@@ -616,7 +616,9 @@ extension NightlyRunner {
     /// `host:pid:xxxx`, unique enough among the workers of one database.
     static func workerIdentity() -> String {
         var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
+        let host =
+            gethostname(&name, name.count) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "host"
         return "\(host):\(getpid()):\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
     }
 }
