@@ -237,6 +237,37 @@ import Testing
             PlanRepository.window(date("2025-01-06")...date("2025-01-12"), of: whole).tasks.count < whole.tasks.count)
     }
 
+    /// A read waits on the server once per batch of queries that need no answer of another:
+    /// the whole plan is one batch, a window read two (its overrides depend on the series and
+    /// slides), each with its transaction's BEGIN, and the COMMIT one more.
+    @Test(.enabled(if: EngineUnderTest.engines.contains(.postgresql)))
+    func planReadsAreOneBatchEach() throws {
+        let f = try Fixture(.postgresql)
+        let mei = try f.addUser()
+        try f.seed(
+            UserPlan(
+                user: mei,
+                tasks: [
+                    series("daily", "2024-12-01T20:00", "2024-12-01T20:30"),
+                    oneOff("inside", "2025-01-08T10:00", "2025-01-08T11:00"),
+                ],
+                overrides: [OccurrenceOverride(taskID: "daily", originalDate: date("2025-01-07"), state: .skipped)],
+                slides: [SeriesSlide(taskID: "daily", from: date("2024-12-10"), days: 3)]))
+        let db = try #require(f.db as? PostgresConnection)
+        let window = date("2025-01-06")...date("2025-01-12")
+        // The first reads prepare their statements, once per connection.
+        _ = try f.plans.wholePlanAsTheRulesSeeIt(of: mei)
+        _ = try f.plans.loadPlan(user: mei, window: window)
+        var before = db.roundTrips
+        let whole = try f.plans.wholePlanAsTheRulesSeeIt(of: mei)
+        #expect(db.roundTrips - before == 2)
+        #expect(whole.tasks.count == 2 && whole.allOverrides.count == 1 && whole.allSlides.count == 1)
+        before = db.roundTrips
+        let read = try f.plans.loadPlan(user: mei, window: window)
+        #expect(db.roundTrips - before == 3)
+        #expect(read == PlanRepository.window(window, of: whole))
+    }
+
     /// The statistics of the days between a stored base and the window take their one-off
     /// tasks from this read (the window's series rows cover the rest).
     @Test(arguments: EngineUnderTest.engines) func oneOffTasksStartingInDays(_ engine: DatabaseEngine) throws {

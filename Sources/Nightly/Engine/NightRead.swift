@@ -29,11 +29,28 @@ struct NightRead {
     /// The model's edits the student undid under the instruction they have now.
     var takenBack = TakenBack(edits: [])
 
+    private enum Opening {
+        case memory(ModelMemory?)
+        case base(StatisticsBaseRepository.StoredRow)
+    }
+
     static func read(user: User, window: ClosedRange<CivilDate>, db: any SQLExecutor) throws(StoreError) -> NightRead {
         try db.read { (db) throws(StoreError) -> NightRead in
-            let memory = try ModelMemoryRepository(db).memory(userID: user.id)
+            // Two lookups by primary key, one batch (one round trip on PostgreSQL, with the
+            // transaction's BEGIN).
+            let id: [SQLValue] = [.text(user.id)]
+            let opening = try db.queryEach(
+                [(ModelMemoryRepository.memorySQL, id), (StatisticsBaseRepository.baseSQL, id)]
+            ) { (index, s) -> Opening in
+                index == 0
+                    ? .memory(ModelMemoryRepository.decodeMemory(s)) : .base(StatisticsBaseRepository.StoredRow(s))
+            }
+            var memory: ModelMemory?
+            if case .memory(let found)? = opening[0].first { memory = found }
+            var storedRow: StatisticsBaseRepository.StoredRow?
+            if case .base(let row)? = opening[1].first { storedRow = row }
+            let stored = try StatisticsBaseRepository.base(storedRow, userID: user.id)
             let takenBack = try UserPipeline.takenBack(of: user, db: db)
-            let stored = try StatisticsBaseRepository(db).base(userID: user.id)
             let settled = window.lowerBound.adding(days: -1)
             let plans = PlanRepository(db)
             // The window's history reaches about a week behind its start; a base older than that

@@ -52,25 +52,29 @@ package struct ModelMemoryRepository {
     /// The student's memory; nil when there is none or its row is unreadable (the worst a bad
     /// row does is one extra review).
     package func memory(userID: String) throws(StoreError) -> ModelMemory? {
-        try db.queryFirst(
-            """
-            SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags,
-                goal, goal_unmended
-            FROM model_memory WHERE user_id = ?
-            """, [.text(userID)]
-        ) { s -> ModelMemory? in
-            guard let from = CivilDate(s.text(3)), let through = CivilDate(s.text(4)) else { return nil }
-            return ModelMemory(
-                instructionDigest: s.optionalText(0), settingsDigest: s.optionalText(1),
-                reviewedOn: s.optionalText(2).flatMap { CivilDate($0) }, planFrom: from, planThrough: through,
-                planDigest: s.text(5),
-                reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)),
-                // An unreadable goal is no goal: the model is asked to state one again.
-                goal: s.optionalText(7).flatMap { text in
-                    (try? JSONValue(parsing: text)).flatMap { try? StatedGoal(json: $0) }
-                },
-                goalUnmended: Set(s.text(8).split(separator: "\n").map(String.init)))
-        } ?? nil
+        try db.queryFirst(Self.memorySQL, [.text(userID)]) { Self.decodeMemory($0) } ?? nil
+    }
+
+    /// The query `memory(userID:)` runs (one `?`, the user id), for a caller that reads it in
+    /// a batch with others (`SQLExecutor.queryEach`), and how its row decodes.
+    package static let memorySQL = """
+        SELECT instruction_digest, settings_digest, reviewed_on, plan_from, plan_through, plan_digest, reviewed_flags,
+            goal, goal_unmended
+        FROM model_memory WHERE user_id = ?
+        """
+
+    package static func decodeMemory(_ s: any SQLRow) -> ModelMemory? {
+        guard let from = CivilDate(s.text(3)), let through = CivilDate(s.text(4)) else { return nil }
+        return ModelMemory(
+            instructionDigest: s.optionalText(0), settingsDigest: s.optionalText(1),
+            reviewedOn: s.optionalText(2).flatMap { CivilDate($0) }, planFrom: from, planThrough: through,
+            planDigest: s.text(5),
+            reviewedFlags: Set(s.text(6).split(separator: "\n").map(String.init)),
+            // An unreadable goal is no goal: the model is asked to state one again.
+            goal: s.optionalText(7).flatMap { text in
+                (try? JSONValue(parsing: text)).flatMap { try? StatedGoal(json: $0) }
+            },
+            goalUnmended: Set(s.text(8).split(separator: "\n").map(String.init)))
     }
 
     package func store(userID: String, _ m: ModelMemory) throws(StoreError) {

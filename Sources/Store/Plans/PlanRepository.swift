@@ -48,21 +48,27 @@ package struct PlanRepository {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let userID = user.id
             guard let window else { return try everything(of: user) }
-            let series = try db.query(
-                "SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
-                [.text(userID)]
-            ) { (s) throws(StoreError) in try TaskTable.decode(s) }
-            let slides = try seriesSlides(userID: userID)
+            // The series, their slides and the one-off tasks in one batch (one round trip on
+            // PostgreSQL); the overrides wanted depend on the series and slides, so they follow.
+            let rows = try Self.rows(
+                [
+                    (
+                        "SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
+                        [.text(userID)]
+                    ),
+                    (Self.seriesSlidesSQL, [.text(userID)]),
+                    (
+                        """
+                        SELECT \(TaskTable.columns) FROM tasks
+                        WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0)
+                        """, [.text(userID), .text(window.lowerBound.description)]
+                    ),
+                ], kinds: [.task, .slide, .task], in: db)
+            let series = rows[0].tasks
+            let slides = rows[1].slides
             let selection = WindowSelection(window: window, series: series, slides: slides)
             let overrides = try seriesOverrides(userID: userID, series: series, selection: selection)
-            let oneOffs = try db.query(
-                """
-                SELECT \(TaskTable.columns) FROM tasks
-                WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0)
-                """, [.text(userID), .text(window.lowerBound.description)]
-            ) {
-                (s) throws(StoreError) in try TaskTable.decode(s)
-            }.filter(selection.keeps)
+            let oneOffs = rows[2].tasks.filter(selection.keeps)
             return UserPlan(
                 user: user, tasks: series + oneOffs, overrides: overrides, slides: slides,
                 historyFrom: selection.overridesFrom)
@@ -109,48 +115,88 @@ package struct PlanRepository {
     package func wholePlanAsTheRulesSeeIt(of user: User) throws(StoreError) -> UserPlan {
         try db.read { (db) throws(StoreError) -> UserPlan in
             let id: [SQLValue] = [.text(user.id)]
-            let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
-                (s) throws(StoreError) in try TaskTable.decode(s)
-            }
-            let overrides = try db.query(
-                """
-                SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
-                WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-                """, id
-            ) { (s) throws(StoreError) in try OverrideTable.decode(s) }
-            let slides = try seriesSlides(userID: user.id)
-            return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
+            let rows = try Self.rows(
+                [
+                    ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id),
+                    (
+                        """
+                        SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+                        WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
+                        """, id
+                    ),
+                    (Self.seriesSlidesSQL, id),
+                ], kinds: [.task, .override, .slide], in: db)
+            return UserPlan(user: user, tasks: rows[0].tasks, overrides: rows[1].overrides, slides: rows[2].slides)
         }
     }
 
     /// Every slide of the user's series.
-    private func seriesSlides(userID: String) throws(StoreError) -> [SeriesSlide] {
-        try db.query(
-            """
-            SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
-            WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-            """, [.text(userID)]
-        ) { (s) throws(StoreError) in try SlideTable.decode(s) }
-    }
+    private static let seriesSlidesSQL = """
+        SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
+        WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
+        """
 
     private func everything(of user: User) throws(StoreError) -> UserPlan {
         let id: [SQLValue] = [.text(user.id)]
-        let tasks = try db.query("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id) {
-            (s) throws(StoreError) in try TaskTable.decode(s)
+        let rows = try Self.rows(
+            [
+                ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id),
+                (
+                    """
+                    SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
+                    WHERE t.user_id = ?
+                    """, id
+                ),
+                (
+                    """
+                    SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
+                    WHERE t.user_id = ?
+                    """, id
+                ),
+            ], kinds: [.task, .override, .slide], in: db)
+        return UserPlan(user: user, tasks: rows[0].tasks, overrides: rows[1].overrides, slides: rows[2].slides)
+    }
+
+    // MARK: Reading several row kinds in one batch
+
+    private enum RowKind { case task, override, slide }
+
+    /// The rows of one query of a batch, all of its query's kind.
+    private enum Rows {
+        case tasks([StudyTask])
+        case overrides([OccurrenceOverride])
+        case slides([SeriesSlide])
+
+        var tasks: [StudyTask] { if case .tasks(let rows) = self { rows } else { [] } }
+        var overrides: [OccurrenceOverride] { if case .overrides(let rows) = self { rows } else { [] } }
+        var slides: [SeriesSlide] { if case .slides(let rows) = self { rows } else { [] } }
+    }
+
+    private enum Row {
+        case task(StudyTask)
+        case override(OccurrenceOverride)
+        case slide(SeriesSlide)
+    }
+
+    /// Runs queries of which none needs another's answer as one `queryEach` (one round trip on
+    /// PostgreSQL instead of one each), each decoded as the table `kinds` names for it.
+    private static func rows(
+        _ queries: [(sql: String, values: [SQLValue])], kinds: [RowKind], in db: any SQLExecutor
+    ) throws(StoreError) -> [Rows] {
+        let answers = try db.queryEach(queries) { (index, s) throws(StoreError) -> Row in
+            switch kinds[index] {
+            case .task: .task(try TaskTable.decode(s))
+            case .override: .override(try OverrideTable.decode(s))
+            case .slide: .slide(try SlideTable.decode(s))
+            }
         }
-        let overrides = try db.query(
-            """
-            SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
-            WHERE t.user_id = ?
-            """, id
-        ) { (s) throws(StoreError) in try OverrideTable.decode(s) }
-        let slides = try db.query(
-            """
-            SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
-            WHERE t.user_id = ?
-            """, id
-        ) { (s) throws(StoreError) in try SlideTable.decode(s) }
-        return UserPlan(user: user, tasks: tasks, overrides: overrides, slides: slides)
+        return zip(kinds, answers).map { kind, rows in
+            switch kind {
+            case .task: .tasks(rows.compactMap { if case .task(let t) = $0 { t } else { nil } })
+            case .override: .overrides(rows.compactMap { if case .override(let o) = $0 { o } else { nil } })
+            case .slide: .slides(rows.compactMap { if case .slide(let s) = $0 { s } else { nil } })
+            }
+        }
     }
 
     /// The overrides of the user's series that the window can need (see `loadPlan`).

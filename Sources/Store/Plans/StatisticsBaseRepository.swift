@@ -33,15 +33,35 @@ package struct StatisticsBaseRepository {
 
     /// The user's base (serial 0 and no date when none was ever stored).
     package func base(userID: String) throws(StoreError) -> StatisticsBase {
-        let row = try db.queryFirst(
-            "SELECT serial, through, counts FROM statistics_base WHERE user_id = ?", [.text(userID)]
-        ) {
-            ($0.int(0), $0.optionalText(1), $0.optionalText(2))
+        try Self.base(try db.queryFirst(Self.baseSQL, [.text(userID)]) { StoredRow($0) }, userID: userID)
+    }
+
+    /// The query `base(userID:)` runs (one `?`, the user id), for a caller that reads it in a
+    /// batch with others (`SQLExecutor.queryEach`): its row, kept as `StoredRow`, becomes the
+    /// base through `base(_:userID:)`.
+    package static let baseSQL = "SELECT serial, through, counts FROM statistics_base WHERE user_id = ?"
+
+    /// A row of `baseSQL`, not yet checked.
+    package struct StoredRow {
+        let serial: Int
+        let through: String?
+        let counts: String?
+
+        package init(_ s: any SQLRow) {
+            serial = s.int(0)
+            through = s.optionalText(1)
+            counts = s.optionalText(2)
         }
-        guard let (serial, throughText, countsText) = row else {
-            return StatisticsBase(serial: 0, through: nil, counts: [:])
+    }
+
+    /// The base a stored row (nil: none) holds.
+    /// - Throws: `.malformedRow` for a row replan did not write.
+    package static func base(_ row: StoredRow?, userID: String) throws(StoreError) -> StatisticsBase {
+        guard let row else { return StatisticsBase(serial: 0, through: nil, counts: [:]) }
+        let serial = row.serial
+        guard let throughText = row.through, let countsText = row.counts else {
+            return StatisticsBase(serial: serial, through: nil, counts: [:])
         }
-        guard let throughText, let countsText else { return StatisticsBase(serial: serial, through: nil, counts: [:]) }
         func bad(_ problem: String) -> StoreError {
             .malformedRow(entity: "statistics base", key: userID, problem: problem)
         }
@@ -63,8 +83,11 @@ package struct StatisticsBaseRepository {
 
     /// The user's current serial (0 without a row).
     package func serial(userID: String) throws(StoreError) -> Int {
-        try db.queryFirst("SELECT serial FROM statistics_base WHERE user_id = ?", [.text(userID)]) { $0.int(0) } ?? 0
+        try db.queryFirst(Self.serialSQL, [.text(userID)]) { $0.int(0) } ?? 0
     }
+
+    /// The query `serial(userID:)` runs (one `?`, the user id; no row means 0), for a batch.
+    package static let serialSQL = "SELECT serial FROM statistics_base WHERE user_id = ?"
 
     /// Stores a base counted through `through` and raises the serial. The caller has checked,
     /// in the same write transaction, that the serial is still the one its counts were read

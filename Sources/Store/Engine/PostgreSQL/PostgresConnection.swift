@@ -21,7 +21,7 @@ package final class PostgresConnection: SQLExecutor {
     private var nestedWritesJoin = false
     /// How many times this connection waited for the server's answer (a pipeline counts
     /// once): what the pipeline saves, for the tests to see.
-    private(set) var roundTrips = 0
+    package private(set) var roundTrips = 0
 
     package var engine: DatabaseEngine { .postgresql }
 
