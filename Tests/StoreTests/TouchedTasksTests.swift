@@ -94,4 +94,48 @@ import Testing
             #expect((db as! PostgresConnection).roundTrips - again == 1)
         }
     }
+
+    /// A changeset's commit waits on the server twice: once for the read ahead, which carries
+    /// the transaction's BEGIN, the version clock, the new id's check and the student's
+    /// existence; once for the COMMIT with every write. A missing student is still refused.
+    @Test(.enabled(if: EngineUnderTest.engines.contains(.postgresql)))
+    func onPostgreSQLACommitIsTwoRoundTrips() throws {
+        let f = try Fixture(.postgresql)
+        let mei = try f.addUser()
+        let original = UserPlan(
+            user: mei,
+            tasks: [
+                series("s0", "2025-01-01T10:00", "2025-01-01T11:00"),
+                oneOff("o0", "2025-01-08T10:00", "2025-01-08T11:00"),
+            ])
+        try f.seed(original)
+        let db = try #require(f.db as? PostgresConnection)
+        var plan = try f.plans.loadPlan(userID: "mei", window: nil)
+        /// The round trips of the commit.
+        func edit(_ day: String) throws -> Int {
+            let before = plan
+            plan.complete(OccurrenceID(taskID: "s0", originalDate: date(day)))
+            var essay = try #require(plan.tasks["o0"])
+            essay.title = "Essay \(day)"
+            plan.put(essay)
+            let start = db.roundTrips
+            try f.commit(from: before, to: plan)
+            let trips = db.roundTrips - start
+            plan = try f.plans.loadPlan(userID: "mei", window: nil)
+            return trips
+        }
+        _ = try edit("2025-01-02") // prepares the statements, once per connection
+        #expect(try edit("2025-01-03") == 2)
+        let stored = try f.plans.loadPlan(userID: "mei", window: nil)
+        #expect(stored.tasks["o0"]?.title == "Essay 2025-01-03")
+        #expect(stored.overrides[OccurrenceID(taskID: "s0", originalDate: date("2025-01-03"))]?.state == .completed)
+
+        let nobody = try User(id: "nobody", zone: UserZone(identifier: "UTC"))
+        let theirs = UserPlan(
+            user: nobody, tasks: [oneOff("x", user: "nobody", "2025-01-08T10:00", "2025-01-08T11:00")])
+        let error = storeError { () throws(StoreError) in
+            try f.commit(from: UserPlan(user: nobody, tasks: []), to: theirs)
+        }
+        #expect(error == .unknownUser("nobody"))
+    }
 }

@@ -418,10 +418,8 @@ package final class NightlyRunner: Sendable {
         // its place, so the log says why; the next run retries the student.
         writer.stage(
             { [self] (db) throws(StoreError) -> UserNight in
-                // The fence first: a claim taken over meanwhile writes nothing at all.
-                if let claim { try NightClaims(db).finish(claim, worker: worker, failed: false) }
                 var committed = staged
-                committed.changesetID = try commit(staged, writer: db, runID: runID)
+                committed.changesetID = try commit(staged, claim: claim, worker: worker, writer: db, runID: runID)
                 return committed
             },
             otherwise: { [self] (error, db) throws(StoreError) -> UserNight in
@@ -494,14 +492,23 @@ package final class NightlyRunner: Sendable {
     /// The changeset, the user-run row and the transcript in one transaction: `db` is in the
     /// student's savepoint of the writer's batch. Nothing in here catches an error, so the
     /// store calls join that savepoint instead of nesting their own.
-    private func commit(_ night: UserNight, writer db: any SQLExecutor, runID: Int) throws(StoreError) -> ChangesetID? {
+    private func commit(
+        _ night: UserNight, claim: NightClaims.Claim?, worker: String, writer db: any SQLExecutor, runID: Int
+    ) throws(StoreError) -> ChangesetID? {
         try db.joiningNestedWrites { (db) throws(StoreError) -> ChangesetID? in
-            // A plan write since the night was read (a student's edit) raised the serial: the
-            // base counted from that read may be stale, so it is not kept.
+            // The fence first: a claim taken over meanwhile writes nothing at all. A plan write
+            // since the night was read (a student's edit) raised the statistics serial: the
+            // base counted from that read may be stale, so it is not kept. Both in one batch
+            // (one round trip on PostgreSQL, with the transaction's BEGIN).
+            var queries: [(sql: String, values: [SQLValue])] = []
+            if let claim { queries.append(NightClaims.finishQuery(claim, worker: worker, failed: false)) }
+            if night.statistics != nil { queries.append((StatisticsBaseRepository.serialSQL, [.text(night.userID)])) }
+            let answers = queries.isEmpty ? [] : try db.queryEach(queries) { (_, s) in s.int(0) }
+            if let claim { try NightClaims.checkFinished(claim, rows: answers[0]) }
             let bases = StatisticsBaseRepository(db)
             var baseIsFresh = false
             if let statistics = night.statistics {
-                baseIsFresh = try bases.serial(userID: night.userID) == statistics.readSerial
+                baseIsFresh = (answers.last?.first ?? 0) == statistics.readSerial
             }
             var id: ChangesetID?
             if night.status == .changed, let prepared = night.prepared {

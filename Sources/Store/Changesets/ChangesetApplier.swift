@@ -91,7 +91,12 @@ struct ChangesetApplier {
     /// of every override and slide they write, and the statistic row of every category their
     /// tasks have. Only a speed-up: a row not read ahead (a malformed key, say) is read, and
     /// fails, where it is checked. Call it before the first write, which forgets the versions.
-    func readAhead(_ steps: [ChangesetEdit]) throws(StoreError) {
+    /// `also`: the caller's own queries, sent in the same batch (`TouchedTasks.readAhead`).
+    /// - Returns: the rows of each `also` query.
+    @discardableResult
+    func readAhead(
+        _ steps: [ChangesetEdit], also: [(sql: String, values: [SQLValue])] = []
+    ) throws(StoreError) -> [[Int]] {
         var taskIDs: [String] = []
         var deleted: [String] = []
         var versions: [TouchedTasks.VersionQuery] = []
@@ -121,7 +126,8 @@ struct ChangesetApplier {
             case .statistic, .focus, .user: continue
             }
         }
-        try tasks.readAhead(tasks: taskIDs, childrenOf: deleted, overrides: overrides, versions: versions)
+        return try tasks.readAhead(
+            tasks: taskIDs, childrenOf: deleted, overrides: overrides, versions: versions, also: also)
     }
 
     /// The student as stored now (profile and settings), nil when absent.

@@ -93,23 +93,29 @@ final class TouchedTasks {
 
     /// Reads as one batch (`queryEach`: one round trip on PostgreSQL, instead of one per row)
     /// the rows of `taskIDs` not read yet, the stored children of `parents`, the versions of
-    /// `overrides` and the versions `versions` ask for.
+    /// `overrides` and the versions `versions` ask for, and runs the caller's `also` queries
+    /// with them (each answers integers in its first column).
+    /// - Returns: the rows of each `also` query, in order.
     ///
     /// Tasks and override versions go several rows to a statement (groups of 32, 16, …, 1:
     /// `rowGroups`): a night's student reads a dozen of each, and a server spends on a
     /// statement about what it spends on a row (docs/benchmark.md). The rows they answer are
     /// those the one-at-a-time reads (`row`, `ChangesetApplier.currentVersion`) would give.
+    @discardableResult
     func readAhead(
-        tasks taskIDs: [String], childrenOf parents: [String], overrides: [OverrideKey], versions: [VersionQuery]
-    ) throws(StoreError) {
+        tasks taskIDs: [String], childrenOf parents: [String], overrides: [OverrideKey], versions: [VersionQuery],
+        also: [(sql: String, values: [SQLValue])] = []
+    ) throws(StoreError) -> [[Int]] {
         let taskIDs = Array(Set(taskIDs.filter { rows[$0] == nil })).sorted()
         let parents = Array(Set(parents.filter { children[$0] == nil })).sorted()
         var seen = Set<String>()
         let overrides = overrides.filter { versionsAhead[$0.identity] == nil && seen.insert($0.identity).inserted }
         // A single read saves nothing: the checks read it when they need it.
-        guard taskIDs.count + 2 * parents.count + overrides.count + versions.count > 1 else { return }
-        var queries: [(sql: String, values: [SQLValue])] = []
-        var kinds: [Kind] = []
+        guard taskIDs.count + 2 * parents.count + overrides.count + versions.count + also.count > 1 else {
+            return try also.map { (q) throws(StoreError) in try db.query(q.sql, q.values) { $0.int(0) } }
+        }
+        var queries: [(sql: String, values: [SQLValue])] = also
+        var kinds: [Kind] = also.indices.map { .also($0) }
         for group in rowGroups(taskIDs.count) {
             queries.append((rowsSQL(group.count), taskIDs[group].map { .text($0) }))
             kinds.append(.tasks)
@@ -136,8 +142,10 @@ final class TouchedTasks {
             case .overridesOf: .override(try OverrideTable.decode(s))
             case .slidesOf: .slide(try SlideTable.decode(s))
             case .version: .version(s.int(0))
+            case .also: .also(s.int(0))
             }
         }
+        var alsoRows = Array(repeating: [Int](), count: also.count)
         for id in taskIDs { rows[id] = .some(nil) }
         var identities: [String: String] = [:]
         for o in overrides {
@@ -157,6 +165,7 @@ final class TouchedTasks {
                 case (.version(let i), .version(let version)):
                     let identity = versions[i].identity
                     if versionsAhead[identity] == nil { versionsAhead[identity] = .some(version) }
+                case (.also(let i), .also(let value)): alsoRows[i].append(value)
                 default: continue
                 }
             }
@@ -165,6 +174,7 @@ final class TouchedTasks {
             children[id] = Self.children(overrides: overridesOf[i], slides: slidesOf[i])
         }
         for v in versions where versionsAhead[v.identity] == nil { versionsAhead[v.identity] = .some(nil) }
+        return alsoRows
     }
 
     /// The task rows of `count` ids (`row`'s columns, the id first).
@@ -191,6 +201,7 @@ final class TouchedTasks {
         case overridesOf(Int)
         case slidesOf(Int)
         case version(Int)
+        case also(Int)
     }
 
     /// One row of a batch `readAhead` sent.
@@ -200,6 +211,7 @@ final class TouchedTasks {
         case override(OccurrenceOverride)
         case slide(SeriesSlide)
         case version(Int)
+        case also(Int)
     }
 
     /// The applier wrote the task (inserted or updated).

@@ -43,12 +43,20 @@ enum VersionClock {
     /// twice, whatever rolls back, `pg_dump` keeps its position, and the version trigger stamps
     /// the backend's writes from it too.
     static func next(_ db: any SQLExecutor) throws(StoreError) -> Int {
-        let sql =
-            switch db.engine {
-            case .sqlite: "UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value"
-            case .postgresql: "SELECT nextval('version_clock')"
-            }
-        guard let value = try db.queryFirst(sql, [], { $0.int(0) }) else {
+        try value(of: try db.query(nextSQL(db.engine), []) { $0.int(0) })
+    }
+
+    /// The statement `next` runs, for a caller that sends it in a batch with its reads
+    /// (`SQLExecutor.queryEach`); `value(of:)` turns its rows into the version.
+    static func nextSQL(_ engine: DatabaseEngine) -> String {
+        switch engine {
+        case .sqlite: "UPDATE version_clock SET value = value + 1 WHERE id = 1 RETURNING value"
+        case .postgresql: "SELECT nextval('version_clock')"
+        }
+    }
+
+    static func value(of rows: [Int]) throws(StoreError) -> Int {
+        guard let value = rows.first else {
             throw StoreError.malformedRow(entity: "version_clock", key: "1", problem: "the counter row is missing")
         }
         return value

@@ -132,16 +132,30 @@ package struct NightClaims {
     /// - Throws: `.fenced` when the claim is no longer this attempt's: another worker took it
     ///   over, so nothing of this night may be written.
     package func finish(_ claim: Claim, worker: String, failed: Bool) throws(StoreError) {
-        let changed = try db.execute(
+        let finish = Self.finishQuery(claim, worker: worker, failed: failed)
+        try Self.checkFinished(claim, rows: try db.query(finish.sql, finish.values) { $0.int(0) })
+    }
+
+    /// `finish` as a query, for a caller that sends it in a batch with reads of its own
+    /// (`SQLExecutor.queryEach`, one round trip on PostgreSQL): it answers one row when the
+    /// claim was this attempt's, none when it was not; `checkFinished` says which.
+    package static func finishQuery(_ claim: Claim, worker: String, failed: Bool) -> (sql: String, values: [SQLValue]) {
+        (
             """
             UPDATE night_claims SET state = ?, finished_at = now()
             WHERE user_id = ? AND plan_date = ? AND worker = ? AND attempt = ? AND state = 'claimed'
+            RETURNING 1
             """,
             [
                 .text(failed ? "failed" : "done"), .text(claim.userID), .text(claim.planDate.description),
                 .text(worker), .integer(claim.attempt),
-            ])
-        if changed != 1 { throw StoreError.fenced(userID: claim.userID, attempt: claim.attempt) }
+            ]
+        )
+    }
+
+    /// - Throws: `.fenced` unless `finishQuery` answered exactly one row.
+    package static func checkFinished<T>(_ claim: Claim, rows: [T]) throws(StoreError) {
+        if rows.count != 1 { throw StoreError.fenced(userID: claim.userID, attempt: claim.attempt) }
     }
 
     /// Hands the worker's unfinished claims back (pending, for the others to take at once) and
