@@ -4,9 +4,10 @@ import Store
 /// The night's writers: one `BatchingWriter` on SQLite, where a single writer is the point (the
 /// file has one write lock), and `postgresWriters` on PostgreSQL, each with its own connection.
 ///
-/// Why several on PostgreSQL: a student's commit there is a transaction of about eight round
-/// trips, and one connection runs them one student after the other, so a night waited on the
-/// server at under half of the machine's CPU (docs/benchmark.md, issue 21). Students'
+/// Why several on PostgreSQL: a student's commit there is a transaction of several round trips
+/// (eight when this was measured, four since its queries were batched), and one connection
+/// runs them one student after the other, so a night waited on the server at under half of
+/// the machine's CPU (docs/benchmark.md, issue 21). Students'
 /// transactions touch disjoint rows (their own plan, claim, statistics and memory); what they
 /// share, the version sequence and the outbox's advisory lock, is taken late and held for one
 /// round trip. So they need not queue behind one connection.
