@@ -54,16 +54,16 @@ package struct PlanRepository {
                 [
                     (
                         "SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ? AND \(PlanRepository.seriesCondition)",
-                        [.text(userID)]
+                        [.text(userID)], .task
                     ),
-                    (Self.seriesSlidesSQL, [.text(userID)]),
+                    (Self.seriesSlidesSQL, [.text(userID)], .slide),
                     (
                         """
                         SELECT \(TaskTable.columns) FROM tasks
                         WHERE user_id = ? AND repeat_every IS NULL AND ("end" >= ? OR completed = 0)
-                        """, [.text(userID), .text(window.lowerBound.description)]
+                        """, [.text(userID), .text(window.lowerBound.description)], .task
                     ),
-                ], kinds: [.task, .slide, .task], in: db)
+                ], in: db)
             let series = rows[0].tasks
             let slides = rows[1].slides
             let selection = WindowSelection(window: window, series: series, slides: slides)
@@ -117,15 +117,15 @@ package struct PlanRepository {
             let id: [SQLValue] = [.text(user.id)]
             let rows = try Self.rows(
                 [
-                    ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id),
+                    ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id, .task),
                     (
                         """
                         SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
                         WHERE t.user_id = ? AND t.\(PlanRepository.seriesCondition)
-                        """, id
+                        """, id, .override
                     ),
-                    (Self.seriesSlidesSQL, id),
-                ], kinds: [.task, .override, .slide], in: db)
+                    (Self.seriesSlidesSQL, id, .slide),
+                ], in: db)
             return UserPlan(user: user, tasks: rows[0].tasks, overrides: rows[1].overrides, slides: rows[2].slides)
         }
     }
@@ -140,20 +140,20 @@ package struct PlanRepository {
         let id: [SQLValue] = [.text(user.id)]
         let rows = try Self.rows(
             [
-                ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id),
+                ("SELECT \(TaskTable.columns) FROM tasks WHERE user_id = ?", id, .task),
                 (
                     """
                     SELECT \(OverrideTable.aliasedColumns) FROM occurrence_overrides o JOIN tasks t ON t.id = o.task_id
                     WHERE t.user_id = ?
-                    """, id
+                    """, id, .override
                 ),
                 (
                     """
                     SELECT \(SlideTable.aliasedColumns) FROM series_slides s JOIN tasks t ON t.id = s.task_id
                     WHERE t.user_id = ?
-                    """, id
+                    """, id, .slide
                 ),
-            ], kinds: [.task, .override, .slide], in: db)
+            ], in: db)
         return UserPlan(user: user, tasks: rows[0].tasks, overrides: rows[1].overrides, slides: rows[2].slides)
     }
 
@@ -161,15 +161,11 @@ package struct PlanRepository {
 
     private enum RowKind { case task, override, slide }
 
-    /// The rows of one query of a batch, all of its query's kind.
-    private enum Rows {
-        case tasks([StudyTask])
-        case overrides([OccurrenceOverride])
-        case slides([SeriesSlide])
-
-        var tasks: [StudyTask] { if case .tasks(let rows) = self { rows } else { [] } }
-        var overrides: [OccurrenceOverride] { if case .overrides(let rows) = self { rows } else { [] } }
-        var slides: [SeriesSlide] { if case .slides(let rows) = self { rows } else { [] } }
+    /// What one query of a batch answered: the rows of its kind, the other two empty.
+    private struct Rows {
+        var tasks: [StudyTask] = []
+        var overrides: [OccurrenceOverride] = []
+        var slides: [SeriesSlide] = []
     }
 
     private enum Row {
@@ -179,23 +175,27 @@ package struct PlanRepository {
     }
 
     /// Runs queries of which none needs another's answer as one `queryEach` (one round trip on
-    /// PostgreSQL instead of one each), each decoded as the table `kinds` names for it.
+    /// PostgreSQL instead of one each), each row decoded as its query's `kind` says.
     private static func rows(
-        _ queries: [(sql: String, values: [SQLValue])], kinds: [RowKind], in db: any SQLExecutor
+        _ queries: [(sql: String, values: [SQLValue], kind: RowKind)], in db: any SQLExecutor
     ) throws(StoreError) -> [Rows] {
-        let answers = try db.queryEach(queries) { (index, s) throws(StoreError) -> Row in
-            switch kinds[index] {
+        let answers = try db.queryEach(queries.map { ($0.sql, $0.values) }) { (index, s) throws(StoreError) -> Row in
+            switch queries[index].kind {
             case .task: .task(try TaskTable.decode(s))
             case .override: .override(try OverrideTable.decode(s))
             case .slide: .slide(try SlideTable.decode(s))
             }
         }
-        return zip(kinds, answers).map { kind, rows in
-            switch kind {
-            case .task: .tasks(rows.compactMap { if case .task(let t) = $0 { t } else { nil } })
-            case .override: .overrides(rows.compactMap { if case .override(let o) = $0 { o } else { nil } })
-            case .slide: .slides(rows.compactMap { if case .slide(let s) = $0 { s } else { nil } })
+        return answers.map { answer in
+            var rows = Rows()
+            for row in answer {
+                switch row {
+                case .task(let t): rows.tasks.append(t)
+                case .override(let o): rows.overrides.append(o)
+                case .slide(let slide): rows.slides.append(slide)
+                }
             }
+            return rows
         }
     }
 
