@@ -40,7 +40,8 @@ import Testing
 
         try f.db.write { (db) throws(StoreError) in
             let ahead = TouchedTasks(db: db)
-            try ahead.readAhead(tasks: asked, childrenOf: ["s0", "s1"], overrides: keys, versions: [])
+            // The children of every series: 32 + 8 + 1 tasks to a statement.
+            try ahead.readAhead(tasks: asked, childrenOf: ids + ["missing"], overrides: keys, versions: [])
             let oneByOne = TouchedTasks(db: db)
             for id in asked {
                 let a = try ahead.row(id)
@@ -57,7 +58,7 @@ import Testing
                 ) { $0.int(0) }
                 #expect(ahead.versionAhead(key.identity) == .some(found), "\(key.identity)")
             }
-            for parent in ["s0", "s1"] {
+            for parent in ids + ["missing"] {
                 #expect(
                     try ahead.storedChildren(ofTask: parent).map(\.key)
                         == oneByOne.storedChildren(ofTask: parent).map(\.key))

@@ -294,28 +294,51 @@ package final class NightlyRunner: Sendable {
     /// Streams users and hands over the due ones; stops when `handle` returns false.
     private func forEachDueUser(_ db: any SQLExecutor, _ handle: (User) -> Bool) throws(StoreError) {
         let runs = RunStore(db)
-        func due(_ user: User) throws(StoreError) -> Bool {
+        // Whether the student is due before asking the database (nil: ask it whether tonight's
+        // run is done).
+        func dueByClock(_ user: User) -> Bool? {
             guard user.settings.autoUpdate else { return false }
-            let local = user.zone.civil(options.now)
             if options.force { return true }
-            guard local.time >= options.runAfter else { return false }
-            return try !runs.isDone(userID: user.id, planDate: local.date)
+            return user.zone.civil(options.now).time >= options.runAfter ? nil : false
         }
         if !options.userIDs.isEmpty {
             let users = UserRepository(db)
             for id in options.userIDs {
                 if shouldStop() { return }
                 let user = try users.get(id)
-                if try due(user), !handle(user) { return }
+                var due = dueByClock(user)
+                if due == nil { due = try !runs.isDone(userID: user.id, planDate: user.zone.civil(options.now).date) }
+                if due == true, !handle(user) { return }
             }
             return
         }
+        // The runs already done are asked for a page of students at a time (`RunStore.done`):
+        // one statement each was a round trip each, as many as there are students.
         var cursor = UserRepository(db).cursor()
+        var page: [(user: User, ask: Bool)] = []
+        func handOver() throws(StoreError) -> Bool {
+            let asked = page.filter(\.ask).map { ($0.user.id, $0.user.zone.civil(options.now).date) }
+            let done = try runs.done(among: asked)
+            defer { page.removeAll(keepingCapacity: true) }
+            for entry in page where !entry.ask || !done.contains(entry.user.id) {
+                if shouldStop() || !handle(entry.user) { return false }
+            }
+            return true
+        }
         while let user = try cursor.next() {
             if shouldStop() { return }
-            if try due(user), !handle(user) { return }
+            switch dueByClock(user) {
+            case false?: continue
+            case true?: page.append((user, false))
+            case nil: page.append((user, true))
+            }
+            if page.count == NightlyRunner.duePage, !(try handOver()) { return }
         }
+        _ = try handOver()
     }
+
+    /// How many students `forEachDueUser` checks together.
+    static let duePage = 64
 
     /// Seeds the students this worker finds due as claims, then takes claims in small batches
     /// (its own seeds, the others', and those of workers whose lease ran out) until none is
@@ -352,12 +375,14 @@ package final class NightlyRunner: Sendable {
                 usleep(UInt32(wait * 1_000_000))
                 continue
             }
+            // The batch's students in one lookup (one round trip), not one each.
+            let found = try users.find(taken.map(\.userID))
             for claim in taken {
                 report.withLock {
                     $0.due += 1
                     if claim.rescued { $0.rescued += 1 }
                 }
-                guard let user = try users.find(claim.userID) else {
+                guard let user = try found[claim.userID]?.get() else {
                     try claims.finish(claim, worker: worker, failed: true)
                     continue
                 }
@@ -510,21 +535,29 @@ package final class NightlyRunner: Sendable {
             if let statistics = night.statistics {
                 baseIsFresh = (answers.last?.first ?? 0) == statistics.readSerial
             }
+            // The base counted tonight, kept when nothing wrote the plan since it was read and no
+            // stale session is left for another night.
+            var base: StatisticsBaseRepository.Counted?
+            if let statistics = night.statistics, baseIsFresh && night.staleLeft == 0 {
+                base = .init(through: statistics.baseThrough, counts: statistics.base)
+            }
             var id: ChangesetID?
             if night.status == .changed, let prepared = night.prepared {
-                id = try ChangesetStore(db).commit(prepared.changeset)
+                // The changeset stores the base itself, in place of its own invalidation.
+                id = try ChangesetStore(db).commit(prepared.changeset, thenStoring: base)
+                base = nil
             } else if let note = night.noteWithoutChangeset {
                 // A night that needs the student without changing anything: its note alone.
                 try OutboxRepository(db).insert(
                     [note], userID: night.userID, changesetID: nil, createdAt: options.now)
             }
             if let statistics = night.statistics {
-                // Stored after tonight's changeset, whose own write would otherwise drop it: the
-                // base already counts the plan as the changeset leaves it.
-                if baseIsFresh && night.staleLeft == 0 {
-                    try bases.store(userID: night.userID, through: statistics.baseThrough, counts: statistics.base)
-                }
-                try StatisticsRepository(db).recompute(userID: night.userID, counts: statistics.counts)
+                // Without a changeset the base is stored here: the base counts the plan as it
+                // stays.
+                if let base { try bases.store(userID: night.userID, through: base.through, counts: base.counts) }
+                // A committed changeset has found the student in this transaction.
+                try StatisticsRepository(db).recompute(
+                    userID: night.userID, counts: statistics.counts, userChecked: id != nil)
             }
             switch night.memoryUpdate {
             case .store(let memory): try ModelMemoryRepository(db).store(userID: night.userID, memory)

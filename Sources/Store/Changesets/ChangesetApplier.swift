@@ -275,6 +275,18 @@ struct ChangesetApplier {
 
     // MARK: Writing
 
+    /// The task an image of a `task` edit describes, checked to be the key's and the user's;
+    /// with `version`, that version instead of the image's.
+    private func task(key: String, image: JSONValue, version: Int?) throws(StoreError) -> StudyTask {
+        var task = try decode(.task, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
+        guard task.id == key else {
+            throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key")
+        }
+        guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
+        if let version { task.version = version }
+        return task
+    }
+
     /// Sets the row to `image`, or deletes it when `image` is nil. With `version` (a forced
     /// overwrite of a conflicting row) the row is written with that fresh version instead of
     /// the image's, so every later check sees it changed. `stored`: the conflict check
@@ -289,12 +301,7 @@ struct ChangesetApplier {
                 try TaskTable.delete(id: key, in: db)
                 return tasks.deleted(key)
             }
-            var task = try decode(entity, key) { (image) throws(DataError) in try RowImage.task(from: image) }(image)
-            guard task.id == key else {
-                throw StoreError.malformedRow(entity: "task", key: key, problem: "image id differs from key")
-            }
-            guard task.userID == userID else { throw StoreError.foreignRow(entity: "task", key: key) }
-            if let version { task.version = version }
+            let task = try self.task(key: key, image: image, version: version)
             try TaskTable.write(task, stored: stored, in: db)
             tasks.wrote(task)
         case .override:
@@ -366,33 +373,61 @@ struct ChangesetApplier {
     }
 
     /// `apply` of each edit in turn (a row with a before image is stored), except that a run of
-    /// override writes one after the other goes out as one write of several rows
-    /// (`OverrideTable.writeAll`): a night moves a student's sessions mostly by overrides,
-    /// seven of them for an average student, and on PostgreSQL each statement costs the server
-    /// about what a row does. A run ends at any other edit, so every row is still written after
-    /// the task it hangs off and before anything that follows it.
+    /// writes of one kind one after the other (override upserts, task upserts, task deletes)
+    /// goes out as one write of several rows (`OverrideTable.writeAll`, `TaskTable.writeAll`,
+    /// `TaskTable.deleteAll`): a night moves a student's sessions mostly by overrides, seven of
+    /// them for an average student, and a numbered course by a few tasks at once, and on
+    /// PostgreSQL each statement costs the server about what a row does. A run ends at any
+    /// other edit, so every row is still written after the task it hangs off and before
+    /// anything that follows it.
     func applyAll(_ edits: [ChangesetEdit]) throws(StoreError) {
-        var run: [(OccurrenceOverride, stored: Bool)] = []
+        // Consecutive writes of one kind (override upserts, task upserts, task deletes) go out
+        // together, several rows to a statement on PostgreSQL. Nothing else runs between the
+        // writes of a run, so the rows end up as one statement each would leave them.
+        var overrides: [(OccurrenceOverride, stored: Bool)] = []
+        var written: [(StudyTask, stored: Bool)] = []
+        var deleted: [String] = []
         var keys = Set<String>()
+        func flush() throws(StoreError) {
+            try OverrideTable.writeAll(overrides, in: db)
+            try TaskTable.writeAll(written, in: db)
+            for row in written { tasks.wrote(row.0) }
+            try TaskTable.deleteAll(ids: deleted, in: db)
+            for id in deleted { tasks.deleted(id) }
+            overrides.removeAll()
+            written.removeAll()
+            deleted.removeAll()
+            keys.removeAll()
+        }
         for edit in edits {
-            if edit.entity == .override, let image = edit.after {
-                tasks.forgetVersionsAhead()
-                let o = try override(key: edit.key, image: image, version: nil)
-                if !keys.insert(edit.key).inserted {
-                    // The same row twice in one statement is an error on PostgreSQL: the
-                    // first write goes out alone, then the run starts again.
-                    try OverrideTable.writeAll(run, in: db)
-                    run.removeAll()
+            let kind: Int? =
+                switch (edit.entity, edit.after) {
+                case (.override, _?): 0
+                case (.task, _?): 1
+                case (.task, nil): 2
+                default: nil
                 }
-                run.append((o, edit.before != nil))
+            guard let kind else {
+                try flush()
+                try apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
                 continue
             }
-            try OverrideTable.writeAll(run, in: db)
-            run.removeAll()
-            keys.removeAll()
-            try apply(edit.entity, key: edit.key, image: edit.after, stored: edit.before != nil)
+            let current = !overrides.isEmpty ? 0 : !written.isEmpty ? 1 : !deleted.isEmpty ? 2 : kind
+            // The same row twice in one statement is an error on PostgreSQL: the first write
+            // goes out alone, then the run starts again.
+            if current != kind || !keys.insert(edit.key).inserted {
+                try flush()
+                keys.insert(edit.key)
+            }
+            tasks.forgetVersionsAhead()
+            switch kind {
+            case 0:
+                overrides.append((try override(key: edit.key, image: edit.after!, version: nil), edit.before != nil))
+            case 1: written.append((try task(key: edit.key, image: edit.after!, version: nil), edit.before != nil))
+            default: deleted.append(edit.key)
+            }
         }
-        try OverrideTable.writeAll(run, in: db)
+        try flush()
     }
 
     /// Writes a `user` edit's image: creates the student (with their settings row), or changes

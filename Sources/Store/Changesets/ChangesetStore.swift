@@ -27,8 +27,14 @@ package struct ChangesetStore {
     ///
     /// - Throws: `.conflict` (nothing written), `.unknownUser`, `.foreignRow` for a row of
     ///   another user, `.malformedRow` for an image that does not decode.
+    ///
+    /// - Parameter base: a statistics base counted over the plan as this changeset leaves it,
+    ///   stored in place of the changeset's own `invalidate` (one statement instead of two, the
+    ///   same row: see `StatisticsBaseRepository.store`).
     @discardableResult
-    package func commit(_ changeset: NewChangeset) throws(StoreError) -> ChangesetID {
+    package func commit(_ changeset: NewChangeset, thenStoring base: StatisticsBaseRepository.Counted? = nil)
+        throws(StoreError) -> ChangesetID
+    {
         try db.write { (db) throws(StoreError) -> ChangesetID in
             if let edit = changeset.profileEdit {
                 guard edit.entity == .user, edit.key == changeset.userID, edit.after != nil else {
@@ -115,7 +121,12 @@ package struct ChangesetStore {
             let earliest = try earliestAffectedDate(of: edits, tasks: applier.tasks)
             // No conflicts: a row with a before image is stored, one without is not.
             try applier.applyAll(edits)
-            try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
+            if let base {
+                try StatisticsBaseRepository(db).store(
+                    userID: changeset.userID, through: base.through, counts: base.counts, raise: 2)
+            } else {
+                try StatisticsBaseRepository(db).invalidate(userID: changeset.userID, earliest: earliest)
+            }
 
             let id = answers[1].isEmpty ? candidate : try newID(at: changeset.createdAt)
             try db.send(

@@ -125,11 +125,22 @@ final class TouchedTasks {
             queries.append((Self.overrideVersionsSQL(group.count), arguments))
             kinds.append(.overrideVersions)
         }
-        for (i, id) in parents.enumerated() {
-            queries.append((OverrideTable.allSQL, [.text(id)]))
-            kinds.append(.overridesOf(i))
-            queries.append((SlideTable.allSQL, [.text(id)]))
-            kinds.append(.slidesOf(i))
+        // The children of several deleted tasks to a statement, in each task's order.
+        for group in rowGroups(parents.count) {
+            let ids = parents[group].map { SQLValue.text($0) }
+            let list = placeholders(group.count)
+            queries.append(
+                (
+                    "SELECT \(OverrideTable.columns) FROM occurrence_overrides WHERE task_id IN (\(list)) "
+                        + "ORDER BY task_id, original_date", ids
+                ))
+            kinds.append(.overridesOf)
+            queries.append(
+                (
+                    "SELECT \(SlideTable.columns) FROM series_slides WHERE task_id IN (\(list)) "
+                        + "ORDER BY task_id, from_date", ids
+                ))
+            kinds.append(.slidesOf)
         }
         for i in versions.indices {
             queries.append((versions[i].sql, versions[i].values))
@@ -152,16 +163,16 @@ final class TouchedTasks {
             versionsAhead[o.identity] = .some(nil)
             identities[o.taskID + "@" + o.date] = o.identity
         }
-        var overridesOf = Array(repeating: [OccurrenceOverride](), count: parents.count)
-        var slidesOf = Array(repeating: [SeriesSlide](), count: parents.count)
+        var overridesOf: [String: [OccurrenceOverride]] = [:]
+        var slidesOf: [String: [SeriesSlide]] = [:]
         for (index, rowsOfQuery) in answers.enumerated() {
             for answer in rowsOfQuery {
                 switch (kinds[index], answer) {
                 case (.tasks, .task(let id, let row)): rows[id] = .some(row)
                 case (.overrideVersions, .overrideVersion(let taskID, let date, let version)):
                     if let identity = identities[taskID + "@" + date] { versionsAhead[identity] = .some(version) }
-                case (.overridesOf(let i), .override(let o)): overridesOf[i].append(o)
-                case (.slidesOf(let i), .slide(let slide)): slidesOf[i].append(slide)
+                case (.overridesOf, .override(let o)): overridesOf[o.taskID, default: []].append(o)
+                case (.slidesOf, .slide(let slide)): slidesOf[slide.taskID, default: []].append(slide)
                 case (.version(let i), .version(let version)):
                     let identity = versions[i].identity
                     if versionsAhead[identity] == nil { versionsAhead[identity] = .some(version) }
@@ -170,8 +181,8 @@ final class TouchedTasks {
                 }
             }
         }
-        for (i, id) in parents.enumerated() {
-            children[id] = Self.children(overrides: overridesOf[i], slides: slidesOf[i])
+        for id in parents {
+            children[id] = Self.children(overrides: overridesOf[id] ?? [], slides: slidesOf[id] ?? [])
         }
         for v in versions where versionsAhead[v.identity] == nil { versionsAhead[v.identity] = .some(nil) }
         return alsoRows
@@ -198,8 +209,8 @@ final class TouchedTasks {
     private enum Kind {
         case tasks
         case overrideVersions
-        case overridesOf(Int)
-        case slidesOf(Int)
+        case overridesOf
+        case slidesOf
         case version(Int)
         case also(Int)
     }

@@ -92,14 +92,31 @@ package struct StatisticsBaseRepository {
     /// Stores a base counted through `through` and raises the serial. The caller has checked,
     /// in the same write transaction, that the serial is still the one its counts were read
     /// with (allowing for its own changeset's raise).
-    package func store(userID: String, through: CivilDate, counts: [String: CategoryCount]) throws(StoreError) {
+    ///
+    /// `raise`: by how much; 2 stands for a changeset's `invalidate` followed by this store, in
+    /// one statement (`ChangesetStore.commit(_:thenStoring:)`): both leave the same row.
+    package func store(userID: String, through: CivilDate, counts: [String: CategoryCount], raise: Int = 1)
+        throws(StoreError)
+    {
         var object: [String: JSONValue] = [:]
         for (category, c) in counts { object[category] = [.int(c.tasks), .int(c.completed)] }
         try db.send(
             """
-            INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, 1, ?2, ?3)
-            ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + 1, through = ?2, counts = ?3
-            """, [.text(userID), .text(through.description), .text(JSONValue.object(object).text)])
+            INSERT INTO statistics_base (user_id, serial, through, counts) VALUES (?1, ?4, ?2, ?3)
+            ON CONFLICT (user_id) DO UPDATE SET serial = statistics_base.serial + ?4, through = ?2, counts = ?3
+            """,
+            [.text(userID), .text(through.description), .text(JSONValue.object(object).text), .integer(raise)])
+    }
+
+    /// A base to store right after a changeset (`ChangesetStore.commit(_:thenStoring:)`).
+    package struct Counted {
+        package var through: CivilDate
+        package var counts: [String: CategoryCount]
+
+        package init(through: CivilDate, counts: [String: CategoryCount]) {
+            self.through = through
+            self.counts = counts
+        }
     }
 
     /// Records a write of the user's plan rows whose earliest affected date is `earliest`

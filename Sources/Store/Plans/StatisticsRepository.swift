@@ -43,25 +43,28 @@ package struct StatisticsRepository {
     /// of a student's categories keep their numbers.
     /// - Returns: the new rows by category.
     @discardableResult
-    package func recompute(userID: String, counts: [String: CategoryCount]) throws(StoreError) -> [CategoryStatistic] {
+    /// - Parameter userChecked: the caller's transaction has already found the user (a
+    ///   changeset's commit does), so it is not looked up again.
+    package func recompute(userID: String, counts: [String: CategoryCount], userChecked: Bool = false)
+        throws(StoreError) -> [CategoryStatistic]
+    {
         try db.write { (db) throws(StoreError) -> [CategoryStatistic] in
-            // Three reads of which none needs another's answer: one batch (one round trip on
+            // Reads of which none needs another's answer: one batch (one round trip on
             // PostgreSQL).
-            let answers = try db.queryEach(
-                [
-                    (UserRepository.existsSQL, [.text(userID)]), (FocusSessionRepository.minutesSQL, [.text(userID)]),
-                    (Self.statisticsSQL, [.text(userID)]),
-                ]
-            ) { (index, s) -> Read in
+            var reads: [(sql: String, values: [SQLValue])] = [
+                (FocusSessionRepository.minutesSQL, [.text(userID)]), (Self.statisticsSQL, [.text(userID)]),
+            ]
+            if !userChecked { reads.append((UserRepository.existsSQL, [.text(userID)])) }
+            let answers = try db.queryEach(reads) { (index, s) -> Read in
                 switch index {
-                case 0: .user
-                case 1: .focus(s.text(0), s.int(1))
-                default: .statistic(Self.decode(s))
+                case 0: .focus(s.text(0), s.int(1))
+                case 1: .statistic(Self.decode(s))
+                default: .user
                 }
             }
-            guard !answers[0].isEmpty else { throw StoreError.unknownUser(userID) }
+            guard userChecked || !answers[2].isEmpty else { throw StoreError.unknownUser(userID) }
             var focus: [String: Int] = [:]
-            for case .focus(let category, let minutes) in answers[1] { focus[category, default: 0] += minutes }
+            for case .focus(let category, let minutes) in answers[0] { focus[category, default: 0] += minutes }
             let rows = Set(counts.keys).union(focus.keys).sorted().map { category in
                 let c = counts[category] ?? CategoryCount(tasks: 0, completed: 0)
                 return CategoryStatistic(
@@ -70,7 +73,7 @@ package struct StatisticsRepository {
                     focusMinutes: focus[category] ?? 0)
             }
             var stored: [String: CategoryStatistic] = [:]
-            for case .statistic(let row) in answers[2] where stored[row.category] == nil { stored[row.category] = row }
+            for case .statistic(let row) in answers[1] where stored[row.category] == nil { stored[row.category] = row }
             // Categories are distinct, so no statement upserts one row twice.
             let changed = rows.filter { stored.removeValue(forKey: $0.category) != $0 }
             try db.sendRows(

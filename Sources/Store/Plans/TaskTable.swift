@@ -76,7 +76,7 @@ enum TaskTable {
     /// task of every student is written with it.
     static let upsertSQL = """
         INSERT INTO tasks (\(columns)) VALUES (\(placeholders(names.count)))
-        ON CONFLICT (id) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        \(upsertTail)
         """
 
     static func upsert(_ task: StudyTask, in db: any SQLExecutor) throws(StoreError) {
@@ -98,6 +98,32 @@ enum TaskTable {
             if try db.execute(updateSQL, Array(v.dropFirst()) + [v[0]]) == 1 { return }
         }
         try upsert(task, in: db)
+    }
+
+    static let upsertTail =
+        "ON CONFLICT (id) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))"
+
+    /// Writes the tasks (`write` of each, with `stored` as there), on PostgreSQL several rows to
+    /// a statement (`sendRows`): a night's changeset writes a few tasks of a course at once.
+    /// No task may appear twice.
+    static func writeAll(_ rows: [(StudyTask, stored: Bool)], in db: any SQLExecutor) throws(StoreError) {
+        guard db.engine == .postgresql, rows.count > 1 else {
+            for row in rows { try write(row.0, stored: row.stored, in: db) }
+            return
+        }
+        try db.sendRows("INSERT INTO tasks (\(columns))", rows.map { values($0.0) }, then: upsertTail)
+    }
+
+    /// Deletes the tasks, on PostgreSQL several to a statement (groups of `rowGroups`).
+    static func deleteAll(ids: [String], in db: any SQLExecutor) throws(StoreError) {
+        guard db.engine == .postgresql, ids.count > 1 else {
+            for id in ids { try delete(id: id, in: db) }
+            return
+        }
+        for group in rowGroups(ids.count) {
+            try db.send(
+                "DELETE FROM tasks WHERE id IN (\(placeholders(group.count)))", ids[group].map { .text($0) })
+        }
     }
 
     static func delete(id: String, in db: any SQLExecutor) throws(StoreError) {

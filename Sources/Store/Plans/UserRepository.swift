@@ -42,6 +42,29 @@ package struct UserRepository {
         return rows.first
     }
 
+    /// The users of `ids` with settings, by id, each read as `find` reads it (a row that does
+    /// not decode is its `.failure`); an id without a user is missing. Several ids to a statement
+    /// (`rowGroups`), as one batch: a shared night's claims name a batch of students, and one
+    /// lookup each cost a round trip and a statement each (docs/benchmark.md).
+    package func find(_ ids: [String]) throws(StoreError) -> [String: Result<User, StoreError>] {
+        let ids = Array(Set(ids)).sorted()
+        var found: [String: Result<User, StoreError>] = [:]
+        guard !ids.isEmpty else { return found }
+        let queries = rowGroups(ids.count).map { group in
+            (
+                sql: "\(UserRepository.selectUser) WHERE u.id IN (\(placeholders(group.count)))",
+                values: ids[group].map { SQLValue.text($0) }
+            )
+        }
+        let rows = try db.queryEach(queries) { (_, s) -> (String, Result<User, StoreError>) in
+            do throws(StoreError) { return (s.text(0), .success(try UserRepository.decode(s))) } catch {
+                return (s.text(0), .failure(error))
+            }
+        }
+        for (id, user) in rows.joined() { found[id] = user }
+        return found
+    }
+
     /// The user with settings. - Throws: `.unknownUser`.
     package func get(_ id: String) throws(StoreError) -> User {
         guard let user = try find(id) else { throw StoreError.unknownUser(id) }

@@ -27,24 +27,27 @@ package struct OutboxRepository {
         if !entries.isEmpty, db.engine == .postgresql {
             try db.send("SELECT pg_advisory_xact_lock(?)", [.integer(Self.insertLockKey)])
         }
-        for var e in entries {
-            if let id = changesetID, var note = e.note {
-                note.body = OutboxRepository.replacing(OutboxEntry.Note.changesetMark, with: id.rawValue, in: note.body)
-                e.note = note
-            }
-            try db.send(
-                """
-                INSERT INTO notification_outbox
-                    (user_id, occurrence_id, fire_at, action, created_at, changeset_id, kind, title, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
+        // Several rows to a statement (`sendRows`): a row's id is handed out as the statement
+        // reaches it, so the ids follow the entries' order as with one statement each.
+        try db.sendRows(
+            """
+            INSERT INTO notification_outbox
+                (user_id, occurrence_id, fire_at, action, created_at, changeset_id, kind, title, body)
+            """,
+            entries.map { (entry) -> [SQLValue] in
+                var e = entry
+                if let id = changesetID, var note = e.note {
+                    note.body = OutboxRepository.replacing(
+                        OutboxEntry.Note.changesetMark, with: id.rawValue, in: note.body)
+                    e.note = note
+                }
+                return [
                     .text(userID), .text(e.occurrenceID.description), .text(Timestamp.text(e.fireAt)),
                     .text(e.action.rawValue),
                     .text(Timestamp.text(createdAt)), SQLValue(changesetID?.rawValue), .text(e.kind.rawValue),
                     SQLValue(e.note?.title), SQLValue(e.note?.body),
-                ])
-        }
+                ]
+            })
     }
 
     /// A user's pending rows, in insertion order.

@@ -82,6 +82,29 @@ package struct RunStore {
         .contains { $0 == UserRunStatus.changed.rawValue || $0 == UserRunStatus.unchanged.rawValue }
     }
 
+    /// Which of `keys` already have a finished run for their plan date (`isDone` of each), as
+    /// one batch of statements of several keys each (`rowGroups`): the night asks it of every
+    /// student, and one statement each was a round trip each. An OR of keys, which both engines
+    /// answer from `user_runs_by_user_date` (see `isDone` for why the statuses are compared here).
+    package func done(among keys: [(userID: String, planDate: CivilDate)]) throws(StoreError) -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        let queries = rowGroups(keys.count).map { group in
+            (
+                sql: "SELECT user_id, plan_date, status FROM user_runs WHERE "
+                    + repeatElement("(user_id = ? AND plan_date = ?)", count: group.count).joined(separator: " OR "),
+                values: keys[group].flatMap { [SQLValue.text($0.userID), .text($0.planDate.description)] }
+            )
+        }
+        let wanted = Set(keys.map { $0.userID + "@" + $0.planDate.description })
+        let rows = try db.queryEach(queries) { (_, s) in (s.text(0), s.text(1), s.text(2)) }
+        var done = Set<String>()
+        for (userID, planDate, status) in rows.joined()
+        where status == UserRunStatus.changed.rawValue || status == UserRunStatus.unchanged.rawValue {
+            if wanted.contains(userID + "@" + planDate) { done.insert(userID) }
+        }
+        return done
+    }
+
     /// The most transcript text stored for one user run (16 MiB). A conversation may hold 15
     /// responses of up to 8 MiB each; one student's log must not grow the database by that
     /// much every night.

@@ -22,6 +22,9 @@ package final class PostgresConnection: SQLExecutor {
     /// How many times this connection waited for the server's answer (a pipeline counts
     /// once): what the pipeline saves, for the tests to see.
     package private(set) var roundTrips = 0
+    /// How many statements this connection sent (preparations aside): what grouping rows
+    /// into statements saves, for the tests to see.
+    package private(set) var statementsSent = 0
 
     package var engine: DatabaseEngine { .postgresql }
 
@@ -145,6 +148,7 @@ package final class PostgresConnection: SQLExecutor {
         defer { for parameter in parameters { free(parameter) } }
         let pointers = parameters.map { $0.map { UnsafePointer($0) } }
         roundTrips += 1
+        statementsSent += 1
         guard !values.isEmpty else {
             let result = PQexecParams(handle, PostgresPlaceholders.numbered(sql), 0, nil, nil, nil, nil, 0)
             return try checked(result, sql: sql, values: values, verb: verb)
@@ -297,6 +301,7 @@ package final class PostgresConnection: SQLExecutor {
             guard pipelineSend(statement, prepared: name) else { break }
             sent += 1
         }
+        statementsSent += sent
         let synced = PQpipelineSync(handle) == 1
         roundTrips += 1
         // Each statement's answer is followed by a null result; the pipeline's end by a
